@@ -1,0 +1,108 @@
+use axum::extract::State;
+use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use kr_shared::auth::{PresentedCredentials, SESSION_COOKIE};
+use kr_shared::error::ErrorCode;
+use kr_shared::http::JsonBody;
+use kr_shared::service::account::log_in;
+use kr_shared::ApiError;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::AccountState;
+
+/// The body of `POST /auth/login`.
+#[derive(Deserialize, ToSchema)]
+#[allow(dead_code)] // documents the body; fields are read from the JSON object to name errors
+pub struct LoginRequest {
+    #[schema(example = "ana@example.com")]
+    email: String,
+    password: String,
+}
+
+fn session_cookie(value: &str, max_age_secs: u64) -> HeaderValue {
+    let cookie = format!(
+        "{SESSION_COOKIE}={value}; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age={max_age_secs}"
+    );
+    HeaderValue::from_str(&cookie).expect("session tokens are URL-safe")
+}
+
+/// Signs in with e-mail and password and sets the `__session` cookie.
+#[utoipa::path(
+    post,
+    path = "/auth/login",
+    tag = "account",
+    request_body = LoginRequest,
+    responses(
+        (status = 204, description = "Signed in; `Set-Cookie: __session=…; HttpOnly; Secure; SameSite=Lax; Path=/`"),
+        (status = 400, description = "Missing e-mail or password", body = kr_shared::error::ErrorBody),
+        (status = 401, description = "Wrong e-mail or password", body = kr_shared::error::ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = kr_shared::error::ErrorBody),
+    )
+)]
+pub async fn login(
+    State(state): State<AccountState>,
+    body: JsonBody,
+) -> Result<Response, ApiError> {
+    let email = body.required_str("email")?;
+    let password = match body.get("password") {
+        Some(serde_json::Value::String(password)) if !password.is_empty() => password.as_str(),
+        Some(serde_json::Value::String(_)) | None => {
+            return Err(ApiError::field("password", "is required"))
+        }
+        Some(_) => return Err(ApiError::field("password", "must be a string")),
+    };
+    let Some((token, _)) = log_in(
+        state.credentials.as_ref(),
+        state.sessions.as_ref(),
+        email,
+        password,
+        state.config.session_ttl,
+    )
+    .await?
+    else {
+        return Err(ApiError::new(
+            ErrorCode::Unauthorized,
+            "Wrong e-mail or password.",
+        ));
+    };
+    let cookie = session_cookie(token.expose(), state.config.session_ttl.as_secs());
+    Ok((StatusCode::NO_CONTENT, [(SET_COOKIE, cookie)]).into_response())
+}
+
+/// Ends the session server-side and clears the cookie. Answers 204 whether or not a session
+/// was open, so a retried logout is harmless.
+#[utoipa::path(
+    post,
+    path = "/auth/logout",
+    tag = "account",
+    security((), ("sessionCookie" = [])),
+    responses(
+        (status = 204, description = "Signed out"),
+        (status = 403, description = "Cross-origin request riding on the cookie", body = kr_shared::error::ErrorBody),
+    )
+)]
+pub async fn logout(
+    State(state): State<AccountState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if let PresentedCredentials::Session(token) = PresentedCredentials::from_headers(&headers) {
+        if let Some(origin) = headers.get(axum::http::header::ORIGIN) {
+            if !state
+                .config
+                .is_allowed_origin(origin.to_str().unwrap_or(""))
+            {
+                return Err(ApiError::forbidden(
+                    "This request's Origin is not allowed to use the session cookie.",
+                ));
+            }
+        }
+        state.sessions.delete_session(&token.hash()).await?;
+    }
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(SET_COOKIE, session_cookie("", 0))],
+    )
+        .into_response())
+}

@@ -1,0 +1,119 @@
+//! Function configuration, read once at start-up from `KR_`-prefixed environment variables.
+
+use std::time::Duration;
+
+use uuid::Uuid;
+
+/// Everything a function needs to know about its environment.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// DynamoDB table holding users, keys, sessions and jobs (single-table design).
+    pub table_name: String,
+    /// SQS queue the pipeline consumes.
+    pub jobs_queue_url: String,
+    /// S3 bucket for job results and exports.
+    pub results_bucket: String,
+    /// Endpoint override for every AWS client (moto locally); `None` in AWS.
+    pub aws_endpoint: Option<String>,
+    /// Jobs owned by this user are readable by anyone.
+    pub demo_user_id: Option<Uuid>,
+    /// Origins allowed to send cookie-authenticated POST/DELETE requests.
+    pub allowed_origins: Vec<String>,
+    pub session_ttl: Duration,
+}
+
+/// A required variable is missing or malformed; functions refuse to start rather than guess.
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {0}")]
+pub struct ConfigError(String);
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads configuration through `lookup`, so tests can configure without touching the
+    /// process environment.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &str| lookup(name).filter(|value| !value.trim().is_empty());
+        let required =
+            |name: &str| get(name).ok_or_else(|| ConfigError(format!("{name} is not set")));
+        let demo_user_id = get("KR_DEMO_USER_ID")
+            .map(|raw| {
+                Uuid::parse_str(raw.trim())
+                    .map_err(|_| ConfigError("KR_DEMO_USER_ID is not a UUID".into()))
+            })
+            .transpose()?;
+        let session_ttl_secs = match get("KR_SESSION_TTL_SECONDS") {
+            Some(raw) => raw
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|secs| *secs > 0)
+                .ok_or_else(|| {
+                    ConfigError("KR_SESSION_TTL_SECONDS must be a positive integer".into())
+                })?,
+            None => 7 * 24 * 3600,
+        };
+        Ok(Self {
+            table_name: required("KR_TABLE_NAME")?,
+            jobs_queue_url: get("KR_JOBS_QUEUE_URL").unwrap_or_default(),
+            results_bucket: get("KR_RESULTS_BUCKET").unwrap_or_default(),
+            aws_endpoint: get("KR_AWS_ENDPOINT"),
+            demo_user_id,
+            allowed_origins: get("KR_ALLOWED_ORIGINS")
+                .map(|raw| {
+                    raw.split(',')
+                        .map(|origin| origin.trim().trim_end_matches('/').to_ascii_lowercase())
+                        .filter(|origin| !origin.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            session_ttl: Duration::from_secs(session_ttl_secs),
+        })
+    }
+
+    pub fn is_allowed_origin(&self, origin: &str) -> bool {
+        let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+        self.allowed_origins
+            .iter()
+            .any(|allowed| *allowed == origin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn table_name_is_required() {
+        assert!(config(&[]).is_err());
+        assert!(config(&[("KR_TABLE_NAME", "t")]).is_ok());
+    }
+
+    #[test]
+    fn origins_are_compared_without_case_or_trailing_slash() {
+        let cfg = config(&[
+            ("KR_TABLE_NAME", "t"),
+            ("KR_ALLOWED_ORIGINS", "https://App.example.com/, http://x"),
+        ])
+        .unwrap();
+        assert!(cfg.is_allowed_origin("https://app.example.com"));
+        assert!(cfg.is_allowed_origin("http://x/"));
+        assert!(!cfg.is_allowed_origin("https://evil.example.com"));
+    }
+
+    #[test]
+    fn malformed_demo_user_is_refused() {
+        assert!(config(&[("KR_TABLE_NAME", "t"), ("KR_DEMO_USER_ID", "nope")]).is_err());
+    }
+}

@@ -1,0 +1,67 @@
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The account's subscription plan. Only `agency` includes API access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Plan {
+    Free,
+    Pro,
+    Agency,
+}
+
+impl Plan {
+    pub fn can_create_api_keys(self) -> bool {
+        matches!(self, Plan::Agency)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+            Plan::Agency => "agency",
+        }
+    }
+}
+
+impl FromStr for Plan {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "free" => Ok(Plan::Free),
+            "pro" => Ok(Plan::Pro),
+            "agency" => Ok(Plan::Agency),
+            other => Err(format!(
+                "unknown plan {other:?}: expected free, pro or agency"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_agency_may_create_keys() {
+        assert!(Plan::Agency.can_create_api_keys());
+        assert!(!Plan::Pro.can_create_api_keys());
+        assert!(!Plan::Free.can_create_api_keys());
+    }
+
+    #[test]
+    fn parses_any_case() {
+        assert_eq!("AGENCY".parse::<Plan>().unwrap(), Plan::Agency);
+        assert!("gold".parse::<Plan>().is_err());
+    }
+}

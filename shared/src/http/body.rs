@@ -1,0 +1,80 @@
+use axum::body::Body;
+use axum::extract::{FromRequest, Request};
+use axum::http::header::CONTENT_LENGTH;
+use serde_json::Value;
+
+use crate::error::ErrorCode;
+use crate::ApiError;
+
+/// Request bodies larger than this are refused with 413.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// A JSON object body, size-capped. Handlers parse its fields themselves so every
+/// validation error can name the field it is about.
+#[derive(Debug)]
+pub struct JsonBody(pub serde_json::Map<String, Value>);
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        ErrorCode::PayloadTooLarge,
+        format!(
+            "The request body must be at most {} KiB.",
+            MAX_BODY_BYTES / 1024
+        ),
+    )
+}
+
+impl<S: Send + Sync> FromRequest<S> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request<Body>, _state: &S) -> Result<Self, Self::Rejection> {
+        let declared = request
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<usize>().ok());
+        if declared.is_some_and(|length| length > MAX_BODY_BYTES) {
+            return Err(too_large());
+        }
+        let bytes = axum::body::to_bytes(request.into_body(), MAX_BODY_BYTES)
+            .await
+            .map_err(|_| too_large())?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::field("body", "a JSON object is required"));
+        }
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(map)) => Ok(Self(map)),
+            Ok(_) => Err(ApiError::field("body", "must be a JSON object")),
+            Err(err) => Err(ApiError::field(
+                "body",
+                format!("is not valid JSON ({err})"),
+            )),
+        }
+    }
+}
+
+impl JsonBody {
+    /// A required string field, trimmed; empty counts as missing.
+    pub fn required_str(&self, field: &str) -> Result<&str, ApiError> {
+        match self.0.get(field) {
+            None | Some(Value::Null) => Err(ApiError::field(field, "is required")),
+            Some(Value::String(text)) if text.trim().is_empty() => {
+                Err(ApiError::field(field, "must not be empty"))
+            }
+            Some(Value::String(text)) => Ok(text.trim()),
+            Some(_) => Err(ApiError::field(field, "must be a string")),
+        }
+    }
+
+    pub fn optional_str(&self, field: &str) -> Result<Option<&str>, ApiError> {
+        match self.0.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.trim())),
+            Some(_) => Err(ApiError::field(field, "must be a string")),
+        }
+    }
+
+    pub fn get(&self, field: &str) -> Option<&Value> {
+        self.0.get(field).filter(|value| !value.is_null())
+    }
+}

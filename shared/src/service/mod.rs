@@ -1,0 +1,4 @@
+//! Use cases shared by the functions and the operator CLI. Handlers translate HTTP to these
+//! calls and back; nothing here knows about HTTP.
+
+pub mod account;

@@ -1,0 +1,92 @@
+//! Store ports: one small trait per group of store operations. Handlers and the pipeline
+//! depend on these traits; `dynamo` implements them on DynamoDB.
+
+pub mod dynamo;
+mod models;
+
+pub use models::*;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::domain::{ApiKeyId, Email, Plan, SecretHash, UserId};
+
+/// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
+#[derive(Debug, thiserror::Error)]
+#[error("store: {0}")]
+pub struct StoreError(pub String);
+
+impl StoreError {
+    pub fn new(cause: impl std::fmt::Display) -> Self {
+        Self(cause.to_string())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CreateUserError {
+    #[error("a user with this e-mail address exists")]
+    EmailTaken,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[async_trait]
+pub trait UserStore: Send + Sync {
+    async fn create_user(&self, user: NewUser) -> Result<User, CreateUserError>;
+    async fn user(&self, id: UserId) -> Result<Option<User>, StoreError>;
+    async fn user_by_email(&self, email: &Email) -> Result<Option<User>, StoreError>;
+    async fn set_balance(
+        &self,
+        id: UserId,
+        credits: Option<i64>,
+        domains: Option<i64>,
+    ) -> Result<Option<User>, StoreError>;
+    async fn set_plan(&self, id: UserId, plan: Plan) -> Result<Option<User>, StoreError>;
+}
+
+#[async_trait]
+pub trait CredentialStore: Send + Sync {
+    /// The password hash and owner for a login attempt.
+    async fn login_credentials(
+        &self,
+        email: &Email,
+    ) -> Result<Option<LoginCredentials>, StoreError>;
+}
+
+#[async_trait]
+pub trait ApiKeyStore: Send + Sync {
+    async fn create_api_key(
+        &self,
+        key: &ApiKeyRecord,
+        secret_hash: &SecretHash,
+    ) -> Result<(), StoreError>;
+    async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError>;
+    /// Returns false when the user has no such key.
+    async fn revoke_api_key(&self, user: UserId, key: ApiKeyId) -> Result<bool, StoreError>;
+    /// The one read behind every API-key-authenticated request.
+    async fn resolve_api_key(
+        &self,
+        secret_hash: &SecretHash,
+    ) -> Result<Option<ApiKeyOwner>, StoreError>;
+    async fn touch_api_key(
+        &self,
+        secret_hash: &SecretHash,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+}
+
+#[async_trait]
+pub trait SessionStore: Send + Sync {
+    async fn create_session(
+        &self,
+        token_hash: &SecretHash,
+        session: &Session,
+    ) -> Result<(), StoreError>;
+    /// The one read behind every cookie-authenticated request; expired sessions are `None`.
+    async fn resolve_session(
+        &self,
+        token_hash: &SecretHash,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Session>, StoreError>;
+    async fn delete_session(&self, token_hash: &SecretHash) -> Result<(), StoreError>;
+}

@@ -1,0 +1,216 @@
+//! What the integration tests share: configuration from the environment the test command
+//! sets up (`.ci/test`), clients to the emulator, and users to test with.
+
+use std::sync::Arc;
+
+use kr_shared::aws::AwsClients;
+use kr_shared::config::Config;
+use kr_shared::domain::{ApiKeySecret, Email, Password, Plan, UserId};
+use kr_shared::service::account::{create_account, issue_api_key};
+use kr_shared::store::dynamo::DynamoStore;
+use kr_shared::store::User;
+
+/// The configuration the functions would get, pointing at the emulator.
+pub fn config() -> Config {
+    let config = Config::from_env().unwrap_or_else(|err| {
+        panic!("{err}: run the tests through .ci/test, which starts the AWS emulator and sets KR_* variables")
+    });
+    assert!(
+        config.aws_endpoint.is_some(),
+        "KR_AWS_ENDPOINT must point at the AWS emulator, never at AWS"
+    );
+    config
+}
+
+pub async fn clients() -> AwsClients {
+    AwsClients::from_config(&config()).await
+}
+
+pub async fn store() -> Arc<DynamoStore> {
+    let config = config();
+    Arc::new(DynamoStore::new(
+        AwsClients::from_config(&config).await.dynamodb,
+        config.table_name,
+    ))
+}
+
+pub fn unique_email() -> String {
+    format!("user-{}@test.example.com", uuid::Uuid::new_v4().simple())
+}
+
+pub const TEST_PASSWORD: &str = "a long test password";
+
+/// A fresh user with its own e-mail address.
+pub async fn new_user(store: &DynamoStore, plan: Plan, credits: i64, domains: i64) -> User {
+    let email = Email::parse(&unique_email()).unwrap();
+    let password = Password::parse_new(TEST_PASSWORD).unwrap();
+    create_account(
+        store,
+        UserId::new(),
+        email,
+        &password,
+        plan,
+        credits,
+        domains,
+    )
+    .await
+    .unwrap()
+}
+
+/// A fresh Agency user and an API key for it.
+pub async fn new_user_with_key(store: &DynamoStore) -> (User, ApiKeySecret) {
+    let user = new_user(store, Plan::Agency, 10, 10).await;
+    let (_, secret) = issue_api_key(store, store, user.id, Some("test"))
+        .await
+        .unwrap();
+    (user, secret)
+}
+
+/// A request to a router mounted in-process, as API Gateway would deliver it.
+pub struct Call {
+    builder: axum::http::request::Builder,
+    body: Vec<u8>,
+}
+
+/// What came back: status, headers and the body (JSON when it parses as JSON).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: axum::http::HeaderMap,
+    pub text: String,
+    pub json: serde_json::Value,
+}
+
+impl Call {
+    pub fn new(method: &str, path: &str) -> Self {
+        Self {
+            builder: axum::http::Request::builder().method(method).uri(path),
+            body: Vec::new(),
+        }
+    }
+
+    pub fn get(path: &str) -> Self {
+        Self::new("GET", path)
+    }
+
+    pub fn post(path: &str) -> Self {
+        Self::new("POST", path)
+    }
+
+    pub fn delete(path: &str) -> Self {
+        Self::new("DELETE", path)
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.builder = self.builder.header(name, value);
+        self
+    }
+
+    pub fn api_key(self, key: &str) -> Self {
+        self.header("x-api-key", key)
+    }
+
+    pub fn bearer(self, key: &str) -> Self {
+        self.header("authorization", &format!("Bearer {key}"))
+    }
+
+    pub fn json(mut self, body: serde_json::Value) -> Self {
+        self.builder = self.builder.header("content-type", "application/json");
+        self.body = body.to_string().into_bytes();
+        self
+    }
+
+    pub fn raw_body(mut self, body: impl Into<Vec<u8>>) -> Self {
+        self.body = body.into();
+        self
+    }
+
+    pub async fn send(self, router: &axum::Router) -> Reply {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+        let request = self
+            .builder
+            .body(axum::body::Body::from(self.body))
+            .expect("valid test request");
+        let response = router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("routers are infallible");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let json = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+        Reply {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+}
+
+impl Reply {
+    /// Asserts the status and, for errors, the contract's error body.
+    pub fn expect(self, status: u16) -> Self {
+        assert_eq!(
+            self.status, status,
+            "unexpected status; body: {}",
+            self.text
+        );
+        if status >= 400 {
+            assert!(
+                self.json["error"].is_string(),
+                "error body lacks `error`: {}",
+                self.text
+            );
+            assert!(
+                self.json["code"].is_string(),
+                "error body lacks `code`: {}",
+                self.text
+            );
+        }
+        self
+    }
+
+    pub fn code(&self) -> &str {
+        self.json["code"].as_str().unwrap_or("")
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The field names in a validation error's details.
+    pub fn invalid_fields(&self) -> Vec<String> {
+        self.json["details"]["fields"]
+            .as_array()
+            .map(|fields| {
+                fields
+                    .iter()
+                    .filter_map(|f| f["field"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Removes a user's profile behind the API's back, as an operator clean-up would.
+pub async fn delete_profile(store: &DynamoStore, user: UserId) {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    store
+        .client()
+        .delete_item()
+        .table_name(store.table())
+        .key("PK", AttributeValue::S(format!("USER#{user}")))
+        .key("SK", AttributeValue::S("PROFILE".into()))
+        .send()
+        .await
+        .unwrap();
+}

@@ -1,0 +1,7 @@
+//! Tooling for the local stack and the tests: provisioning AWS resources on the emulator
+//! from `template.yaml`, seeding accounts, and the test harness.
+
+pub mod harness;
+pub mod provision;
+pub mod seed;
+pub mod template;

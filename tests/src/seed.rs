@@ -1,0 +1,83 @@
+//! The accounts every local stack starts with.
+
+use anyhow::{anyhow, Result};
+use kr_shared::domain::{Email, Password, Plan, UserId};
+use kr_shared::service::account::{create_account, issue_api_key};
+use kr_shared::store::{ApiKeyStore, CreateUserError, User, UserStore};
+use serde::Serialize;
+
+pub const DEMO_EMAIL: &str = "demo@keyword-research.local";
+pub const DEV_EMAIL: &str = "dev@keyword-research.local";
+/// A local-only account; the stack listens on loopback only.
+pub const DEV_PASSWORD: &str = "local-dev-password";
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeedReport {
+    pub demo_user_id: UserId,
+    pub dev_user_id: UserId,
+    pub dev_email: String,
+    pub dev_password: String,
+    pub dev_api_key: String,
+}
+
+async fn ensure_user(
+    users: &dyn UserStore,
+    id: UserId,
+    email: &str,
+    password: &str,
+    plan: Plan,
+    credits: i64,
+    domains: i64,
+) -> Result<User> {
+    let email = Email::parse(email).map_err(|e| anyhow!(e))?;
+    let password = Password::parse_new(password).map_err(|e| anyhow!(e))?;
+    match create_account(users, id, email.clone(), &password, plan, credits, domains).await {
+        Ok(user) => Ok(user),
+        Err(CreateUserError::EmailTaken) => users
+            .user_by_email(&email)
+            .await?
+            .ok_or_else(|| anyhow!("{email} vanished while seeding")),
+        Err(CreateUserError::Store(err)) => Err(err.into()),
+    }
+}
+
+/// Creates the demo account (with the configured id) and an Agency dev user with a fresh
+/// API key. Running it again reuses both accounts and issues another key.
+pub async fn seed(
+    users: &dyn UserStore,
+    keys: &dyn ApiKeyStore,
+    demo_user_id: UserId,
+) -> Result<SeedReport> {
+    let demo_password = uuid::Uuid::new_v4().to_string();
+    ensure_user(
+        users,
+        demo_user_id,
+        DEMO_EMAIL,
+        &demo_password,
+        Plan::Agency,
+        100,
+        100,
+    )
+    .await?;
+    let dev = ensure_user(
+        users,
+        UserId::new(),
+        DEV_EMAIL,
+        DEV_PASSWORD,
+        Plan::Agency,
+        100,
+        10,
+    )
+    .await?;
+    let (_, secret) = issue_api_key(users, keys, dev.id, Some("local stack"))
+        .await
+        .map_err(|e| anyhow!("issuing the dev API key: {e}"))?;
+    Ok(SeedReport {
+        demo_user_id,
+        dev_user_id: dev.id,
+        dev_email: DEV_EMAIL.into(),
+        dev_password: DEV_PASSWORD.into(),
+        dev_api_key: secret.expose().to_string(),
+    })
+}

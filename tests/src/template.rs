@@ -1,0 +1,183 @@
+//! Reads `template.yaml`, the one description of the deployed resources, so that the local
+//! stack is derived from it rather than kept as a second copy.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context, Result};
+use serde_yaml_ng::value::TaggedValue;
+use serde_yaml_ng::{Mapping, Value};
+
+pub struct Template {
+    root: Value,
+}
+
+/// A value in the template that may refer to a resource or parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reference {
+    Literal(String),
+    Ref(String),
+    GetAtt { resource: String, attribute: String },
+}
+
+/// The workspace root (where template.yaml lives), found from this crate's manifest.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+impl Template {
+    pub fn load_default() -> Result<Self> {
+        Self::load(&workspace_root().join("template.yaml"))
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let root = serde_yaml_ng::from_str(&text)
+            .with_context(|| format!("parsing {}", path.display()))?;
+        Ok(Self { root })
+    }
+
+    fn resources(&self) -> Result<&Mapping> {
+        self.root
+            .get("Resources")
+            .and_then(Value::as_mapping)
+            .ok_or_else(|| anyhow!("template has no Resources"))
+    }
+
+    /// `(logical id, Properties)` of every resource of `kind`, in template order.
+    pub fn resources_of_type(&self, kind: &str) -> Result<Vec<(String, Value)>> {
+        let mut found = Vec::new();
+        for (id, resource) in self.resources()? {
+            if resource.get("Type").and_then(Value::as_str) == Some(kind) {
+                let id = id
+                    .as_str()
+                    .ok_or_else(|| anyhow!("resource id is not a string"))?
+                    .to_string();
+                found.push((
+                    id,
+                    resource.get("Properties").cloned().unwrap_or(Value::Null),
+                ));
+            }
+        }
+        Ok(found)
+    }
+
+    /// API path → the binary of the function that serves it.
+    pub fn routes(&self) -> Result<BTreeMap<String, String>> {
+        let mut routes = BTreeMap::new();
+        for (id, resource) in self.resources()? {
+            if resource.get("Type").and_then(Value::as_str) != Some("AWS::Serverless::Function") {
+                continue;
+            }
+            let binary = resource
+                .get("Metadata")
+                .and_then(|m| m.get("BuildProperties"))
+                .and_then(|b| b.get("Binary"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| anyhow!("function {id:?} names no Binary"))?;
+            let events = resource
+                .get("Properties")
+                .and_then(|p| p.get("Events"))
+                .and_then(Value::as_mapping);
+            for event in events.into_iter().flat_map(|events| events.values()) {
+                if event.get("Type").and_then(Value::as_str) != Some("Api") {
+                    continue;
+                }
+                let path = event
+                    .get("Properties")
+                    .and_then(|p| p.get("Path"))
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| anyhow!("an Api event of {id:?} has no Path"))?;
+                if let Some(previous) = routes.insert(path.to_string(), binary.to_string()) {
+                    return Err(anyhow!("{path} is routed to both {previous} and {binary}"));
+                }
+            }
+        }
+        Ok(routes)
+    }
+
+    /// The environment every function gets (`Globals.Function.Environment.Variables`).
+    pub fn function_environment(&self) -> Result<Vec<(String, Reference)>> {
+        let variables = self
+            .root
+            .get("Globals")
+            .and_then(|g| g.get("Function"))
+            .and_then(|f| f.get("Environment"))
+            .and_then(|e| e.get("Variables"))
+            .and_then(Value::as_mapping)
+            .ok_or_else(|| anyhow!("template has no Globals.Function.Environment.Variables"))?;
+        variables
+            .iter()
+            .map(|(name, value)| {
+                let name = name
+                    .as_str()
+                    .ok_or_else(|| anyhow!("variable name is not a string"))?;
+                Ok((name.to_string(), reference(value)?))
+            })
+            .collect()
+    }
+
+    pub fn parameter_default(&self, name: &str) -> Option<String> {
+        let default = self.root.get("Parameters")?.get(name)?.get("Default")?;
+        scalar(default)
+    }
+
+    pub fn is_parameter(&self, name: &str) -> bool {
+        self.root
+            .get("Parameters")
+            .and_then(|p| p.get(name))
+            .is_some()
+    }
+}
+
+pub fn scalar(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        Value::Bool(flag) => Some(flag.to_string()),
+        _ => None,
+    }
+}
+
+/// Reads `!Ref X`, `!GetAtt X.Attr`, `{"Ref": X}`, `{"Fn::GetAtt": [X, Attr]}` or a literal.
+pub fn reference(value: &Value) -> Result<Reference> {
+    if let Value::Tagged(tagged) = value {
+        let TaggedValue { tag, value } = tagged.as_ref();
+        let inner = value
+            .as_str()
+            .ok_or_else(|| anyhow!("{tag} takes a string here"))?;
+        return match tag.to_string().trim_start_matches('!') {
+            "Ref" => Ok(Reference::Ref(inner.to_string())),
+            "GetAtt" => {
+                let (resource, attribute) = inner
+                    .split_once('.')
+                    .ok_or_else(|| anyhow!("!GetAtt {inner} has no attribute"))?;
+                Ok(Reference::GetAtt {
+                    resource: resource.into(),
+                    attribute: attribute.into(),
+                })
+            }
+            other => Err(anyhow!(
+                "unsupported tag {other} in a value the local stack must resolve"
+            )),
+        };
+    }
+    if let Some(name) = value.get("Ref").and_then(Value::as_str) {
+        return Ok(Reference::Ref(name.to_string()));
+    }
+    if let Some(parts) = value.get("Fn::GetAtt").and_then(Value::as_sequence) {
+        if let [resource, attribute] = parts.as_slice() {
+            return Ok(Reference::GetAtt {
+                resource: resource.as_str().unwrap_or_default().into(),
+                attribute: attribute.as_str().unwrap_or_default().into(),
+            });
+        }
+    }
+    scalar(value)
+        .map(Reference::Literal)
+        .ok_or_else(|| anyhow!("cannot resolve {value:?}"))
+}
