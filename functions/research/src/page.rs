@@ -1,0 +1,32 @@
+use serde::{Deserialize, Serialize};
+
+/// Which of the job's sites a page belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind", content = "index")]
+pub enum SiteRole {
+    Primary,
+    /// Index into the job's competitor domains, in request order.
+    Competitor(usize),
+}
+
+/// What the crawler keeps of one HTML page: the text that carries keywords, by where it
+/// appears, because where a phrase appears says how much it matters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageContent {
+    pub url: String,
+    pub site: Option<SiteRole>,
+    pub title: String,
+    pub meta_description: String,
+    /// h1 to h6, in document order.
+    pub headings: Vec<String>,
+    /// Main text without navigation, header, footer and aside boilerplate.
+    pub body_text: String,
+    /// Texts of links to pages of the same site.
+    pub anchors: Vec<String>,
+    pub image_alts: Vec<String>,
+    /// `name` of JSON-LD Product, Service, Organization (and similar) entities.
+    pub json_ld_names: Vec<String>,
+    /// The `lang` attribute of `<html>`, if any.
+    pub lang: Option<String>,
+}
