@@ -33,7 +33,7 @@ free_port() {
 # start_moto PORT LOGFILE: starts moto's server on loopback and waits until it answers.
 start_moto() {
   local port=$1 logfile=$2
-  "$VENV/bin/moto_server" -H 127.0.0.1 -p "$port" >"$logfile" 2>&1 &
+  "$VENV/bin/python" "$ROOT/.ci/moto_server.py" 127.0.0.1 "$port" >"$logfile" 2>&1 &
   MOTO_PID=$!
   for _ in $(seq 1 100); do
     if curl -fsS -o /dev/null "http://127.0.0.1:$port/moto-api/"; then

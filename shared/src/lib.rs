@@ -14,5 +14,6 @@ pub mod http;
 pub mod locales;
 pub mod service;
 pub mod store;
+pub mod time;
 
 pub use error::ApiError;

@@ -214,3 +214,42 @@ pub async fn delete_profile(store: &DynamoStore, user: UserId) {
         .await
         .unwrap();
 }
+
+/// A queue of the test's own, so its messages are not consumed by other tests.
+pub async fn fresh_queue(clients: &AwsClients) -> String {
+    clients
+        .sqs
+        .create_queue()
+        .queue_name(format!("test-{}", uuid::Uuid::new_v4().simple()))
+        .send()
+        .await
+        .expect("create a test queue")
+        .queue_url
+        .expect("queue URL")
+}
+
+/// Message bodies waiting in `queue_url`, parsed as JSON (received and left invisible).
+pub async fn drain_queue(clients: &AwsClients, queue_url: &str) -> Vec<serde_json::Value> {
+    let mut bodies = Vec::new();
+    loop {
+        let output = clients
+            .sqs
+            .receive_message()
+            .queue_url(queue_url)
+            .max_number_of_messages(10)
+            .wait_time_seconds(0)
+            .send()
+            .await
+            .expect("receive");
+        let messages = output.messages.unwrap_or_default();
+        if messages.is_empty() {
+            return bodies;
+        }
+        for message in messages {
+            bodies.push(
+                serde_json::from_str(message.body().unwrap_or("null"))
+                    .unwrap_or(serde_json::Value::Null),
+            );
+        }
+    }
+}

@@ -42,7 +42,9 @@ pub struct ApiKeyView {
     pub name: String,
     /// The first characters of the key, to tell keys apart.
     pub prefix: String,
+    #[serde(with = "crate::time")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "crate::time::option")]
     pub last_used_at: Option<DateTime<Utc>>,
 }
 

@@ -2,3 +2,4 @@
 //! calls and back; nothing here knows about HTTP.
 
 pub mod account;
+pub mod jobs;

@@ -2,14 +2,18 @@
 //! depend on these traits; `dynamo` implements them on DynamoDB.
 
 pub mod dynamo;
+mod message;
 mod models;
+pub mod s3;
+pub mod sqs;
 
+pub use message::PipelineMessage;
 pub use models::*;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{ApiKeyId, Email, Plan, SecretHash, UserId};
+use crate::domain::{ApiKeyId, Email, JobId, JobStatus, Plan, SecretHash, UserId};
 
 /// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
 #[derive(Debug, thiserror::Error)]
@@ -89,4 +93,46 @@ pub trait SessionStore: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<Option<Session>, StoreError>;
     async fn delete_session(&self, token_hash: &SecretHash) -> Result<(), StoreError>;
+}
+
+#[async_trait]
+pub trait JobStore: Send + Sync {
+    /// Stores the job, consumes a run and, for a primary domain new to the user, one unit of
+    /// domain allowance, all in one transaction.
+    async fn create_job(
+        &self,
+        job: &NewJob,
+        idempotency: Option<&Idempotency>,
+    ) -> Result<CreateJobOutcome, StoreError>;
+    async fn job(&self, id: JobId) -> Result<Option<Job>, StoreError>;
+    /// Newest first; reads `offset + limit` index entries, never the whole history.
+    async fn list_jobs(
+        &self,
+        owner: UserId,
+        status: Option<JobStatus>,
+        limit: u32,
+        offset: u32,
+    ) -> Result<JobPage, StoreError>;
+    /// Removes the job if `owner` owns it; returns what was removed.
+    async fn delete_job(&self, owner: UserId, id: JobId) -> Result<Option<Job>, StoreError>;
+    /// Jobs still `queued` whose last enqueue is older than `before`, oldest first.
+    async fn stale_queued_jobs(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<JobId>, StoreError>;
+    /// Records that the job's first message was (re)sent at `at`.
+    async fn mark_enqueued(&self, id: JobId, at: DateTime<Utc>) -> Result<(), StoreError>;
+}
+
+/// Messages that drive the pipeline.
+#[async_trait]
+pub trait JobQueue: Send + Sync {
+    async fn enqueue(&self, message: &PipelineMessage) -> Result<(), StoreError>;
+}
+
+/// Everything stored for a job outside DynamoDB.
+#[async_trait]
+pub trait ResultStore: Send + Sync {
+    async fn delete_results(&self, job: JobId) -> Result<(), StoreError>;
 }

@@ -1,6 +1,9 @@
 use chrono::{DateTime, Utc};
 
-use crate::domain::{ApiKeyId, Email, Plan, UserId};
+use crate::domain::{
+    ApiKeyId, DomainName, Email, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress,
+    UserId,
+};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct User {
@@ -50,4 +53,70 @@ pub struct ApiKeyOwner {
 pub struct Session {
     pub user_id: UserId,
     pub expires_at: DateTime<Utc>,
+}
+
+/// A job as stored. `version` increases with every write, for conditional updates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub id: JobId,
+    pub owner: UserId,
+    pub status: JobStatus,
+    pub primary_domain: DomainName,
+    pub competitor_domains: Vec<DomainName>,
+    pub language_code: String,
+    pub location_code: u32,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub completed_at: Option<DateTime<Utc>>,
+    pub progress: Progress,
+    pub error_message: Option<String>,
+    pub keyword_count: Option<i64>,
+    pub version: u64,
+    /// Set once the run of a failed job has been given back.
+    pub refunded: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub id: JobId,
+    pub owner: UserId,
+    pub primary_domain: DomainName,
+    pub competitor_domains: Vec<DomainName>,
+    pub language_code: LanguageCode,
+    pub location_code: LocationCode,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A client's `Idempotency-Key` with a fingerprint of the request it came with.
+#[derive(Debug, Clone)]
+pub struct Idempotency {
+    pub key: String,
+    pub fingerprint: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CreateJobOutcome {
+    Created(Job),
+    /// The same idempotency key and request were seen before: the first job.
+    Replayed {
+        id: JobId,
+        created_at: DateTime<Utc>,
+    },
+    IdempotencyKeyReused,
+    InsufficientCredits,
+    DomainLimitReached,
+}
+
+#[derive(Debug, Clone)]
+pub struct JobPage {
+    pub jobs: Vec<Job>,
+    pub total: u64,
+    /// Store requests and items read to serve the page, for the benchmark.
+    pub reads: ReadCost,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadCost {
+    pub requests: u32,
+    pub items: u32,
 }

@@ -1,7 +1,9 @@
 //! The single-table key layout. Every item's partition and sort key is built here, so the
 //! layout can be read in one place (README, "DynamoDB layout").
 
-use crate::domain::{ApiKeyId, Email, SecretHash, UserId};
+use chrono::{DateTime, SecondsFormat, Utc};
+
+use crate::domain::{ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId};
 
 pub const PK: &str = "PK";
 pub const SK: &str = "SK";
@@ -47,3 +49,58 @@ pub fn session_pk(hash: &SecretHash) -> String {
 }
 
 pub const SESSION_SK: &str = "SESSION";
+
+pub fn job_pk(job: JobId) -> String {
+    format!("JOB#{job}")
+}
+
+pub const JOB_SK: &str = "JOB";
+
+/// GSI1: all of a user's jobs.
+pub fn user_jobs_pk(user: UserId) -> String {
+    format!("USER#{user}#JOBS")
+}
+
+/// GSI2: a user's jobs of one status.
+pub fn user_status_pk(user: UserId, status: JobStatus) -> String {
+    format!("USER#{user}#STATUS#{status}")
+}
+
+/// Sorts by creation time (milliseconds, fixed width), the id breaking ties.
+pub fn job_sort_key(created_at: DateTime<Utc>, job: JobId) -> String {
+    format!(
+        "{}#{job}",
+        created_at.to_rfc3339_opts(SecondsFormat::Millis, true)
+    )
+}
+
+/// GSI3: the one partition of jobs waiting in `queued`, for the re-enqueue sweeper.
+pub const QUEUED_PK: &str = "QUEUED";
+
+/// A primary domain the user has started jobs on; it never counts against the allowance again.
+pub fn domain_sk(domain: &DomainName) -> String {
+    format!("DOMAIN#{domain}")
+}
+
+/// Keys chosen by clients are hashed so their length and characters never matter.
+pub fn idempotency_pk(user: UserId, key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!(
+        "IDEMP#{user}#{}",
+        hex::encode(Sha256::digest(key.as_bytes()))
+    )
+}
+
+pub const IDEMPOTENCY_SK: &str = "IDEMP";
+
+/// The profile attribute counting a user's jobs of one status, for list totals.
+pub fn status_counter(status: JobStatus) -> &'static str {
+    match status {
+        JobStatus::Queued => "jobsQueued",
+        JobStatus::Running => "jobsRunning",
+        JobStatus::Completed => "jobsCompleted",
+        JobStatus::Failed => "jobsFailed",
+    }
+}
+
+pub const ALL_JOBS_COUNTER: &str = "jobsTotal";

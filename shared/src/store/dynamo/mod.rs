@@ -1,6 +1,8 @@
 //! DynamoDB adapter: a single table, keys described in `keys`, one module per port.
 
 mod api_keys;
+mod job_item;
+mod jobs;
 mod keys;
 mod sessions;
 mod users;

@@ -1,0 +1,240 @@
+use axum::extract::{Path, State};
+use axum::http::header::LOCATION;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use kr_shared::domain::{JobId, JobStatus};
+use kr_shared::error::{ErrorBody, ErrorCode};
+use kr_shared::http::{CurrentUser, JsonBody, QueryParams, Viewer, API_PREFIX};
+use kr_shared::service::jobs::{self, CreateJobError, CreatedJobView, JobRequest, JobView};
+use kr_shared::ApiError;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::JobsState;
+
+pub const DEFAULT_PAGE: u32 = 20;
+pub const MAX_PAGE: u32 = 100;
+
+/// The body of `POST /jobs`.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)] // documents the body; fields are read from the JSON object to name errors
+pub struct CreateJobRequest {
+    /// Required. Normalised: scheme, path, port-free, lowercase, no leading `www.`, IDN to
+    /// punycode; must be a public registrable domain.
+    #[schema(example = "example.com")]
+    primary_domain: String,
+    /// Optional, at most 10, normalised the same way; duplicates collapse; none may equal
+    /// the primary domain.
+    #[schema(example = json!(["competitor.com"]))]
+    competitor_domains: Option<Vec<String>>,
+    /// Required, a `language_code` from `GET /languages`.
+    #[schema(example = "en")]
+    language_code: String,
+    /// Required JSON integer, a `location_code` from `GET /locations`.
+    #[schema(example = 2840)]
+    location_code: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CreatedJobEnvelope {
+    job: CreatedJobView,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct JobEnvelope {
+    job: JobView,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct JobList {
+    jobs: Vec<JobView>,
+    /// Jobs matching `status` (all jobs without it).
+    total: u64,
+    limit: u32,
+    offset: u32,
+}
+
+fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
+    raw.parse().map_err(|_| ApiError::not_found("Job"))
+}
+
+/// Creates a job and starts its pipeline; consumes one run.
+///
+/// Checks, in order: authentication (401), body (400), runs (402), domain allowance (403).
+/// A new primary domain lowers `domains_balance` by one; later jobs on it do not.
+/// With an `Idempotency-Key` header, a retried request within 24 hours returns the first
+/// response without charging again; the same key with a different body is refused (400).
+#[utoipa::path(
+    post,
+    path = "/jobs",
+    tag = "jobs",
+    request_body = CreateJobRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes retries safe: 1 to 255 printable characters, kept 24 hours")),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 201, description = "Created; `Location: /api/v1/jobs/{id}`", body = CreatedJobEnvelope),
+        (status = 400, description = "Validation failed", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 402, description = "No runs left (`insufficient_credits`)", body = ErrorBody),
+        (status = 403, description = "Domain allowance used up (`domain_limit_reached`), or a cross-origin cookie request", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = ErrorBody),
+    )
+)]
+pub async fn create(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> Result<Response, ApiError> {
+    let request = JobRequest::parse(&body).map_err(ApiError::validation)?;
+    let idempotency_key = match headers.get("idempotency-key") {
+        None => None,
+        Some(value) => Some(
+            value
+                .to_str()
+                .map_err(|_| "must be printable ASCII".to_string())
+                .and_then(jobs::parse_idempotency_key)
+                .map_err(|message| ApiError::field("Idempotency-Key", message))?,
+        ),
+    };
+    let created = jobs::create_job(
+        state.jobs.as_ref(),
+        state.queue.as_ref(),
+        principal.user_id,
+        request,
+        idempotency_key,
+    )
+    .await
+    .map_err(|err| match err {
+        CreateJobError::InsufficientCredits => ApiError::new(
+            ErrorCode::InsufficientCredits,
+            "No runs left on this account; each job needs one.",
+        ),
+        CreateJobError::DomainLimitReached => ApiError::new(
+            ErrorCode::DomainLimitReached,
+            "This primary domain would exceed the account's domain allowance.",
+        ),
+        CreateJobError::IdempotencyKeyReused => ApiError::field(
+            "Idempotency-Key",
+            "was already used with a different request",
+        ),
+        CreateJobError::Store(err) => err.into(),
+    })?;
+    let location = format!("{API_PREFIX}/jobs/{}", created.id);
+    Ok((
+        StatusCode::CREATED,
+        [(LOCATION, location)],
+        Json(CreatedJobEnvelope { job: created }),
+    )
+        .into_response())
+}
+
+/// Lists the current user's jobs, newest first.
+#[utoipa::path(
+    get,
+    path = "/jobs",
+    tag = "jobs",
+    params(
+        ("limit" = Option<u32>, Query, description = "1 to 100, default 20"),
+        ("offset" = Option<u32>, Query, description = "0 or more, default 0"),
+        ("status" = Option<JobStatus>, Query, description = "Only jobs with this status"),
+    ),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "A page of jobs", body = JobList),
+        (status = 400, description = "Invalid query parameter", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+    )
+)]
+pub async fn list(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    query: QueryParams,
+) -> Result<Json<JobList>, ApiError> {
+    let limit = query
+        .number::<u32>("limit", 1, Some(MAX_PAGE), Some(DEFAULT_PAGE))?
+        .unwrap_or(DEFAULT_PAGE);
+    let offset = query
+        .number::<u32>("offset", 0, None, Some(0))?
+        .unwrap_or(0);
+    let status = match query.str("status") {
+        Some(raw) => Some(
+            raw.parse::<JobStatus>()
+                .map_err(|message| ApiError::field("status", message))?,
+        ),
+        None => None,
+    };
+    let page = state
+        .jobs
+        .list_jobs(principal.user_id, status, limit, offset)
+        .await?;
+    Ok(Json(JobList {
+        jobs: page.jobs.iter().map(JobView::from).collect(),
+        total: page.total,
+        limit,
+        offset,
+    }))
+}
+
+/// A job with its status and progress; `keywordCount` once it is completed or failed.
+/// Readable by its owner, and by anyone for a demo job; everyone else gets 404.
+#[utoipa::path(
+    get,
+    path = "/jobs/{jobId}",
+    tag = "jobs",
+    params(("jobId" = String, Path, format = Uuid)),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The job", body = JobEnvelope),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn get(
+    State(state): State<JobsState>,
+    Viewer(viewer): Viewer,
+    Path(job_id): Path<String>,
+) -> Result<Json<JobEnvelope>, ApiError> {
+    let id = parse_job_id(&job_id)?;
+    let demo = state.config.demo_user_id.map(Into::into);
+    let job = jobs::readable_job(state.jobs.as_ref(), id, viewer.map(|p| p.user_id), demo)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Job"))?;
+    Ok(Json(JobEnvelope {
+        job: JobView::from(&job),
+    }))
+}
+
+/// Deletes a job and all its results; a running pipeline stops. Owner only; refunds nothing.
+#[utoipa::path(
+    delete,
+    path = "/jobs/{jobId}",
+    tag = "jobs",
+    params(("jobId" = String, Path, format = Uuid)),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn delete(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    Path(job_id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let id = parse_job_id(&job_id)?;
+    if jobs::delete_job(
+        state.jobs.as_ref(),
+        state.results.as_ref(),
+        principal.user_id,
+        id,
+    )
+    .await?
+    {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found("Job"))
+    }
+}

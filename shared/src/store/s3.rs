@@ -1,0 +1,88 @@
+//! Job results on S3, under `jobs/<job id>/`.
+
+use async_trait::async_trait;
+use aws_sdk_s3::error::DisplayErrorContext;
+use aws_sdk_s3::types::{Delete, ObjectIdentifier};
+
+use super::{ResultStore, StoreError};
+use crate::domain::JobId;
+
+#[derive(Clone, Debug)]
+pub struct S3ResultStore {
+    client: aws_sdk_s3::Client,
+    bucket: String,
+}
+
+impl S3ResultStore {
+    pub fn new(client: aws_sdk_s3::Client, bucket: impl Into<String>) -> Self {
+        Self {
+            client,
+            bucket: bucket.into(),
+        }
+    }
+
+    pub fn job_prefix(job: JobId) -> String {
+        format!("jobs/{job}/")
+    }
+}
+
+fn s3_error(err: impl std::error::Error + Send + Sync + 'static) -> StoreError {
+    StoreError(DisplayErrorContext(err).to_string())
+}
+
+#[async_trait]
+impl ResultStore for S3ResultStore {
+    /// Deletes every object and every version under the job's prefix, so nothing of a
+    /// deleted job survives in the versioned bucket.
+    async fn delete_results(&self, job: JobId) -> Result<(), StoreError> {
+        let prefix = Self::job_prefix(job);
+        let mut key_marker = None;
+        let mut version_marker = None;
+        loop {
+            let page = self
+                .client
+                .list_object_versions()
+                .bucket(&self.bucket)
+                .prefix(&prefix)
+                .set_key_marker(key_marker.take())
+                .set_version_id_marker(version_marker.take())
+                .send()
+                .await
+                .map_err(s3_error)?;
+            let versions = page.versions().iter().map(|v| (v.key(), v.version_id()));
+            let markers = page
+                .delete_markers()
+                .iter()
+                .map(|m| (m.key(), m.version_id()));
+            let objects: Vec<ObjectIdentifier> = versions
+                .chain(markers)
+                .filter_map(|(key, version)| {
+                    ObjectIdentifier::builder()
+                        .set_key(key.map(String::from))
+                        .set_version_id(version.map(String::from))
+                        .build()
+                        .ok()
+                })
+                .collect();
+            if !objects.is_empty() {
+                let delete = Delete::builder()
+                    .set_objects(Some(objects))
+                    .quiet(true)
+                    .build()
+                    .map_err(StoreError::new)?;
+                self.client
+                    .delete_objects()
+                    .bucket(&self.bucket)
+                    .delete(delete)
+                    .send()
+                    .await
+                    .map_err(s3_error)?;
+            }
+            if page.is_truncated() != Some(true) {
+                return Ok(());
+            }
+            key_marker = page.next_key_marker().map(String::from);
+            version_marker = page.next_version_id_marker().map(String::from);
+        }
+    }
+}
