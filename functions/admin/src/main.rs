@@ -1,0 +1,90 @@
+//! Operator CLI. Configured like the functions (`KR_TABLE_NAME`, `KR_AWS_ENDPOINT`, AWS
+//! credentials), so it works against the local stack and against AWS alike. Every command
+//! prints one JSON object on stdout; failures print one on stderr and exit non-zero.
+
+mod account;
+
+use clap::{Parser, Subcommand};
+use serde_json::{json, Value};
+
+#[derive(Parser)]
+#[command(name = "kr-admin", about = "Operator commands for the keyword research service")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Open an account.
+    CreateUser {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        password: String,
+        #[arg(long)]
+        credits: i64,
+        #[arg(long)]
+        domains: i64,
+        #[arg(long, value_parser = parse_plan)]
+        plan: kr_shared::domain::Plan,
+        /// A fixed id (e.g. for the demo account); random when absent.
+        #[arg(long)]
+        id: Option<uuid_arg::UuidArg>,
+    },
+    /// Set the runs and/or the new-domain allowance left.
+    SetBalance {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        credits: Option<i64>,
+        #[arg(long)]
+        domains: Option<i64>,
+    },
+    /// Change the plan (only `agency` includes API keys).
+    SetPlan {
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_parser = parse_plan)]
+        plan: kr_shared::domain::Plan,
+    },
+    /// Issue an API key; the secret is printed once.
+    CreateApiKey {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+fn parse_plan(raw: &str) -> Result<kr_shared::domain::Plan, String> {
+    raw.parse()
+}
+
+mod uuid_arg {
+    /// A UUID argument, parsed through the domain type so bad ids are refused early.
+    #[derive(Clone, Debug)]
+    pub struct UuidArg(pub kr_shared::domain::UserId);
+
+    impl std::str::FromStr for UuidArg {
+        type Err = String;
+
+        fn from_str(raw: &str) -> Result<Self, Self::Err> {
+            raw.parse().map(Self).map_err(|_| format!("{raw:?} is not a UUID"))
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    match account::run(cli.command).await {
+        Ok(output) => println!("{output}"),
+        Err(message) => {
+            eprintln!("{}", json!({ "error": message }));
+            std::process::exit(1);
+        }
+    }
+}
+
+pub type Outcome = Result<Value, String>;
