@@ -75,9 +75,7 @@ impl Config {
 
     pub fn is_allowed_origin(&self, origin: &str) -> bool {
         let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
-        self.allowed_origins
-            .iter()
-            .any(|allowed| *allowed == origin)
+        self.allowed_origins.contains(&origin)
     }
 }
 

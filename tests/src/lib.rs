@@ -1,6 +1,8 @@
 //! Tooling for the local stack and the tests: provisioning AWS resources on the emulator
 //! from `template.yaml`, seeding accounts, and the test harness.
 
+pub mod bridge;
+pub mod counting;
 pub mod harness;
 pub mod provision;
 pub mod seed;

@@ -8,6 +8,9 @@ use kr_shared::store::{ApiKeyStore, Session, SessionStore, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 use serde_json::json;
 
+/// Adds some (bad) credentials to a request.
+type WithCredentials = Box<dyn Fn(Call) -> Call>;
+
 const ALLOWED_ORIGIN: &str = "https://app.keyword-research.test";
 
 async fn account() -> Router {
@@ -98,7 +101,7 @@ async fn every_authenticated_endpoint_refuses_bad_credentials_with_401() {
             "/api/v1/api-keys/00000000-0000-4000-8000-000000000000",
         ),
     ];
-    let bad: Vec<(&str, Box<dyn Fn(Call) -> Call>)> = vec![
+    let bad: Vec<(&str, WithCredentials)> = vec![
         ("no credentials", Box::new(|c| c)),
         (
             "unknown key",

@@ -8,7 +8,10 @@ use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
 
 #[derive(Parser)]
-#[command(name = "kr-admin", about = "Operator commands for the keyword research service")]
+#[command(
+    name = "kr-admin",
+    about = "Operator commands for the keyword research service"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -70,7 +73,9 @@ mod uuid_arg {
         type Err = String;
 
         fn from_str(raw: &str) -> Result<Self, Self::Err> {
-            raw.parse().map(Self).map_err(|_| format!("{raw:?} is not a UUID"))
+            raw.parse()
+                .map(Self)
+                .map_err(|_| format!("{raw:?} is not a UUID"))
         }
     }
 }

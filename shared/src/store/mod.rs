@@ -13,7 +13,7 @@ pub use models::*;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{ApiKeyId, Email, JobId, JobStatus, Plan, SecretHash, UserId};
+use crate::domain::{ApiKeyId, Email, JobId, JobStatus, Plan, Progress, SecretHash, Stage, UserId};
 
 /// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
 #[derive(Debug, thiserror::Error)]
@@ -135,4 +135,48 @@ pub trait JobQueue: Send + Sync {
 #[async_trait]
 pub trait ResultStore: Send + Sync {
     async fn delete_results(&self, job: JobId) -> Result<(), StoreError>;
+}
+
+/// Outcome of a conditional job transition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transition {
+    /// Written; the job as it now is.
+    Applied(Box<Job>),
+    /// Someone else moved the job first (a duplicate message, a concurrent worker).
+    Superseded,
+    /// The job no longer exists.
+    Gone,
+}
+
+/// The pipeline's writes to a job. Each is conditional on the job's `version`, so stale or
+/// duplicate work can never move a job backwards or resurrect a deleted one.
+#[async_trait]
+pub trait JobTransitions: Send + Sync {
+    /// `queued → running` at the first stage.
+    async fn start_job(&self, job: &Job, at: DateTime<Utc>) -> Result<Transition, StoreError>;
+    /// The current stage is done; `next` runs next.
+    async fn advance_job(
+        &self,
+        job: &Job,
+        next: Stage,
+        progress: Progress,
+    ) -> Result<Transition, StoreError>;
+    /// Progress inside the current stage; no version change, so it never conflicts with
+    /// the stage's own transition. `false` when the job has moved on or is gone.
+    async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError>;
+    /// `running → completed`.
+    async fn complete_job(
+        &self,
+        job: &Job,
+        keyword_count: i64,
+        at: DateTime<Utc>,
+    ) -> Result<Transition, StoreError>;
+    /// `queued|running → failed`, giving the run back. The refund happens at most once: the
+    /// transition is conditional on the job not being finished.
+    async fn fail_job(
+        &self,
+        job: &Job,
+        error_message: &str,
+        at: DateTime<Utc>,
+    ) -> Result<Transition, StoreError>;
 }

@@ -2,7 +2,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{
     ApiKeyId, DomainName, Email, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress,
-    UserId,
+    Stage, UserId,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +71,8 @@ pub struct Job {
     pub progress: Progress,
     pub error_message: Option<String>,
     pub keyword_count: Option<i64>,
+    /// The pipeline stage to run next (or running now); `None` before start and once finished.
+    pub stage: Option<Stage>,
     pub version: u64,
     /// Set once the run of a failed job has been given back.
     pub refunded: bool,
@@ -96,7 +98,7 @@ pub struct Idempotency {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateJobOutcome {
-    Created(Job),
+    Created(Box<Job>),
     /// The same idempotency key and request were seen before: the first job.
     Replayed {
         id: JobId,

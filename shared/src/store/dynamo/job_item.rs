@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::keys::{job_pk, job_sort_key, user_jobs_pk, user_status_pk, JOB_SK, QUEUED_PK};
-use crate::domain::{DomainName, JobId, JobStatus, Progress, UserId};
+use crate::domain::{DomainName, JobId, JobStatus, Progress, Stage, UserId};
 use crate::store::{Job, StoreError};
 
 #[derive(Serialize, Deserialize)]
@@ -40,6 +40,7 @@ pub(super) struct JobItem {
     pub progress: Progress,
     pub error_message: Option<String>,
     pub keyword_count: Option<i64>,
+    pub stage: Option<Stage>,
     pub version: u64,
     #[serde(default)]
     pub refunded: bool,
@@ -75,6 +76,7 @@ impl JobItem {
             progress: job.progress.clone(),
             error_message: job.error_message.clone(),
             keyword_count: job.keyword_count,
+            stage: job.stage,
             version: job.version,
             refunded: job.refunded,
         }
@@ -102,6 +104,7 @@ impl JobItem {
             progress: self.progress,
             error_message: self.error_message,
             keyword_count: self.keyword_count,
+            stage: self.stage,
             version: self.version,
             refunded: self.refunded,
         })

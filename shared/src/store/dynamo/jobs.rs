@@ -135,6 +135,7 @@ impl DynamoStore {
             progress: Progress::waiting(),
             error_message: None,
             keyword_count: None,
+            stage: None,
             version: 1,
             refunded: false,
         };
@@ -166,7 +167,10 @@ impl DynamoStore {
             idempotency_index = Some(items.len());
             items.push(TransactWriteItem::builder().put(put).build());
         }
-        let plan = CreatePlan { domain_is_registered, idempotency_index };
+        let plan = CreatePlan {
+            domain_is_registered,
+            idempotency_index,
+        };
         Ok((items, plan, stored))
     }
 
@@ -254,7 +258,8 @@ impl JobStore for DynamoStore {
         // the cancellation reasons correct the guess.
         let mut domain_is_registered = true;
         for attempt in 0..MAX_CREATE_ATTEMPTS {
-            let (items, plan, stored) = self.create_transaction(job, idempotency, domain_is_registered)?;
+            let (items, plan, stored) =
+                self.create_transaction(job, idempotency, domain_is_registered)?;
             let result = self
                 .client
                 .transact_write_items()
@@ -262,7 +267,7 @@ impl JobStore for DynamoStore {
                 .send()
                 .await;
             let err = match result {
-                Ok(_) => return Ok(CreateJobOutcome::Created(stored)),
+                Ok(_) => return Ok(CreateJobOutcome::Created(Box::new(stored))),
                 Err(err) => err,
             };
             if is_transaction_conflict(&err) {
@@ -491,7 +496,10 @@ impl DynamoStore {
             let mut pending: Vec<WriteRequest> = chunk
                 .iter()
                 .map(|job| {
-                    let put = PutRequest::builder().set_item(Some(to_item(&JobItem::from_job(job))?)).build().map_err(StoreError::new)?;
+                    let put = PutRequest::builder()
+                        .set_item(Some(to_item(&JobItem::from_job(job))?))
+                        .build()
+                        .map_err(StoreError::new)?;
                     Ok(WriteRequest::builder().put_request(put).build())
                 })
                 .collect::<Result<_, StoreError>>()?;
@@ -503,7 +511,10 @@ impl DynamoStore {
                     .send()
                     .await
                     .map_err(sdk_error)?;
-                pending = output.unprocessed_items.and_then(|mut u| u.remove(&self.table)).unwrap_or_default();
+                pending = output
+                    .unprocessed_items
+                    .and_then(|mut u| u.remove(&self.table))
+                    .unwrap_or_default();
             }
         }
         let mut counts: HashMap<(UserId, JobStatus), i64> = HashMap::new();

@@ -5,6 +5,7 @@ mod job_item;
 mod jobs;
 mod keys;
 mod sessions;
+mod transitions;
 mod users;
 
 use std::collections::HashMap;

@@ -1,0 +1,114 @@
+//! What a stage is to the engine: some work on a job that either lets the job go on,
+//! finishes it, or fails with a message its owner can understand.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use kr_shared::domain::{Progress, Stage};
+use kr_shared::store::{Job, JobTransitions};
+use tokio::sync::Mutex;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StageOutcome {
+    /// Go on with the next stage.
+    Continue,
+    /// The last stage published the results.
+    Completed { keyword_count: i64 },
+}
+
+/// Why a stage did not finish. `message` is shown to the job's owner as `errorMessage`,
+/// so it says what failed in their words, never internals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StageError {
+    pub kind: FailureKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// Retrying cannot help (the primary site does not exist, say): fail the job now.
+    Permanent,
+    /// May succeed on another attempt (a timeout, a throttled store).
+    Transient,
+}
+
+impl StageError {
+    pub fn permanent(message: impl Into<String>) -> Self {
+        Self {
+            kind: FailureKind::Permanent,
+            message: message.into(),
+        }
+    }
+
+    pub fn transient(message: impl Into<String>) -> Self {
+        Self {
+            kind: FailureKind::Transient,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for StageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+#[async_trait]
+pub trait StageRunner: Send + Sync {
+    async fn run(
+        &self,
+        job: &Job,
+        stage: Stage,
+        progress: &ProgressReporter,
+    ) -> Result<StageOutcome, StageError>;
+}
+
+/// Lets a long stage report how far it is, without writing on every small step.
+pub struct ProgressReporter {
+    transitions: Arc<dyn JobTransitions>,
+    job: Job,
+    stage: Stage,
+    last: Mutex<Option<Instant>>,
+    stopped: AtomicBool,
+}
+
+/// Progress writes inside a stage are at most this frequent.
+const MIN_INTERVAL: Duration = Duration::from_millis(500);
+
+impl ProgressReporter {
+    pub fn new(transitions: Arc<dyn JobTransitions>, job: Job, stage: Stage) -> Self {
+        Self {
+            transitions,
+            job,
+            stage,
+            last: Mutex::new(None),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    /// `fraction` of the stage is done. Returns false once the job has been deleted or
+    /// taken over by another worker: the stage should stop. Failures to record progress are
+    /// logged, not fatal.
+    pub async fn report(&self, fraction: f64, message: impl Into<String>) -> bool {
+        let mut last = self.last.lock().await;
+        if last.is_some_and(|at| at.elapsed() < MIN_INTERVAL) {
+            return !self.stopped.load(Ordering::Relaxed);
+        }
+        *last = Some(Instant::now());
+        let progress = Progress::within(self.stage, fraction, message);
+        match self.transitions.report_progress(&self.job, progress).await {
+            Ok(true) => {}
+            Ok(false) => self.stopped.store(true, Ordering::Relaxed),
+            Err(err) => tracing::warn!(job = %self.job.id, %err, "could not record progress"),
+        }
+        !self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// True once a progress write found the job deleted or moved on.
+    pub fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+}

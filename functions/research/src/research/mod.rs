@@ -1,0 +1,196 @@
+//! The whole research run, and the assembly of stage outputs into result records.
+//!
+//! [`research`] = [`discover`] → [`estimate_all`] → [`assemble`].
+//! The pipeline may run the stages separately and swap the estimate for provider data: it
+//! then calls [`assemble`] with its own metrics, source name and rankings.
+//!
+//! Inside [`assemble`]: intent per keyword ([`IntentClassifier`] with the brand terms),
+//! scores ([`crate::scores`], relevance = [`relevance`] of the discovery score against the
+//! job's best, the primary's position read from the rankings), clusters ([`cluster`], hubs
+//! ranked by that relevance), personas
+//! ([`OfflinePersonaGenerator`] or any [`PersonaGenerator`], keywords ranked by organic
+//! opportunity score), then cluster aggregates.
+
+mod aggregate;
+mod records;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clusters::{cluster, ClusterConfig, ClusterInput, DEFAULT_THRESHOLD};
+use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
+use crate::intent::IntentClassifier;
+use crate::metrics::{estimate_all, KeywordMetrics, ESTIMATE_SOURCE};
+use crate::page::PageContent;
+use crate::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword};
+use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
+use crate::text::Language;
+pub use records::{ClusterRecord, KeywordRecord, Persona, Ranking, ResearchOutput};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResearchInput {
+    pub language: Language,
+    /// Brand and domain names of the job's sites ("acme", "acme.com"): navigational intent.
+    pub brand_terms: Vec<String>,
+    /// Clamped to 1..=20,000.
+    pub max_keywords: usize,
+    /// Jaccard threshold for clustering.
+    pub cluster_threshold: f64,
+    /// The primary domain, to find its position among a keyword's rankings.
+    pub primary_domain: Option<String>,
+    pub scores: ScoreConfig,
+}
+
+impl Default for ResearchInput {
+    fn default() -> Self {
+        ResearchInput {
+            language: Language::english(),
+            brand_terms: Vec::new(),
+            max_keywords: DEFAULT_MAX_KEYWORDS,
+            cluster_threshold: DEFAULT_THRESHOLD,
+            primary_domain: None,
+            scores: ScoreConfig::default(),
+        }
+    }
+}
+
+/// Runs every stage offline, with estimated metrics.
+pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput {
+    let candidates = discover(
+        pages,
+        &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
+    );
+    let metrics = estimate_all(&candidates, &input.language);
+    assemble(
+        &candidates,
+        &metrics,
+        ESTIMATE_SOURCE,
+        &[],
+        input,
+        &OfflinePersonaGenerator,
+    )
+}
+
+/// Turns discovered candidates and their metrics into result records.
+///
+/// `metrics[i]` belongs to `candidates[i]` (a missing entry counts as all-null);
+/// `rankings[i]` likewise (may be empty: no rank data, the primary is taken as not ranking).
+pub fn assemble(
+    candidates: &[Candidate],
+    metrics: &[KeywordMetrics],
+    metrics_source: &str,
+    rankings: &[Vec<Ranking>],
+    input: &ResearchInput,
+    personas: &dyn PersonaGenerator,
+) -> ResearchOutput {
+    let classifier = IntentClassifier::new(&input.language, &input.brand_terms);
+    let best_score = candidates.iter().map(|c| c.score).fold(0.0, f64::max);
+    let no_metrics = KeywordMetrics::default();
+    let mut keywords: Vec<KeywordRecord> = Vec::with_capacity(candidates.len());
+    let mut relevances = Vec::with_capacity(candidates.len());
+    for (index, candidate) in candidates.iter().enumerate() {
+        let metrics = metrics.get(index).unwrap_or(&no_metrics);
+        let rankings = rankings.get(index).cloned().unwrap_or_default();
+        let relevance = relevance(candidate.score, best_score);
+        let scores = score(
+            &ScoreInput {
+                search_volume: metrics.search_volume,
+                cpc: metrics.cpc,
+                competition: metrics.competition,
+                difficulty: metrics.difficulty,
+                relevance,
+                content_gap: candidate.content_gap,
+                primary_position: primary_position(&rankings, input.primary_domain.as_deref()),
+            },
+            &input.scores,
+        );
+        relevances.push(relevance);
+        keywords.push(KeywordRecord {
+            id: format!("k-{}", index + 1),
+            keyword: candidate.keyword.clone(),
+            search_volume: metrics.search_volume,
+            cpc: metrics.cpc,
+            competition: metrics.competition,
+            difficulty: metrics.difficulty,
+            intent: classifier.classify(&candidate.keyword),
+            persona_avatar_name: None,
+            cluster_id: String::new(),
+            cluster_name: String::new(),
+            organic_opportunity_score: scores.organic_opportunity_score,
+            paid_opportunity_score: scores.paid_opportunity_score,
+            opportunity_value: scores.opportunity_value,
+            monthly_searches: metrics.monthly_searches.clone(),
+            metrics_source: metrics_source.to_string(),
+            rankings,
+            content_gap: candidate.content_gap,
+        });
+    }
+
+    // Hubs by relevance: the phrase that best represents the sites' content names the
+    // cluster. By volume, single generic words ("bathroom") would swallow every specific
+    // phrase ("bathroom installation") and name the clusters.
+    let cluster_inputs: Vec<ClusterInput> = keywords
+        .iter()
+        .zip(&relevances)
+        .map(|(k, &relevance)| ClusterInput {
+            keyword: k.keyword.clone(),
+            value: relevance,
+        })
+        .collect();
+    let clusters = cluster(
+        &cluster_inputs,
+        &ClusterConfig {
+            language: input.language.clone(),
+            threshold: input.cluster_threshold,
+        },
+    );
+    for found in &clusters {
+        for &member in &found.members {
+            keywords[member].cluster_id = found.id.clone();
+            keywords[member].cluster_name = found.name.clone();
+        }
+    }
+
+    let persona_set = personas.generate(&PersonaInput {
+        language: input.language.clone(),
+        keywords: keywords
+            .iter()
+            .map(|k| PersonaKeyword {
+                keyword: k.keyword.clone(),
+                intent: k.intent,
+                value: k.organic_opportunity_score,
+            })
+            .collect(),
+    });
+    for (keyword, slot) in keywords.iter_mut().zip(&persona_set.assignments) {
+        keyword.persona_avatar_name = slot.map(|p| persona_set.personas[p].avatar_name.clone());
+    }
+
+    let cluster_records = clusters
+        .iter()
+        .map(|c| aggregate::summarize(c, &keywords))
+        .collect();
+    ResearchOutput {
+        keywords,
+        clusters: cluster_records,
+        personas: persona_set.personas,
+    }
+}
+
+/// The primary domain's best position among a keyword's rankings ("www." ignored).
+fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Option<u32> {
+    let primary = bare_domain(primary_domain?);
+    rankings
+        .iter()
+        .filter(|r| bare_domain(&r.domain) == primary)
+        .map(|r| r.position)
+        .min()
+}
+
+fn bare_domain(domain: &str) -> String {
+    let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    lower.strip_prefix("www.").unwrap_or(&lower).to_string()
+}
+
+#[cfg(test)]
+mod tests;

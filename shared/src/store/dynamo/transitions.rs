@@ -1,0 +1,191 @@
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::{Put, TransactWriteItem, Update};
+use chrono::{DateTime, Utc};
+
+use super::job_item::JobItem;
+use super::keys::{job_pk, status_counter, user_pk, JOB_SK, PROFILE_SK};
+use super::{failed_conditions, is_transaction_conflict, key, n, sdk_error, to_item, DynamoStore};
+use crate::domain::{JobStatus, Progress, Stage};
+use crate::store::{Job, JobTransitions, StoreError, Transition};
+
+impl DynamoStore {
+    /// Replaces the job with `next` if it still has `current.version`, moving the owner's
+    /// status counters (and giving a run back when `refund`) in the same transaction.
+    async fn transition(
+        &self,
+        current: &Job,
+        next: Job,
+        refund: bool,
+    ) -> Result<Transition, StoreError> {
+        debug_assert_eq!(next.version, current.version + 1);
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(to_item(&JobItem::from_job(&next))?))
+            .condition_expression("version = :version")
+            .expression_attribute_values(":version", n(current.version))
+            .build()
+            .map_err(StoreError::new)?;
+        let mut items = vec![TransactWriteItem::builder().put(put).build()];
+        if current.status != next.status || refund {
+            let mut expression = String::from("SET ");
+            let mut clauses = Vec::new();
+            if current.status != next.status {
+                clauses.push("#from = #from - :one, #to = if_not_exists(#to, :zero) + :one");
+            }
+            if refund {
+                clauses.push("credits = credits + :one");
+            }
+            expression.push_str(&clauses.join(", "));
+            let mut update = Update::builder()
+                .table_name(&self.table)
+                .set_key(Some(key(user_pk(current.owner), PROFILE_SK)))
+                .update_expression(expression)
+                .condition_expression("attribute_exists(PK)")
+                .expression_attribute_values(":one", n(1));
+            if current.status != next.status {
+                update = update
+                    .expression_attribute_names("#from", status_counter(current.status))
+                    .expression_attribute_names("#to", status_counter(next.status))
+                    .expression_attribute_values(":zero", n(0));
+            }
+            items.push(
+                TransactWriteItem::builder()
+                    .update(update.build().map_err(StoreError::new)?)
+                    .build(),
+            );
+        }
+        for attempt in 0..5u64 {
+            let result = self
+                .client
+                .transact_write_items()
+                .set_transact_items(Some(items.clone()))
+                .send()
+                .await;
+            match result {
+                Ok(_) => return Ok(Transition::Applied(Box::new(next))),
+                Err(err) if is_transaction_conflict(&err) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(20 * (attempt + 1))).await;
+                }
+                Err(err) if failed_conditions(&err).is_some() => {
+                    return Ok(match crate::store::JobStore::job(self, current.id).await? {
+                        None => Transition::Gone,
+                        Some(_) => Transition::Superseded,
+                    });
+                }
+                Err(err) => return Err(sdk_error(err)),
+            }
+        }
+        Err(StoreError::new(
+            "job transition kept conflicting with concurrent updates",
+        ))
+    }
+}
+
+fn successor(job: &Job) -> Job {
+    Job {
+        version: job.version + 1,
+        ..job.clone()
+    }
+}
+
+#[async_trait]
+impl JobTransitions for DynamoStore {
+    async fn start_job(&self, job: &Job, at: DateTime<Utc>) -> Result<Transition, StoreError> {
+        if !job.status.can_become(JobStatus::Running) {
+            return Ok(Transition::Superseded);
+        }
+        let stage = Stage::first();
+        let next = Job {
+            status: JobStatus::Running,
+            started_at: Some(at),
+            stage: Some(stage),
+            progress: Progress::within(stage, 0.0, "Starting"),
+            ..successor(job)
+        };
+        self.transition(job, next, false).await
+    }
+
+    async fn advance_job(
+        &self,
+        job: &Job,
+        next_stage: Stage,
+        progress: Progress,
+    ) -> Result<Transition, StoreError> {
+        let next = Job {
+            stage: Some(next_stage),
+            progress,
+            ..successor(job)
+        };
+        self.transition(job, next, false).await
+    }
+
+    async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError> {
+        let progress = serde_dynamo::to_attribute_value(&progress).map_err(StoreError::new)?;
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(job_pk(job.id), JOB_SK)))
+            .update_expression("SET progress = :progress")
+            .condition_expression("version = :version")
+            .expression_attribute_values(":progress", progress)
+            .expression_attribute_values(":version", n(job.version))
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Ok(false)
+            }
+            Err(err) => Err(sdk_error(err)),
+        }
+    }
+
+    async fn complete_job(
+        &self,
+        job: &Job,
+        keyword_count: i64,
+        at: DateTime<Utc>,
+    ) -> Result<Transition, StoreError> {
+        if !job.status.can_become(JobStatus::Completed) {
+            return Ok(Transition::Superseded);
+        }
+        let next = Job {
+            status: JobStatus::Completed,
+            completed_at: Some(at),
+            stage: None,
+            progress: Progress::completed(),
+            keyword_count: Some(keyword_count),
+            ..successor(job)
+        };
+        self.transition(job, next, false).await
+    }
+
+    async fn fail_job(
+        &self,
+        job: &Job,
+        error_message: &str,
+        at: DateTime<Utc>,
+    ) -> Result<Transition, StoreError> {
+        if !job.status.can_become(JobStatus::Failed) {
+            return Ok(Transition::Superseded);
+        }
+        let refund = !job.refunded;
+        let mut progress = job.progress.clone();
+        progress.message = Some("Failed".into());
+        let next = Job {
+            status: JobStatus::Failed,
+            completed_at: Some(at),
+            error_message: Some(error_message.to_string()),
+            keyword_count: Some(job.keyword_count.unwrap_or(0)),
+            progress,
+            refunded: true,
+            ..successor(job)
+        };
+        self.transition(job, next, refund).await
+    }
+}

@@ -1,0 +1,156 @@
+//! Emulates Lambda's SQS event source mapping: receives batches from a queue, invokes the
+//! function with an SQS event, deletes the messages it did not report as failed and leaves
+//! the failed ones to reappear after the visibility timeout (the queue's redrive policy then
+//! moves repeat failures to the dead-letter queue, as in AWS).
+
+use anyhow::{anyhow, Result};
+use async_trait::async_trait;
+use aws_sdk_sqs::types::{
+    DeleteMessageBatchRequestEntry, Message, MessageSystemAttributeName, QueueAttributeName,
+};
+use serde_json::{json, Value};
+
+/// Delivers an event to the function and returns its response.
+#[async_trait]
+pub trait Invoker: Send + Sync {
+    async fn invoke(&self, event: Value) -> Result<Value>;
+}
+
+/// Invokes a function through `cargo lambda watch`'s emulation of the Lambda Invoke API.
+pub struct HttpInvoker {
+    pub url: String,
+    client: reqwest::Client,
+}
+
+impl HttpInvoker {
+    pub fn new(base: &str, function: &str) -> Self {
+        Self {
+            url: format!("{base}/2015-03-31/functions/{function}/invocations"),
+            client: reqwest::Client::new(),
+        }
+    }
+}
+
+#[async_trait]
+impl Invoker for HttpInvoker {
+    async fn invoke(&self, event: Value) -> Result<Value> {
+        let response = self.client.post(&self.url).json(&event).send().await?;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if !status.is_success() || body.get("errorType").is_some() {
+            return Err(anyhow!("invocation failed ({status}): {body}"));
+        }
+        Ok(body)
+    }
+}
+
+pub struct Bridge {
+    pub sqs: aws_sdk_sqs::Client,
+    pub queue_url: String,
+    pub batch_size: i32,
+}
+
+fn record(message: &Message, queue_arn: &str) -> Value {
+    let attributes: serde_json::Map<String, Value> = message
+        .attributes()
+        .map(|attributes| {
+            attributes
+                .iter()
+                .map(|(k, v)| (k.as_str().to_string(), Value::String(v.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({
+        "messageId": message.message_id(),
+        "receiptHandle": message.receipt_handle(),
+        "body": message.body(),
+        "attributes": attributes,
+        "messageAttributes": {},
+        "md5OfBody": message.md5_of_body(),
+        "eventSource": "aws:sqs",
+        "eventSourceARN": queue_arn,
+        "awsRegion": "us-east-1",
+    })
+}
+
+impl Bridge {
+    async fn queue_arn(&self) -> Result<String> {
+        let attributes = self
+            .sqs
+            .get_queue_attributes()
+            .queue_url(&self.queue_url)
+            .attribute_names(QueueAttributeName::QueueArn)
+            .send()
+            .await?
+            .attributes
+            .unwrap_or_default();
+        Ok(attributes
+            .get(&QueueAttributeName::QueueArn)
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    /// One poll: returns how many messages were delivered to the function.
+    pub async fn poll_once(&self, invoker: &dyn Invoker, wait_seconds: i32) -> Result<usize> {
+        let messages = self
+            .sqs
+            .receive_message()
+            .queue_url(&self.queue_url)
+            .max_number_of_messages(self.batch_size)
+            .wait_time_seconds(wait_seconds)
+            .message_system_attribute_names(MessageSystemAttributeName::All)
+            .send()
+            .await?
+            .messages
+            .unwrap_or_default();
+        if messages.is_empty() {
+            return Ok(0);
+        }
+        let arn = self.queue_arn().await?;
+        let event =
+            json!({ "Records": messages.iter().map(|m| record(m, &arn)).collect::<Vec<_>>() });
+        let failed: Vec<String> = match invoker.invoke(event).await {
+            Ok(response) => response["batchItemFailures"]
+                .as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(|i| i["itemIdentifier"].as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            // A failed invocation fails the whole batch, as with Lambda.
+            Err(err) => {
+                eprintln!("bridge: {err}");
+                messages
+                    .iter()
+                    .filter_map(|m| m.message_id().map(String::from))
+                    .collect()
+            }
+        };
+        let done: Vec<DeleteMessageBatchRequestEntry> = messages
+            .iter()
+            .filter(|m| {
+                !m.message_id()
+                    .is_some_and(|id| failed.iter().any(|f| f == id))
+            })
+            .enumerate()
+            .filter_map(|(index, m)| {
+                DeleteMessageBatchRequestEntry::builder()
+                    .id(index.to_string())
+                    .set_receipt_handle(m.receipt_handle().map(String::from))
+                    .build()
+                    .ok()
+            })
+            .collect();
+        if !done.is_empty() {
+            self.sqs
+                .delete_message_batch()
+                .queue_url(&self.queue_url)
+                .set_entries(Some(done))
+                .send()
+                .await?;
+        }
+        Ok(messages.len())
+    }
+}
