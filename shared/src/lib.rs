@@ -12,6 +12,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod locales;
+pub mod results;
 pub mod service;
 pub mod store;
 pub mod time;

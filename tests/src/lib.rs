@@ -6,4 +6,5 @@ pub mod counting;
 pub mod harness;
 pub mod provision;
 pub mod seed;
+pub mod sites;
 pub mod template;

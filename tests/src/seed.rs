@@ -1,9 +1,14 @@
 //! The accounts every local stack starts with.
 
 use anyhow::{anyhow, Result};
-use kr_shared::domain::{Email, Password, Plan, UserId};
+use kr_shared::domain::{
+    DomainName, Email, JobId, LanguageCode, LocationCode, Password, Plan, UserId,
+};
 use kr_shared::service::account::{create_account, issue_api_key};
-use kr_shared::store::{ApiKeyStore, CreateUserError, User, UserStore};
+use kr_shared::service::jobs::{create_job, JobRequest};
+use kr_shared::store::{ApiKeyStore, CreateUserError, JobQueue, JobStore, User, UserStore};
+
+use crate::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde::Serialize;
 
 pub const DEMO_EMAIL: &str = "demo@keyword-research.local";
@@ -19,6 +24,7 @@ pub struct SeedReport {
     pub dev_email: String,
     pub dev_password: String,
     pub dev_api_key: String,
+    pub demo_job_id: JobId,
 }
 
 async fn ensure_user(
@@ -42,11 +48,14 @@ async fn ensure_user(
     }
 }
 
-/// Creates the demo account (with the configured id) and an Agency dev user with a fresh
-/// API key. Running it again reuses both accounts and issues another key.
+/// Creates the demo account (with the configured id) with a job on the sample sites, and an
+/// Agency dev user with a fresh API key. Running it again reuses both accounts, issues
+/// another key and starts another demo job.
 pub async fn seed(
     users: &dyn UserStore,
     keys: &dyn ApiKeyStore,
+    jobs: &dyn JobStore,
+    queue: &dyn JobQueue,
     demo_user_id: UserId,
 ) -> Result<SeedReport> {
     let demo_password = uuid::Uuid::new_v4().to_string();
@@ -73,8 +82,18 @@ pub async fn seed(
     let (_, secret) = issue_api_key(users, keys, dev.id, Some("local stack"))
         .await
         .map_err(|e| anyhow!("issuing the dev API key: {e}"))?;
+    let demo_job = JobRequest {
+        primary_domain: DomainName::parse(DEMO_PRIMARY).map_err(|e| anyhow!(e))?,
+        competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).map_err(|e| anyhow!(e))?],
+        language_code: LanguageCode::parse("en").map_err(|e| anyhow!(e))?,
+        location_code: LocationCode::parse(2840).map_err(|e| anyhow!(e))?,
+    };
+    let demo_job = create_job(jobs, queue, demo_user_id, demo_job, None)
+        .await
+        .map_err(|e| anyhow!("creating the demo job: {e:?}"))?;
     Ok(SeedReport {
         demo_user_id,
+        demo_job_id: demo_job.id,
         dev_user_id: dev.id,
         dev_email: DEV_EMAIL.into(),
         dev_password: DEV_PASSWORD.into(),

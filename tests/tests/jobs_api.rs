@@ -102,7 +102,10 @@ async fn create_answers_201_with_location_and_enqueues_the_first_stage() {
         );
     }
     assert_eq!(job["progress"]["completedStages"], 0);
-    assert_eq!(job["progress"]["totalStages"], 8);
+    assert_eq!(
+        job["progress"]["totalStages"],
+        kr_shared::domain::Stage::ALL.len()
+    );
     assert_eq!(job["progress"]["percent"], 0);
     assert!(job["progress"]["stage"].is_null());
 

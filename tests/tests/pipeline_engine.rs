@@ -100,7 +100,7 @@ impl StageRunner for ScriptedRunner {
                 .await
                 .unwrap();
         }
-        Ok(if stage == Stage::Scores {
+        Ok(if stage == Stage::Analysis {
             StageOutcome::Completed {
                 keyword_count: KEYWORDS,
             }
@@ -464,7 +464,7 @@ async fn a_job_deleted_mid_run_stops_and_leaves_nothing_behind() {
 
 #[tokio::test]
 async fn a_send_lost_after_a_stage_is_healed_on_redelivery() {
-    let rig = rig(ScriptedRunner::default(), vec![Stage::Intent]).await;
+    let rig = rig(ScriptedRunner::default(), vec![Stage::Analysis]).await;
     let job = rig.new_job(1).await;
     let done = rig.drive(job.id).await.unwrap();
     assert_eq!(done.status, JobStatus::Completed);

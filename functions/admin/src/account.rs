@@ -92,5 +92,8 @@ pub async fn run(command: Command) -> Outcome {
                 .map_err(|e| e.to_string())?;
             Ok(json!({ "apiKey": ApiKeyView::from(&record), "key": secret.expose() }))
         }
+        Command::ClassifyIntent { .. }
+        | Command::ExtractKeywords { .. }
+        | Command::Cluster { .. } => Err("not an account command".into()),
     }
 }

@@ -3,6 +3,7 @@
 //! prints one JSON object on stdout; failures print one on stderr and exit non-zero.
 
 mod account;
+mod research;
 
 use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
@@ -58,6 +59,27 @@ pub enum Command {
         #[arg(long)]
         name: Option<String>,
     },
+    /// Keywords on stdin, one per line → `keyword<TAB>intent`, same order.
+    ClassifyIntent {
+        #[arg(long, default_value = "en")]
+        language: String,
+        /// Brand names that make a search navigational (repeatable).
+        #[arg(long = "brand")]
+        brands: Vec<String>,
+    },
+    /// One document (plain text or HTML) on stdin → its keyphrases, best first (at most 50).
+    ExtractKeywords {
+        #[arg(long, default_value = "en")]
+        language: String,
+    },
+    /// Lines of `keyword<TAB>volume` on stdin → `keyword<TAB>clusterName`, same order.
+    Cluster {
+        #[arg(long, default_value = "en")]
+        language: String,
+        /// Token overlap (0 to 1) that joins a keyword to a cluster.
+        #[arg(long, default_value_t = kr_research::clusters::DEFAULT_THRESHOLD)]
+        threshold: f64,
+    },
 }
 
 fn parse_plan(raw: &str) -> Result<kr_shared::domain::Plan, String> {
@@ -83,7 +105,18 @@ mod uuid_arg {
 #[tokio::main]
 async fn main() {
     let cli = Cli::parse();
-    match account::run(cli.command).await {
+    let outcome = match cli.command {
+        command @ (Command::ClassifyIntent { .. }
+        | Command::ExtractKeywords { .. }
+        | Command::Cluster { .. }) => {
+            return research::run(command).unwrap_or_else(|message| {
+                eprintln!("{}", json!({ "error": message }));
+                std::process::exit(1);
+            });
+        }
+        command => account::run(command).await,
+    };
+    match outcome {
         Ok(output) => println!("{output}"),
         Err(message) => {
             eprintln!("{}", json!({ "error": message }));

@@ -101,3 +101,67 @@ fn accounts_balances_plans_and_keys() {
     ]);
     assert!(!ok);
 }
+
+fn research(args: &[&str], stdin: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kr-admin"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn classify_intent_keeps_order_and_labels_each_line() {
+    let out = research(
+        &["classify-intent", "--language", "en", "--brand", "acme"],
+        "buy coffee beans\nbest espresso machine\nhow to brew coffee\nacme login\n",
+    );
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "buy coffee beans\ttransactional",
+            "best espresso machine\tcommercial",
+            "how to brew coffee\tinformational",
+            "acme login\tnavigational"
+        ]
+    );
+}
+
+#[test]
+fn extract_keywords_reads_html_and_prints_at_most_50() {
+    let html = "<html><head><title>Pour over coffee guide</title></head><body><h1>Pour over coffee</h1><p>A pour over coffee kettle and a burr grinder make better pour over coffee.</p><script>var x = 'ignored script text';</script></body></html>";
+    let out = research(&["extract-keywords", "--language", "en"], html);
+    let phrases: Vec<&str> = out.lines().collect();
+    assert!(!phrases.is_empty() && phrases.len() <= 50);
+    assert!(phrases.contains(&"burr grinder"), "{phrases:?}");
+    assert!(!out.contains("ignored script"));
+}
+
+#[test]
+fn cluster_names_every_keyword_in_order() {
+    let out = research(&["cluster"], "coffee grinder\t900\nbest coffee grinder\t300\ncold brew recipe\t500\ncold brew coffee recipe\t200\n");
+    let rows: Vec<(&str, &str)> = out.lines().map(|l| l.split_once('\t').unwrap()).collect();
+    assert_eq!(
+        rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        [
+            "coffee grinder",
+            "best coffee grinder",
+            "cold brew recipe",
+            "cold brew coffee recipe"
+        ]
+    );
+    assert_eq!(rows[0].1, rows[1].1);
+    assert_eq!(rows[2].1, rows[3].1);
+    assert_ne!(rows[0].1, rows[2].1);
+}

@@ -5,6 +5,7 @@
 pub mod engine;
 pub mod event;
 pub mod runner;
+pub mod stages;
 
 pub use engine::Pipeline;
 pub use runner::{ProgressReporter, StageError, StageOutcome, StageRunner};

@@ -57,6 +57,7 @@ pub struct KeywordMetrics {
     pub monthly_searches: Vec<MonthlySearch>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonthlySearch {

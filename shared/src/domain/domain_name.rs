@@ -171,3 +171,33 @@ mod tests {
         }
     }
 }
+
+impl DomainName {
+    /// The name people search for the site by: the label before the public suffix
+    /// (`acme` for `shop.acme.co.uk`), for recognising navigational searches.
+    pub fn brand(&self) -> String {
+        let registrable = psl::domain_str(&self.0).unwrap_or(&self.0);
+        registrable
+            .split('.')
+            .next()
+            .unwrap_or(registrable)
+            .to_string()
+    }
+}
+
+#[cfg(test)]
+mod brand_tests {
+    use super::*;
+
+    #[test]
+    fn brand_is_the_registrable_label() {
+        assert_eq!(
+            DomainName::parse("shop.acme.co.uk").unwrap().brand(),
+            "acme"
+        );
+        assert_eq!(
+            DomainName::parse("acme-tools.com").unwrap().brand(),
+            "acme-tools"
+        );
+    }
+}

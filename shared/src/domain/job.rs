@@ -66,34 +66,26 @@ impl fmt::Display for JobStatus {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
-    /// Fetch the home page of every site for its preview.
+    /// `references`: fetch the home page of every site for its preview.
     References,
-    /// Crawl the primary and competitor sites.
+    /// `crawl`: crawl the primary and competitor sites (robots.txt, sitemaps, links).
     Crawl,
-    /// Find candidate keywords in the crawled content.
+    /// `discovery`: find candidate keywords in the crawled content.
     Discovery,
-    /// Search volume, CPC, competition and difficulty.
+    /// `metrics`: search volume, CPC, competition and difficulty of every keyword.
     Metrics,
-    /// Search intent of every keyword.
-    Intent,
-    /// Personas and the keywords that fit each.
-    Personas,
-    /// Group keywords into clusters.
-    Clusters,
-    /// Opportunity scores, then publish the results.
-    Scores,
+    /// `analysis`: intent, clusters, personas and opportunity scores; then the results are
+    /// published and the job completes.
+    Analysis,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 5] = [
         Self::References,
         Self::Crawl,
         Self::Discovery,
         Self::Metrics,
-        Self::Intent,
-        Self::Personas,
-        Self::Clusters,
-        Self::Scores,
+        Self::Analysis,
     ];
 
     pub fn first() -> Self {
@@ -117,10 +109,7 @@ impl Stage {
             Self::Crawl => "crawl",
             Self::Discovery => "discovery",
             Self::Metrics => "metrics",
-            Self::Intent => "intent",
-            Self::Personas => "personas",
-            Self::Clusters => "clusters",
-            Self::Scores => "scores",
+            Self::Analysis => "analysis",
         }
     }
 }

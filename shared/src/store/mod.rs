@@ -180,3 +180,38 @@ pub trait JobTransitions: Send + Sync {
         at: DateTime<Utc>,
     ) -> Result<Transition, StoreError>;
 }
+
+/// Named objects stored for a job (stage outputs, references, the results dataset).
+#[async_trait]
+pub trait ArtifactStore: Send + Sync {
+    async fn put_artifact(&self, job: JobId, name: &str, bytes: Vec<u8>) -> Result<(), StoreError>;
+    async fn get_artifact(&self, job: JobId, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
+}
+
+pub async fn put_json<T: serde::Serialize + Sync>(
+    store: &dyn ArtifactStore,
+    job: JobId,
+    name: &str,
+    value: &T,
+) -> Result<(), StoreError> {
+    store
+        .put_artifact(
+            job,
+            name,
+            serde_json::to_vec(value).map_err(StoreError::new)?,
+        )
+        .await
+}
+
+pub async fn get_json<T: serde::de::DeserializeOwned>(
+    store: &dyn ArtifactStore,
+    job: JobId,
+    name: &str,
+) -> Result<Option<T>, StoreError> {
+    match store.get_artifact(job, name).await? {
+        Some(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(StoreError::new),
+        None => Ok(None),
+    }
+}

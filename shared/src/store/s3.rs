@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use aws_sdk_s3::error::DisplayErrorContext;
 use aws_sdk_s3::types::{Delete, ObjectIdentifier};
 
-use super::{ResultStore, StoreError};
+use super::{ArtifactStore, ResultStore, StoreError};
 use crate::domain::JobId;
 
 #[derive(Clone, Debug)]
@@ -83,6 +83,45 @@ impl ResultStore for S3ResultStore {
             }
             key_marker = page.next_key_marker().map(String::from);
             version_marker = page.next_version_id_marker().map(String::from);
+        }
+    }
+}
+
+#[async_trait]
+impl ArtifactStore for S3ResultStore {
+    async fn put_artifact(&self, job: JobId, name: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
+        self.client
+            .put_object()
+            .bucket(&self.bucket)
+            .key(format!("{}{name}", Self::job_prefix(job)))
+            .content_type("application/json")
+            .body(bytes.into())
+            .send()
+            .await
+            .map_err(s3_error)?;
+        Ok(())
+    }
+
+    async fn get_artifact(&self, job: JobId, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let result = self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(format!("{}{name}", Self::job_prefix(job)))
+            .send()
+            .await;
+        match result {
+            Ok(object) => Ok(Some(
+                object
+                    .body
+                    .collect()
+                    .await
+                    .map_err(StoreError::new)?
+                    .into_bytes()
+                    .to_vec(),
+            )),
+            Err(err) if err.as_service_error().is_some_and(|e| e.is_no_such_key()) => Ok(None),
+            Err(err) => Err(s3_error(err)),
         }
     }
 }

@@ -9,8 +9,11 @@ use clap::{Parser, Subcommand};
 use kr_shared::aws::AwsClients;
 use kr_shared::config::Config;
 use kr_shared::store::dynamo::DynamoStore;
+use kr_shared::store::sqs::SqsJobQueue;
+use kr_tests::bridge::{Bridge, HttpInvoker, Invoker};
 use kr_tests::provision::{function_environment, provision};
 use kr_tests::template::Template;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(about = "Local stack tooling for the keyword research service")]
@@ -34,8 +37,28 @@ enum Command {
         #[arg(long)]
         env_file: Option<PathBuf>,
     },
-    /// Create the demo account and the dev user with an API key; prints one JSON object.
+    /// Create the demo account with a job on the sample sites, and the dev user with an API
+    /// key; prints one JSON object.
     Seed,
+    /// Emulate the SQS event source mapping of the pipeline function: deliver batches from
+    /// KR_JOBS_QUEUE_URL through the Lambda Invoke API, and send the sweeper's scheduled event.
+    Bridge {
+        /// Where the Lambda Invoke API is (`cargo lambda watch`).
+        #[arg(long, default_value = "http://127.0.0.1:9000")]
+        invoke_base: String,
+        #[arg(long, default_value = "pipeline")]
+        function: String,
+        #[arg(long, default_value_t = 5)]
+        batch_size: i32,
+        /// Seconds between scheduled sweeper events.
+        #[arg(long, default_value_t = 300)]
+        sweep_every: u64,
+    },
+    /// Serve the sample websites of tests/fixtures/sites on loopback (by Host header).
+    ServeSites {
+        #[arg(long, default_value = "127.0.0.1:8780")]
+        address: std::net::SocketAddr,
+    },
 }
 
 fn parse_pair(raw: &str) -> Result<(String, String), String> {
@@ -82,8 +105,44 @@ async fn main() -> Result<()> {
                 .ok_or_else(|| anyhow!("KR_DEMO_USER_ID must be set to seed the demo account"))?;
             let clients = AwsClients::from_config(&config).await;
             let store = DynamoStore::new(clients.dynamodb, config.table_name);
-            let report = kr_tests::seed::seed(&store, &store, demo.into()).await?;
+            let queue = SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone());
+            let report = kr_tests::seed::seed(&store, &store, &store, &queue, demo.into()).await?;
             println!("{}", serde_json::to_string(&report)?);
+        }
+        Command::Bridge {
+            invoke_base,
+            function,
+            batch_size,
+            sweep_every,
+        } => {
+            let config = Config::from_env()?;
+            let clients = AwsClients::from_config(&config).await;
+            let bridge = Bridge {
+                sqs: clients.sqs,
+                queue_url: config.jobs_queue_url,
+                batch_size,
+            };
+            let invoker = HttpInvoker::new(&invoke_base, &function);
+            let mut next_sweep = Instant::now() + Duration::from_secs(sweep_every);
+            loop {
+                if let Err(err) = bridge.poll_once(&invoker, 5).await {
+                    eprintln!("bridge: {err}");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                if Instant::now() >= next_sweep {
+                    let event = serde_json::json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}});
+                    if let Err(err) = invoker.invoke(event).await {
+                        eprintln!("bridge: sweeper: {err}");
+                    }
+                    next_sweep = Instant::now() + Duration::from_secs(sweep_every);
+                }
+            }
+        }
+        Command::ServeSites { address } => {
+            let bound =
+                kr_tests::sites::serve_sites(address, kr_tests::sites::fixtures_root()).await?;
+            println!("{}", kr_tests::sites::resolve_spec(bound));
+            std::future::pending::<()>().await;
         }
     }
     Ok(())

@@ -72,7 +72,10 @@ async fn main() -> Result<()> {
 
     println!("{JOBS} jobs for one user ({} completed).\n", JOBS / 5);
     let kind = "requests by kind";
-    println!("| {:<44} | {:>8} | {:>10} | {kind} |", "operation", "requests", "items read");
+    println!(
+        "| {:<44} | {:>8} | {:>10} | {kind} |",
+        "operation", "requests", "items read"
+    );
     println!(
         "|{}|{}|{}|{}|",
         "-".repeat(46),

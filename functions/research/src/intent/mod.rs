@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::text::{Language, Tokenizer};
 use lexicon::lexicon;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Intent {

@@ -45,6 +45,7 @@ pub struct PersonaInput {
     pub keywords: Vec<PersonaKeyword>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Persona {

@@ -7,6 +7,7 @@ use crate::metrics::MonthlySearch;
 pub use crate::personas::Persona;
 
 /// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Ranking {
@@ -15,6 +16,7 @@ pub struct Ranking {
     pub url: String,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeywordRecord {
@@ -39,6 +41,7 @@ pub struct KeywordRecord {
     pub content_gap: bool,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterRecord {

@@ -1,0 +1,98 @@
+//! Runs the pipeline's own research code on stdin, for debugging and evaluation.
+
+use std::io::{Read, Write};
+
+use kr_research::clusters::{cluster, ClusterConfig, ClusterInput};
+use kr_research::discovery::extract_keyphrases;
+use kr_research::intent::IntentClassifier;
+use kr_research::text::Language;
+
+use crate::Command;
+
+const MAX_KEYPHRASES: usize = 50;
+
+fn read_stdin() -> Result<String, String> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| format!("reading stdin: {e}"))?;
+    Ok(input)
+}
+
+fn write_lines(lines: impl IntoIterator<Item = String>) -> Result<(), String> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in lines {
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
+fn intent_name(intent: kr_research::intent::Intent) -> String {
+    serde_json::to_value(intent)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+pub fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::ClassifyIntent { language, brands } => {
+            let classifier = IntentClassifier::new(&Language::new(&language), &brands);
+            let input = read_stdin()?;
+            write_lines(
+                input.lines().map(|keyword| {
+                    format!("{keyword}\t{}", intent_name(classifier.classify(keyword)))
+                }),
+            )
+        }
+        Command::ExtractKeywords { language } => {
+            let document = read_stdin()?;
+            write_lines(extract_keyphrases(
+                &document,
+                &Language::new(&language),
+                MAX_KEYPHRASES,
+            ))
+        }
+        Command::Cluster {
+            language,
+            threshold,
+        } => {
+            let input = read_stdin()?;
+            let mut items = Vec::new();
+            for (number, line) in input
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
+                let (keyword, volume) = line.split_once('\t').unwrap_or((line, "0"));
+                let volume: f64 = volume.trim().parse().map_err(|_| {
+                    format!("line {}: volume {volume:?} is not a number", number + 1)
+                })?;
+                items.push(ClusterInput {
+                    keyword: keyword.trim().to_string(),
+                    value: volume,
+                });
+            }
+            let clusters = cluster(
+                &items,
+                &ClusterConfig {
+                    language: Language::new(&language),
+                    threshold,
+                },
+            );
+            let mut names = vec![String::new(); items.len()];
+            for found in &clusters {
+                for &member in &found.members {
+                    names[member] = found.name.clone();
+                }
+            }
+            write_lines(
+                items
+                    .iter()
+                    .zip(names)
+                    .map(|(item, name)| format!("{}\t{name}", item.keyword)),
+            )
+        }
+        _ => Err("not a research command".into()),
+    }
+}

@@ -1,0 +1,118 @@
+//! Readable text of an element tree: the page's main content without the boilerplate around
+//! it, split into blocks so that words of neighbouring blocks never run together.
+
+use ego_tree::iter::Edge;
+use scraper::{ElementRef, Node};
+
+/// Elements that never carry main content: scripts and styles, site navigation and chrome,
+/// forms and widgets.
+const SKIPPED: &[&str] = &[
+    "script", "style", "noscript", "template", "head", "nav", "aside", "form", "button", "select",
+    "option", "textarea", "dialog", "svg", "math", "iframe", "object", "embed", "canvas", "video",
+    "audio", "map",
+];
+
+/// ARIA roles of the same boilerplate when authors use `<div role=...>` instead.
+const SKIPPED_ROLES: &[&str] = &[
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "search",
+    "dialog",
+    "menu",
+    "menubar",
+];
+
+/// Elements whose text flows into the surrounding text; every other element starts a block.
+const INLINE: &[&str] = &[
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins",
+    "kbd", "mark", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strong", "sub", "sup",
+    "time", "u", "var", "wbr", "label", "img", "picture", "big", "tt", "strike", "nobr",
+];
+
+/// Elements that make a `<header>` or `<footer>` inside them belong to the content (an
+/// article's own heading area or byline) rather than to the site.
+const SECTIONING: &[&str] = &["article", "section", "main"];
+
+/// Collapses runs of whitespace to single spaces and trims.
+pub(crate) fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// All text under the element, whitespace collapsed (for titles, headings and link texts).
+pub(crate) fn plain_text(element: ElementRef<'_>) -> String {
+    collapse_whitespace(&element.text().collect::<String>())
+}
+
+fn is_hidden(element: &scraper::node::Element) -> bool {
+    element.attr("hidden").is_some()
+        || element
+            .attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || element
+            .attr("role")
+            .is_some_and(|role| SKIPPED_ROLES.contains(&role.trim().to_ascii_lowercase().as_str()))
+}
+
+/// Appends the main text under `root` to `blocks`, one entry per block of text.
+/// Walks the tree iteratively: hostile pages nest elements deep enough to overflow a stack.
+pub(crate) fn main_text_blocks(root: ElementRef<'_>, blocks: &mut Vec<String>) {
+    let mut current = String::new();
+    let mut skipping: Option<ego_tree::NodeId> = None;
+    let mut sectioning_depth = 0usize;
+    let flush = |current: &mut String, blocks: &mut Vec<String>| {
+        let block = collapse_whitespace(current);
+        if !block.is_empty() {
+            blocks.push(block);
+        }
+        current.clear();
+    };
+    for edge in root.traverse() {
+        match edge {
+            Edge::Open(node) => {
+                if skipping.is_some() {
+                    continue;
+                }
+                match node.value() {
+                    Node::Text(text) => current.push_str(text),
+                    Node::Element(element) => {
+                        let name = element.name();
+                        let site_chrome =
+                            matches!(name, "header" | "footer") && sectioning_depth == 0;
+                        if SKIPPED.contains(&name) || site_chrome || is_hidden(element) {
+                            skipping = Some(node.id());
+                            continue;
+                        }
+                        if SECTIONING.contains(&name) {
+                            sectioning_depth += 1;
+                        }
+                        if !INLINE.contains(&name) {
+                            flush(&mut current, blocks);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Edge::Close(node) => {
+                if skipping == Some(node.id()) {
+                    skipping = None;
+                    continue;
+                }
+                if skipping.is_some() {
+                    continue;
+                }
+                if let Node::Element(element) = node.value() {
+                    let name = element.name();
+                    if SECTIONING.contains(&name) {
+                        sectioning_depth -= 1;
+                    }
+                    if !INLINE.contains(&name) {
+                        flush(&mut current, blocks);
+                    }
+                }
+            }
+        }
+    }
+    flush(&mut current, blocks);
+}

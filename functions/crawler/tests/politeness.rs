@@ -1,0 +1,223 @@
+//! robots.txt, Crawl-delay and per-site concurrency, against local sites.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use kr_crawler::{CrawlError, Crawler, SiteRole};
+use support::*;
+
+fn links(paths: &[&str]) -> String {
+    let anchors: String = paths
+        .iter()
+        .map(|p| format!("<a href=\"{p}\">{p}</a>"))
+        .collect();
+    format!("<html><body><main><p>Page</p>{anchors}</main></body></html>")
+}
+
+#[tokio::test]
+async fn robots_rules_for_our_agent_are_honoured() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        // Our own group replaces the `*` group: /private is allowed for us, /secret is not.
+        "/robots.txt" => html("User-agent: *\nDisallow: /private\n\nUser-agent: KeywordResearchBot\nDisallow: /secret\n"),
+        "/" => html(links(&["/private/a", "/secret/b", "/public"])),
+        "/private/a" | "/public" => html(links(&[])),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
+    let crawl = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+
+    assert_eq!(
+        site.count("/secret/b"),
+        0,
+        "a disallowed page must never be requested"
+    );
+    assert_eq!(site.count("/private/a"), 1);
+    assert_eq!(site.count("/public"), 1);
+    assert_eq!(crawl.pages_fetched, 3);
+    assert_eq!(crawl.pages_refused, 1);
+    assert!(crawl
+        .pages
+        .iter()
+        .all(|page| page.site == Some(SiteRole::Primary)));
+}
+
+#[tokio::test]
+async fn a_site_disallowing_everything_is_not_crawled() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => html("User-agent: *\nDisallow: /\n"),
+        _ => html(links(&["/a"])),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
+    let error = crawler
+        .crawl_site("shop.test", SiteRole::Competitor(0), 10, &no_progress())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        CrawlError::RobotsDisallowed {
+            domain: "shop.test".into()
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "robots.txt disallows crawling the site shop.test"
+    );
+    let error = crawler.fetch_reference("shop.test").await.unwrap_err();
+    assert!(matches!(error, CrawlError::RobotsDisallowed { .. }));
+    assert!(
+        site.paths().iter().all(|path| path == "/robots.txt"),
+        "{:?}",
+        site.paths()
+    );
+}
+
+#[tokio::test]
+async fn missing_robots_allows_all_and_a_failing_one_stops_the_crawl() {
+    let open = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => not_found(),
+        "/" => html(links(&["/a"])),
+        "/a" => html(links(&[])),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(open.config(&["shop.test"])).unwrap();
+    let crawl = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+    assert_eq!(crawl.pages_fetched, 2);
+
+    // A server error on robots.txt may hide rules we cannot see: take nothing (RFC 9309).
+    let failing = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => status(503),
+        _ => html(links(&["/a"])),
+    })
+    .await;
+    let crawler = Crawler::new(failing.config(&["shop.test"])).unwrap();
+    let error = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        CrawlError::RobotsUnavailable {
+            domain: "shop.test".into()
+        }
+    );
+    assert_eq!(failing.paths(), ["/robots.txt"]);
+}
+
+/// Gaps between the starts of consecutive requests the server saw, after robots.txt.
+fn gaps(site: &TestSite) -> Vec<Duration> {
+    let times: Vec<Instant> = site
+        .hits()
+        .iter()
+        .filter(|hit| hit.path != "/robots.txt")
+        .map(|hit| hit.at)
+        .collect();
+    times.windows(2).map(|pair| pair[1] - pair[0]).collect()
+}
+
+#[tokio::test]
+async fn crawl_delay_spaces_requests() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => html("User-agent: *\nCrawl-delay: 0.4\n"),
+        "/" => html(links(&["/a", "/b"])),
+        "/a" | "/b" => html(links(&[])),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
+    let crawl = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+    assert_eq!(crawl.pages_fetched, 3);
+    let gaps = gaps(&site);
+    assert_eq!(gaps.len(), 3, "/, /sitemap.xml, /a, /b: {:?}", site.paths());
+    for gap in gaps {
+        assert!(
+            gap >= Duration::from_millis(380),
+            "requests only {gap:?} apart"
+        );
+    }
+}
+
+#[tokio::test]
+async fn crawl_delay_is_capped() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => html("User-agent: *\nCrawl-delay: 30\n"),
+        "/" => html(links(&["/a"])),
+        "/a" => html(links(&[])),
+        _ => not_found(),
+    })
+    .await;
+    let mut config = site.config(&["shop.test"]);
+    config.max_crawl_delay = Duration::from_millis(300);
+    let crawler = Crawler::new(config).unwrap();
+    let started = Instant::now();
+    crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    for gap in gaps(&site) {
+        assert!(
+            gap >= Duration::from_millis(280) && gap < Duration::from_secs(2),
+            "gap {gap:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_minimum_delay_applies_without_robots() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/" => html(links(&["/a", "/b"])),
+        "/a" | "/b" => html(links(&[])),
+        _ => not_found(),
+    })
+    .await;
+    let mut config = site.config(&["shop.test"]);
+    config.min_delay = Duration::from_millis(150);
+    let crawler = Crawler::new(config).unwrap();
+    crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+    for gap in gaps(&site) {
+        assert!(gap >= Duration::from_millis(130), "gap {gap:?}");
+    }
+}
+
+#[tokio::test]
+async fn concurrency_per_site_is_limited_but_used() {
+    let pages: Vec<String> = (0..8).map(|i| format!("/p{i}")).collect();
+    let home = links(&pages.iter().map(String::as_str).collect::<Vec<_>>());
+    let site = TestSite::start_with_latency(Duration::from_millis(150), move |hit| {
+        match hit.path.as_str() {
+            "/" => html(home.clone()),
+            path if path.starts_with("/p") => html(links(&[])),
+            _ => not_found(),
+        }
+    })
+    .await;
+    let mut config = site.config(&["shop.test", "www.shop.test"]);
+    config.per_host_concurrency = 2;
+    let crawler = Crawler::new(config).unwrap();
+    let progress = std::sync::Mutex::new(Vec::new());
+    let crawl = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 50, &|pages| {
+            progress.lock().unwrap().push(pages)
+        })
+        .await
+        .unwrap();
+    assert_eq!(crawl.pages_fetched, 9);
+    assert_eq!(site.max_in_flight(), 2);
+    assert_eq!(*progress.lock().unwrap(), (1..=9).collect::<Vec<_>>());
+}

@@ -1,0 +1,48 @@
+use std::sync::Arc;
+
+use kr_crawler::{CrawlConfig, Crawler};
+use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
+use kr_pipeline::Pipeline;
+use kr_shared::aws::AwsClients;
+use kr_shared::config::Config;
+use kr_shared::store::dynamo::DynamoStore;
+use kr_shared::store::s3::S3ResultStore;
+use kr_shared::store::sqs::SqsJobQueue;
+use lambda_runtime::{service_fn, LambdaEvent};
+use serde_json::Value;
+
+/// Deliveries of a stage's message before its job is failed (the queue dead-letters at 5).
+const MAX_ATTEMPTS: u32 = 3;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_runtime::Error> {
+    lambda_runtime::tracing::init_default_subscriber();
+    let config = Config::from_env()?;
+    let clients = AwsClients::from_config(&config).await;
+    let store = Arc::new(DynamoStore::new(
+        clients.dynamodb,
+        config.table_name.clone(),
+    ));
+    let results = Arc::new(S3ResultStore::new(
+        clients.s3,
+        config.results_bucket.clone(),
+    ));
+    let runner = ResearchRunner {
+        crawler: Crawler::new(CrawlConfig::from_env()?)?,
+        artifacts: results.clone(),
+        settings: ResearchSettings::from_vars(|name| std::env::var(name).ok())?,
+    };
+    let pipeline = Arc::new(Pipeline {
+        jobs: store.clone(),
+        transitions: store,
+        queue: Arc::new(SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone())),
+        results,
+        runner: Arc::new(runner),
+        max_attempts: MAX_ATTEMPTS,
+    });
+    lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| {
+        let pipeline = pipeline.clone();
+        async move { kr_pipeline::event::handle_event(&pipeline, event.payload).await }
+    }))
+    .await
+}

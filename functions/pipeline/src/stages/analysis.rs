@@ -1,0 +1,71 @@
+use kr_research::discovery::Candidate;
+use kr_research::personas::OfflinePersonaGenerator;
+use kr_research::research::{assemble, ResearchInput};
+use kr_research::text::Language;
+use kr_shared::domain::Stage;
+use kr_shared::results::{objects, ResultsDataset, DATASET_FORMAT};
+use kr_shared::store::{put_json, Job};
+
+use super::{storage_failure, MeasuredCandidates, ResearchRunner};
+use crate::runner::{ProgressReporter, StageError, StageOutcome};
+
+impl ResearchRunner {
+    /// Intent, clusters, personas and scores over the measured candidates, then the one
+    /// dataset the results API serves.
+    pub(super) async fn analysis(
+        &self,
+        job: &Job,
+        progress: &ProgressReporter,
+    ) -> Result<StageOutcome, StageError> {
+        let candidates: Vec<Candidate> = self.load(job, Stage::Discovery).await?;
+        let measured: MeasuredCandidates = self.load(job, Stage::Metrics).await?;
+        progress
+            .report(0.1, format!("Analysing {} keywords", candidates.len()))
+            .await;
+        let brand_terms = std::iter::once(&job.primary_domain)
+            .chain(&job.competitor_domains)
+            .flat_map(|d| {
+                let brand = d.brand();
+                let spaced = brand.replace('-', " ");
+                if spaced == brand {
+                    vec![brand]
+                } else {
+                    vec![brand, spaced]
+                }
+            });
+        let input = ResearchInput {
+            language: Language::new(&job.language_code),
+            brand_terms: brand_terms.collect(),
+            max_keywords: self.settings.max_keywords,
+            cluster_threshold: self.settings.cluster_threshold,
+            primary_domain: Some(job.primary_domain.to_string()),
+            ..ResearchInput::default()
+        };
+        let output = assemble(
+            &candidates,
+            &measured.metrics,
+            &measured.source,
+            &[],
+            &input,
+            &OfflinePersonaGenerator,
+        );
+        let dataset = ResultsDataset {
+            format: DATASET_FORMAT,
+            job_id: job.id,
+            keywords: output.keywords,
+            clusters: output.clusters,
+            personas: output.personas,
+        };
+        put_json(
+            self.artifacts.as_ref(),
+            job.id,
+            &objects::dataset(),
+            &dataset,
+        )
+        .await
+        .map_err(storage_failure)?;
+        Ok(StageOutcome::Completed {
+            keyword_count: dataset.keywords.len() as i64,
+        })
+    }
+}

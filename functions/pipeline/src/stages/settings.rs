@@ -1,0 +1,62 @@
+/// Research settings, from `KR_` variables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResearchSettings {
+    /// Keywords kept per job (`KR_MAX_KEYWORDS`, default 500, 1 to 20,000).
+    pub max_keywords: usize,
+    /// Token overlap that puts two keywords in one cluster (`KR_CLUSTER_THRESHOLD`, 0 to 1).
+    pub cluster_threshold: f64,
+}
+
+pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
+
+impl Default for ResearchSettings {
+    fn default() -> Self {
+        Self {
+            max_keywords: kr_research::discovery::DEFAULT_MAX_KEYWORDS,
+            cluster_threshold: kr_research::clusters::DEFAULT_THRESHOLD,
+        }
+    }
+}
+
+impl ResearchSettings {
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let mut settings = Self::default();
+        if let Some(raw) = lookup("KR_MAX_KEYWORDS") {
+            settings.max_keywords = raw
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_KEYWORDS_LIMIT).contains(n))
+                .ok_or_else(|| format!("KR_MAX_KEYWORDS must be 1 to {MAX_KEYWORDS_LIMIT}"))?;
+        }
+        if let Some(raw) = lookup("KR_CLUSTER_THRESHOLD") {
+            settings.cluster_threshold = raw
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|t| (0.0..=1.0).contains(t))
+                .ok_or_else(|| "KR_CLUSTER_THRESHOLD must be a number from 0 to 1".to_string())?;
+        }
+        Ok(settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_enforced() {
+        let with = |name: &'static str, value: &'static str| {
+            ResearchSettings::from_vars(move |n| (n == name).then(|| value.to_string()))
+        };
+        assert_eq!(with("KR_MAX_KEYWORDS", "2000").unwrap().max_keywords, 2000);
+        assert!(with("KR_MAX_KEYWORDS", "0").is_err());
+        assert!(with("KR_MAX_KEYWORDS", "20001").is_err());
+        assert!(with("KR_CLUSTER_THRESHOLD", "1.5").is_err());
+        assert_eq!(
+            ResearchSettings::from_vars(|_| None).unwrap(),
+            ResearchSettings::default()
+        );
+    }
+}

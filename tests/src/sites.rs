@@ -1,0 +1,88 @@
+//! Serves the sample websites in `tests/fixtures/sites/<domain>/` on loopback, choosing the
+//! site by the request's Host (`www.` or not), so the crawler can reach them through
+//! `KR_CRAWL_RESOLVE` exactly as it would reach real sites.
+
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_TYPE, HOST};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+
+use crate::template::workspace_root;
+
+/// The sample sites shipped with the repository.
+pub fn fixtures_root() -> PathBuf {
+    workspace_root().join("tests/fixtures/sites")
+}
+
+/// The primary site and the competitor of the demo job.
+pub const DEMO_PRIMARY: &str = "brightbrew-coffee.com";
+pub const DEMO_COMPETITOR: &str = "roastrivals.com";
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("xml") => "application/xml",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("gz") => "application/gzip",
+        _ => "application/octet-stream",
+    }
+}
+
+async fn serve_file(State(root): State<PathBuf>, request: Request) -> Response {
+    let host = request
+        .headers()
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let host = host.split(':').next().unwrap_or("").to_ascii_lowercase();
+    let site = host.strip_prefix("www.").unwrap_or(&host);
+    let relative = Path::new(request.uri().path().trim_start_matches('/'));
+    // Only plain path segments: nothing outside the site's folder is reachable.
+    if site.is_empty()
+        || site.contains('/')
+        || relative
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let mut path = root.join(site).join(relative);
+    if path.is_dir() {
+        path = path.join("index.html");
+    }
+    match tokio::fs::read(&path).await {
+        Ok(bytes) => ([(CONTENT_TYPE, content_type(&path))], Body::from(bytes)).into_response(),
+        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// Starts the server on `address` (port 0 for any) and returns where it listens.
+pub async fn serve_sites(address: SocketAddr, root: PathBuf) -> std::io::Result<SocketAddr> {
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    let bound = listener.local_addr()?;
+    let app = Router::new().fallback(serve_file).with_state(root);
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Ok(bound)
+}
+
+/// `KR_CRAWL_RESOLVE` mapping every sample site (apex and www) to `address`.
+pub fn resolve_spec(address: SocketAddr) -> String {
+    let mut hosts = Vec::new();
+    for entry in std::fs::read_dir(fixtures_root())
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        hosts.push(format!("{name}={address},www.{name}={address}"));
+    }
+    hosts.sort();
+    hosts.join(",")
+}
