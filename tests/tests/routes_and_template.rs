@@ -41,6 +41,7 @@ fn function_documents() -> BTreeMap<&'static str, OpenApi> {
     BTreeMap::from([
         ("account", kr_account::openapi()),
         ("jobs", kr_jobs::openapi()),
+        ("results", kr_results::openapi()),
         ("locales", kr_locales::openapi()),
     ])
 }

@@ -33,7 +33,12 @@ pub fn full_openapi() -> &'static OpenApi {
     static DOCUMENT: OnceLock<OpenApi> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
         let mut document = base_document();
-        for part in [kr_account::openapi(), kr_jobs::openapi(), openapi()] {
+        for part in [
+            kr_account::openapi(),
+            kr_jobs::openapi(),
+            kr_results::openapi(),
+            openapi(),
+        ] {
             document.merge(part);
         }
         document

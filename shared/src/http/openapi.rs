@@ -56,6 +56,7 @@ impl Modify for SecuritySchemes {
         (name = "account", description = "The current user, sign-in and API keys."),
         (name = "locales", description = "Languages and locations usable for jobs."),
         (name = "jobs", description = "Keyword research jobs."),
+        (name = "results", description = "A job's keywords, clusters, personas and site references: the owner's, or anyone's for a demo job."),
         (name = "meta", description = "This description of the API."),
     )
 )]

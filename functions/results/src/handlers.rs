@@ -1,0 +1,346 @@
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::Json;
+use kr_research::personas::Persona;
+use kr_research::research::{ClusterRecord, KeywordRecord};
+use kr_shared::domain::{JobId, JobStatus};
+use kr_shared::error::ErrorBody;
+use kr_shared::http::{QueryParams, Viewer};
+use kr_shared::results::{objects, Reference};
+use kr_shared::service::jobs::readable_job;
+use kr_shared::store::{get_json, Job};
+use kr_shared::ApiError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::query::{IndexedDataset, KeywordQuery};
+use crate::ResultsState;
+
+#[derive(Serialize, ToSchema)]
+pub struct KeywordPage {
+    keywords: Vec<KeywordRecord>,
+    total: usize,
+    limit: u32,
+    offset: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ClusterPage {
+    clusters: Vec<ClusterRecord>,
+    total: usize,
+    limit: u32,
+    offset: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PersonaList {
+    personas: Vec<Persona>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReferenceList {
+    /// The primary site first, then the competitors in request order; `null` for a site not
+    /// fetched (yet, or at all).
+    references: Vec<Option<Reference>>,
+}
+
+/// The job if the caller may read it (owner, or anyone for a demo job), else 404.
+async fn viewable_job(state: &ResultsState, viewer: Viewer, raw_id: &str) -> Result<Job, ApiError> {
+    let id: JobId = raw_id.parse().map_err(|_| ApiError::not_found("Job"))?;
+    let demo = state.config.demo_user_id.map(Into::into);
+    match readable_job(state.jobs.as_ref(), id, viewer.0.map(|p| p.user_id), demo).await? {
+        Some(job) => Ok(job),
+        None => {
+            state.cache.forget(id);
+            Err(ApiError::not_found("Job"))
+        }
+    }
+}
+
+/// The dataset of a completed job; `None` before completion (results are empty lists then).
+async fn dataset(state: &ResultsState, job: &Job) -> Result<Option<Arc<IndexedDataset>>, ApiError> {
+    if job.status != JobStatus::Completed {
+        return Ok(None);
+    }
+    Ok(Some(state.cache.get(job, state.artifacts.as_ref()).await?))
+}
+
+async fn keyword_page(
+    state: &ResultsState,
+    job: &Job,
+    query: KeywordQuery,
+) -> Result<KeywordPage, ApiError> {
+    let (keywords, total) = match dataset(state, job).await? {
+        Some(dataset) => {
+            let page = dataset.query(&query);
+            (page.keywords.into_iter().cloned().collect(), page.total)
+        }
+        None => (Vec::new(), 0),
+    };
+    Ok(KeywordPage {
+        keywords,
+        total,
+        limit: query.limit,
+        offset: query.offset,
+    })
+}
+
+/// The job's keywords, filtered, sorted and paged. Before the job completes: an empty page.
+///
+/// Range filters exclude keywords whose metric is unknown. Nulls sort last in both
+/// directions; ties break by keyword, then id, so pages never overlap. `sortBy`: `keyword`,
+/// `searchVolume` (alias `volume`), `cpc`, `competition`, `difficulty`, `intent` (by name),
+/// `organicOpportunityScore` (default), `paidOpportunityScore`, `opportunityValue`.
+#[utoipa::path(
+    get,
+    path = "/jobs/{jobId}/keywords",
+    tag = "results",
+    params(("jobId" = String, Path, format = Uuid), KeywordParams),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "A page of keywords", body = KeywordPage),
+        (status = 400, description = "Invalid query parameter (named in details)", body = ErrorBody),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn keywords(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    Path(job_id): Path<String>,
+    query: QueryParams,
+) -> Result<Json<KeywordPage>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let query = KeywordQuery::parse(&query)?;
+    Ok(Json(keyword_page(&state, &job, query).await?))
+}
+
+/// The keywords of one cluster; the same parameters as the job's keywords.
+#[utoipa::path(
+    get,
+    path = "/jobs/{jobId}/clusters/{clusterId}/keywords",
+    tag = "results",
+    params(("jobId" = String, Path, format = Uuid), ("clusterId" = String, Path), KeywordParams),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "A page of the cluster's keywords", body = KeywordPage),
+        (status = 400, description = "Invalid query parameter (named in details)", body = ErrorBody),
+        (status = 404, description = "No such job or cluster", body = ErrorBody),
+    )
+)]
+pub async fn cluster_keywords(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    Path((job_id, cluster_id)): Path<(String, String)>,
+    query: QueryParams,
+) -> Result<Json<KeywordPage>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let query = KeywordQuery::parse(&query)?.in_cluster(&cluster_id);
+    if let Some(dataset) = dataset(&state, &job).await? {
+        if !dataset.has_cluster(&cluster_id) {
+            return Err(ApiError::not_found("Cluster"));
+        }
+    }
+    Ok(Json(keyword_page(&state, &job, query).await?))
+}
+
+const CLUSTER_SORTS: [&str; 6] = [
+    "totalSearchVolume",
+    "keywordCount",
+    "name",
+    "opportunityValue",
+    "organicOpportunityScore",
+    "avgDifficulty",
+];
+
+/// The job's clusters, paged and sorted (`sortBy` default `totalSearchVolume`, `sortOrder`
+/// default `desc`; nulls last, ties by name then id).
+#[utoipa::path(
+    get,
+    path = "/jobs/{jobId}/clusters",
+    tag = "results",
+    params(
+        ("jobId" = String, Path, format = Uuid),
+        ("limit" = Option<u32>, Query, description = "1 to 500, default 100"),
+        ("offset" = Option<u32>, Query, description = "0 or more, default 0"),
+        ("sortBy" = Option<String>, Query, description = "totalSearchVolume (default), keywordCount, name, opportunityValue, organicOpportunityScore, avgDifficulty"),
+        ("sortOrder" = Option<String>, Query, description = "asc or desc (default)"),
+    ),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "A page of clusters", body = ClusterPage),
+        (status = 400, description = "Invalid query parameter", body = ErrorBody),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn clusters(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    Path(job_id): Path<String>,
+    query: QueryParams,
+) -> Result<Json<ClusterPage>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let limit = query
+        .number::<u32>("limit", 1, Some(500), Some(100))?
+        .unwrap_or(100);
+    let offset = query
+        .number::<u32>("offset", 0, None, Some(0))?
+        .unwrap_or(0);
+    let sort = query
+        .choice("sortBy", &CLUSTER_SORTS, Some("totalSearchVolume"))?
+        .unwrap_or("totalSearchVolume");
+    let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
+    let Some(dataset) = dataset(&state, &job).await? else {
+        return Ok(Json(ClusterPage {
+            clusters: Vec::new(),
+            total: 0,
+            limit,
+            offset,
+        }));
+    };
+    let mut clusters: Vec<&ClusterRecord> = dataset.dataset.clusters.iter().collect();
+    clusters.sort_by(|a, b| {
+        let ordered = |order: std::cmp::Ordering| if descending { order.reverse() } else { order };
+        let by_value = match sort {
+            "keywordCount" => ordered(a.keyword_count.cmp(&b.keyword_count)),
+            "name" => ordered(a.name.cmp(&b.name)),
+            "opportunityValue" => ordered(a.opportunity_value.total_cmp(&b.opportunity_value)),
+            "organicOpportunityScore" => ordered(
+                a.organic_opportunity_score
+                    .total_cmp(&b.organic_opportunity_score),
+            ),
+            "avgDifficulty" => match (a.avg_difficulty, b.avg_difficulty) {
+                (Some(x), Some(y)) => ordered(x.total_cmp(&y)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            },
+            _ => ordered(a.total_search_volume.cmp(&b.total_search_volume)),
+        };
+        by_value
+            .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    let total = clusters.len();
+    let page = clusters
+        .into_iter()
+        .skip(offset as usize)
+        .take(limit as usize)
+        .cloned()
+        .collect();
+    Ok(Json(ClusterPage {
+        clusters: page,
+        total,
+        limit,
+        offset,
+    }))
+}
+
+/// The job's personas, each with the keywords that fit it best.
+#[utoipa::path(
+    get,
+    path = "/jobs/{jobId}/personas",
+    tag = "results",
+    params(("jobId" = String, Path, format = Uuid)),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The personas", body = PersonaList),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn personas(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    Path(job_id): Path<String>,
+) -> Result<Json<PersonaList>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let personas = dataset(&state, &job)
+        .await?
+        .map(|d| d.dataset.personas.clone())
+        .unwrap_or_default();
+    Ok(Json(PersonaList { personas }))
+}
+
+/// Previews of the primary and competitor sites; available at any stage of the job.
+#[utoipa::path(
+    get,
+    path = "/jobs/{jobId}/references",
+    tag = "results",
+    params(("jobId" = String, Path, format = Uuid)),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "One item per site, `null` where not fetched", body = ReferenceList),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn references(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    Path(job_id): Path<String>,
+) -> Result<Json<ReferenceList>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let sites = 1 + job.competitor_domains.len();
+    let mut references: Vec<Option<Reference>> =
+        get_json(state.artifacts.as_ref(), job.id, objects::REFERENCES)
+            .await?
+            .unwrap_or_default();
+    references.resize(sites, None);
+    Ok(Json(ReferenceList { references }))
+}
+
+/// The keyword filters, for the OpenAPI description.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // describes the query string; parsing is in `KeywordQuery`
+pub struct KeywordParams {
+    /// 1 to 500, default 50.
+    limit: Option<u32>,
+    /// 0 or more, default 0.
+    offset: Option<u32>,
+    /// Case-insensitive substring of the keyword.
+    search: Option<String>,
+    /// Comma list of informational, commercial, transactional, navigational.
+    intent: Option<String>,
+    /// Whole number, 0 or more.
+    #[param(rename = "minVolume")]
+    min_volume: Option<i64>,
+    #[param(rename = "maxVolume")]
+    max_volume: Option<i64>,
+    /// 0 to 100.
+    #[param(rename = "minDifficulty")]
+    min_difficulty: Option<i64>,
+    #[param(rename = "maxDifficulty")]
+    max_difficulty: Option<i64>,
+    /// Comma list of persona avatar names; `__none__` selects keywords without a persona.
+    #[param(rename = "personaAvatarNames")]
+    persona_avatar_names: Option<String>,
+    /// USD, 0 or more.
+    #[param(rename = "minCpc")]
+    min_cpc: Option<f64>,
+    #[param(rename = "maxCpc")]
+    max_cpc: Option<f64>,
+    /// 0 to 1.
+    #[param(rename = "minCompetition")]
+    min_competition: Option<f64>,
+    #[param(rename = "maxCompetition")]
+    max_competition: Option<f64>,
+    #[param(rename = "minOrganicOpportunityScore")]
+    min_organic_opportunity_score: Option<f64>,
+    #[param(rename = "maxOrganicOpportunityScore")]
+    max_organic_opportunity_score: Option<f64>,
+    #[param(rename = "minPaidOpportunityScore")]
+    min_paid_opportunity_score: Option<f64>,
+    #[param(rename = "maxPaidOpportunityScore")]
+    max_paid_opportunity_score: Option<f64>,
+    /// USD per month, 0 or more.
+    #[param(rename = "minOpportunityValue")]
+    min_opportunity_value: Option<f64>,
+    #[param(rename = "maxOpportunityValue")]
+    max_opportunity_value: Option<f64>,
+    /// See the endpoint description; default organicOpportunityScore.
+    #[param(rename = "sortBy")]
+    sort_by: Option<String>,
+    /// asc or desc (default).
+    #[param(rename = "sortOrder")]
+    sort_order: Option<String>,
+}

@@ -1,0 +1,474 @@
+//! The keyword query engine: every filter, bound and sort of the contract, over a job's
+//! dataset held in memory. Orders are computed once per sort key and direction, so a page
+//! is one pass over a presorted index.
+
+use std::cmp::Ordering;
+use std::sync::OnceLock;
+
+use kr_research::intent::Intent;
+use kr_shared::http::QueryParams;
+use kr_shared::results::{KeywordRecord, ResultsDataset};
+use kr_shared::ApiError;
+
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 500;
+/// `personaAvatarNames` value selecting keywords without a persona.
+pub const NO_PERSONA: &str = "__none__";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Keyword,
+    SearchVolume,
+    Cpc,
+    Competition,
+    Difficulty,
+    Intent,
+    OrganicOpportunityScore,
+    PaidOpportunityScore,
+    OpportunityValue,
+}
+
+impl SortKey {
+    pub const ALL: [SortKey; 9] = [
+        Self::Keyword,
+        Self::SearchVolume,
+        Self::Cpc,
+        Self::Competition,
+        Self::Difficulty,
+        Self::Intent,
+        Self::OrganicOpportunityScore,
+        Self::PaidOpportunityScore,
+        Self::OpportunityValue,
+    ];
+
+    pub const NAMES: [&'static str; 10] = [
+        "keyword",
+        "searchVolume",
+        "volume",
+        "cpc",
+        "competition",
+        "difficulty",
+        "intent",
+        "organicOpportunityScore",
+        "paidOpportunityScore",
+        "opportunityValue",
+    ];
+
+    fn parse(name: &str) -> Self {
+        match name {
+            "keyword" => Self::Keyword,
+            "searchVolume" | "volume" => Self::SearchVolume,
+            "cpc" => Self::Cpc,
+            "competition" => Self::Competition,
+            "difficulty" => Self::Difficulty,
+            "intent" => Self::Intent,
+            "paidOpportunityScore" => Self::PaidOpportunityScore,
+            "opportunityValue" => Self::OpportunityValue,
+            _ => Self::OrganicOpportunityScore,
+        }
+    }
+
+    fn index(self) -> usize {
+        Self::ALL.iter().position(|k| *k == self).expect("listed")
+    }
+
+    /// `None` sorts last in both directions.
+    fn compare(self, a: &KeywordRecord, b: &KeywordRecord, descending: bool) -> Ordering {
+        fn by<T: PartialOrd>(a: Option<T>, b: Option<T>, descending: bool) -> Ordering {
+            match (a, b) {
+                (Some(a), Some(b)) => {
+                    let order = a.partial_cmp(&b).unwrap_or(Ordering::Equal);
+                    if descending {
+                        order.reverse()
+                    } else {
+                        order
+                    }
+                }
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            }
+        }
+        match self {
+            Self::Keyword => by(Some(&a.keyword), Some(&b.keyword), descending),
+            Self::SearchVolume => by(a.search_volume, b.search_volume, descending),
+            Self::Cpc => by(a.cpc, b.cpc, descending),
+            Self::Competition => by(a.competition, b.competition, descending),
+            Self::Difficulty => by(a.difficulty, b.difficulty, descending),
+            Self::Intent => by(
+                Some(intent_name(a.intent)),
+                Some(intent_name(b.intent)),
+                descending,
+            ),
+            Self::OrganicOpportunityScore => by(
+                Some(a.organic_opportunity_score),
+                Some(b.organic_opportunity_score),
+                descending,
+            ),
+            Self::PaidOpportunityScore => by(
+                Some(a.paid_opportunity_score),
+                Some(b.paid_opportunity_score),
+                descending,
+            ),
+            Self::OpportunityValue => by(
+                Some(a.opportunity_value),
+                Some(b.opportunity_value),
+                descending,
+            ),
+        }
+    }
+}
+
+pub fn intent_name(intent: Intent) -> &'static str {
+    match intent {
+        Intent::Informational => "informational",
+        Intent::Commercial => "commercial",
+        Intent::Transactional => "transactional",
+        Intent::Navigational => "navigational",
+    }
+}
+
+/// A metric a range filter applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Metric {
+    Volume,
+    Difficulty,
+    Cpc,
+    Competition,
+    Organic,
+    Paid,
+    Value,
+}
+
+impl Metric {
+    fn of(self, keyword: &KeywordRecord) -> Option<f64> {
+        match self {
+            Self::Volume => keyword.search_volume.map(|v| v as f64),
+            Self::Difficulty => keyword.difficulty.map(|v| v as f64),
+            Self::Cpc => keyword.cpc,
+            Self::Competition => keyword.competition,
+            Self::Organic => Some(keyword.organic_opportunity_score),
+            Self::Paid => Some(keyword.paid_opportunity_score),
+            Self::Value => Some(keyword.opportunity_value),
+        }
+    }
+}
+
+/// The query parameters of one range filter and the values they may take.
+struct RangeParameters {
+    metric: Metric,
+    min: &'static str,
+    max: &'static str,
+    lowest: f64,
+    highest: Option<f64>,
+    whole_numbers: bool,
+}
+
+const fn range(
+    metric: Metric,
+    min: &'static str,
+    max: &'static str,
+    highest: Option<f64>,
+    whole_numbers: bool,
+) -> RangeParameters {
+    RangeParameters {
+        metric,
+        min,
+        max,
+        lowest: 0.0,
+        highest,
+        whole_numbers,
+    }
+}
+
+const RANGES: [RangeParameters; 7] = [
+    range(Metric::Volume, "minVolume", "maxVolume", None, true),
+    range(
+        Metric::Difficulty,
+        "minDifficulty",
+        "maxDifficulty",
+        Some(100.0),
+        true,
+    ),
+    range(Metric::Cpc, "minCpc", "maxCpc", None, false),
+    range(
+        Metric::Competition,
+        "minCompetition",
+        "maxCompetition",
+        Some(1.0),
+        false,
+    ),
+    range(
+        Metric::Organic,
+        "minOrganicOpportunityScore",
+        "maxOrganicOpportunityScore",
+        None,
+        false,
+    ),
+    range(
+        Metric::Paid,
+        "minPaidOpportunityScore",
+        "maxPaidOpportunityScore",
+        None,
+        false,
+    ),
+    range(
+        Metric::Value,
+        "minOpportunityValue",
+        "maxOpportunityValue",
+        None,
+        false,
+    ),
+];
+
+#[derive(Debug, Clone, PartialEq)]
+struct Range {
+    metric: Metric,
+    min: Option<f64>,
+    max: Option<f64>,
+}
+
+/// A parsed keyword query (contract: `GET /jobs/{id}/keywords`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeywordQuery {
+    pub limit: u32,
+    pub offset: u32,
+    search: Option<String>,
+    intents: Option<Vec<Intent>>,
+    personas: Option<Vec<String>>,
+    include_no_persona: bool,
+    ranges: Vec<Range>,
+    pub sort: SortKey,
+    pub descending: bool,
+    cluster: Option<String>,
+}
+
+fn bound(
+    query: &QueryParams,
+    name: &str,
+    low: f64,
+    high: Option<f64>,
+    whole: bool,
+) -> Result<Option<f64>, ApiError> {
+    let Some(raw) = query.str(name) else {
+        return Ok(None);
+    };
+    let value = if whole {
+        raw.parse::<i64>()
+            .map(|v| v as f64)
+            .map_err(|_| ApiError::field(name, format!("must be a whole number, got {raw:?}")))?
+    } else {
+        raw.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| ApiError::field(name, format!("must be a number, got {raw:?}")))?
+    };
+    if value < low {
+        return Err(ApiError::field(name, format!("must be at least {low}")));
+    }
+    if let Some(high) = high.filter(|high| value > *high) {
+        return Err(ApiError::field(name, format!("must be at most {high}")));
+    }
+    Ok(Some(value))
+}
+
+fn list(raw: &str) -> Vec<String> {
+    raw.split(',')
+        .map(|item| item.trim().to_lowercase())
+        .filter(|item| !item.is_empty())
+        .collect()
+}
+
+impl KeywordQuery {
+    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+        let limit = query
+            .number::<u32>("limit", 1, Some(MAX_LIMIT), Some(DEFAULT_LIMIT))?
+            .unwrap_or(DEFAULT_LIMIT);
+        let offset = query
+            .number::<u32>("offset", 0, None, Some(0))?
+            .unwrap_or(0);
+        let intents = match query.str("intent") {
+            None => None,
+            Some(raw) => Some(
+                list(raw)
+                    .iter()
+                    .map(|name| {
+                        Intent::ALL.into_iter().find(|i| intent_name(*i) == name).ok_or_else(|| {
+                            ApiError::field("intent", format!("{name:?} is not one of informational, commercial, transactional, navigational"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let (personas, include_no_persona) = match query.str("personaAvatarNames") {
+            None => (None, false),
+            Some(raw) => {
+                let names = list(raw);
+                let none = names.iter().any(|n| n == NO_PERSONA);
+                (
+                    Some(names.into_iter().filter(|n| n != NO_PERSONA).collect()),
+                    none,
+                )
+            }
+        };
+        let mut ranges = Vec::new();
+        for RangeParameters {
+            metric,
+            min: min_name,
+            max: max_name,
+            lowest,
+            highest,
+            whole_numbers,
+        } in RANGES
+        {
+            let min = bound(query, min_name, lowest, highest, whole_numbers)?;
+            let max = bound(query, max_name, lowest, highest, whole_numbers)?;
+            if let (Some(min), Some(max)) = (min, max) {
+                if min > max {
+                    return Err(ApiError::field(
+                        min_name,
+                        format!("must not be above {max_name}"),
+                    ));
+                }
+            }
+            if min.is_some() || max.is_some() {
+                ranges.push(Range { metric, min, max });
+            }
+        }
+        let sort = query
+            .choice("sortBy", &SortKey::NAMES, Some("organicOpportunityScore"))?
+            .map(SortKey::parse)
+            .unwrap_or(SortKey::OrganicOpportunityScore);
+        let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
+        Ok(Self {
+            limit,
+            offset,
+            search: query.str("search").map(str::to_lowercase),
+            intents,
+            personas,
+            include_no_persona,
+            ranges,
+            sort,
+            descending,
+            cluster: None,
+        })
+    }
+
+    /// Restricts the query to one cluster's keywords.
+    pub fn in_cluster(mut self, cluster_id: &str) -> Self {
+        self.cluster = Some(cluster_id.to_string());
+        self
+    }
+
+    fn matches(&self, keyword: &KeywordRecord, lowercase: &str) -> bool {
+        if self
+            .cluster
+            .as_deref()
+            .is_some_and(|c| c != keyword.cluster_id)
+        {
+            return false;
+        }
+        if self
+            .search
+            .as_deref()
+            .is_some_and(|s| !lowercase.contains(s))
+        {
+            return false;
+        }
+        if self
+            .intents
+            .as_ref()
+            .is_some_and(|i| !i.contains(&keyword.intent))
+        {
+            return false;
+        }
+        if let Some(names) = &self.personas {
+            let fits = match &keyword.persona_avatar_name {
+                Some(name) => {
+                    let name = name.to_lowercase();
+                    names.iter().any(|n| *n == name)
+                }
+                None => self.include_no_persona,
+            };
+            if !fits {
+                return false;
+            }
+        }
+        self.ranges
+            .iter()
+            .all(|range| match range.metric.of(keyword) {
+                None => false,
+                Some(value) => {
+                    range.min.is_none_or(|min| value >= min)
+                        && range.max.is_none_or(|max| value <= max)
+                }
+            })
+    }
+}
+
+/// A job's dataset ready for queries.
+pub struct IndexedDataset {
+    pub dataset: ResultsDataset,
+    lowercase: Vec<String>,
+    /// Per sort key and direction, keyword positions in order; built on first use.
+    orders: [OnceLock<Vec<u32>>; 18],
+}
+
+/// One page of a query and how many keywords matched in all.
+pub struct Page<'a> {
+    pub keywords: Vec<&'a KeywordRecord>,
+    pub total: usize,
+}
+
+impl IndexedDataset {
+    pub fn new(dataset: ResultsDataset) -> Self {
+        let lowercase = dataset
+            .keywords
+            .iter()
+            .map(|k| k.keyword.to_lowercase())
+            .collect();
+        Self {
+            dataset,
+            lowercase,
+            orders: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+
+    fn order(&self, key: SortKey, descending: bool) -> &[u32] {
+        self.orders[key.index() * 2 + usize::from(descending)].get_or_init(|| {
+            let keywords = &self.dataset.keywords;
+            let mut order: Vec<u32> = (0..keywords.len() as u32).collect();
+            // Ties break by keyword, then id, ascending in both directions: pages never overlap.
+            order.sort_by(|&a, &b| {
+                let (a, b) = (&keywords[a as usize], &keywords[b as usize]);
+                key.compare(a, b, descending)
+                    .then_with(|| a.keyword.cmp(&b.keyword))
+                    .then_with(|| a.id.cmp(&b.id))
+            });
+            order
+        })
+    }
+
+    pub fn query(&self, query: &KeywordQuery) -> Page<'_> {
+        let mut total = 0usize;
+        let mut keywords = Vec::with_capacity(query.limit as usize);
+        let start = query.offset as usize;
+        let end = start + query.limit as usize;
+        for &position in self.order(query.sort, query.descending) {
+            let position = position as usize;
+            let keyword = &self.dataset.keywords[position];
+            if !query.matches(keyword, &self.lowercase[position]) {
+                continue;
+            }
+            if total >= start && total < end {
+                keywords.push(keyword);
+            }
+            total += 1;
+        }
+        Page { keywords, total }
+    }
+
+    pub fn has_cluster(&self, cluster_id: &str) -> bool {
+        self.dataset.clusters.iter().any(|c| c.id == cluster_id)
+    }
+}
