@@ -97,6 +97,58 @@ impl Template {
                 }
             }
         }
+        for (path, function) in self.definition_body_routes()? {
+            let binary = self.function_binary(&function)?;
+            if let Some(previous) = routes.insert(path.clone(), binary.clone()) {
+                return Err(anyhow!("{path} is routed to both {previous} and {binary}"));
+            }
+        }
+        Ok(routes)
+    }
+
+    fn function_binary(&self, logical_id: &str) -> Result<String> {
+        self.resources()?
+            .get(logical_id)
+            .and_then(|f| f.get("Metadata"))
+            .and_then(|m| m.get("BuildProperties"))
+            .and_then(|b| b.get("Binary"))
+            .and_then(Value::as_str)
+            .map(String::from)
+            .ok_or_else(|| anyhow!("function {logical_id:?} names no Binary"))
+    }
+
+    /// Paths declared in an Api's `DefinitionBody` (integrations SAM events cannot express),
+    /// with the function their integration URI names (`${Function.Arn}`).
+    fn definition_body_routes(&self) -> Result<Vec<(String, String)>> {
+        let mut routes = Vec::new();
+        for (_, props) in self.resources_of_type("AWS::Serverless::Api")? {
+            let paths = props
+                .get("DefinitionBody")
+                .and_then(|d| d.get("paths"))
+                .and_then(Value::as_mapping);
+            for (path, methods) in paths.into_iter().flatten() {
+                let path = path
+                    .as_str()
+                    .ok_or_else(|| anyhow!("a path is not a string"))?;
+                for method in methods.as_mapping().into_iter().flat_map(|m| m.values()) {
+                    let uri = match method
+                        .get("x-amazon-apigateway-integration")
+                        .and_then(|i| i.get("uri"))
+                    {
+                        Some(Value::Tagged(tagged)) => {
+                            tagged.value.as_str().unwrap_or_default().to_string()
+                        }
+                        Some(other) => other.as_str().unwrap_or_default().to_string(),
+                        None => continue,
+                    };
+                    let function = uri
+                        .find(".Arn}")
+                        .and_then(|end| uri[..end].rfind("${").map(|start| &uri[start + 2..end]))
+                        .ok_or_else(|| anyhow!("{path}: integration URI names no function"))?;
+                    routes.push((path.to_string(), function.to_string()));
+                }
+            }
+        }
         Ok(routes)
     }
 

@@ -13,7 +13,7 @@ use kr_shared::domain::{DomainName, JobId, JobStatus, Progress};
 use kr_shared::results::{objects, Reference, ResultsDataset, DATASET_FORMAT};
 use kr_shared::store::dynamo::DynamoStore;
 use kr_shared::store::s3::S3ResultStore;
-use kr_shared::store::{put_json, Job, User};
+use kr_shared::store::{put_json, ArtifactStore, Job, User};
 use kr_tests::harness::{self, Call};
 use serde_json::{json, Value};
 
@@ -102,6 +102,7 @@ fn dataset(job: JobId) -> ResultsDataset {
 
 struct Fixture {
     app: Router,
+    export: Router,
     store: Arc<DynamoStore>,
     owner: User,
     key: String,
@@ -139,7 +140,14 @@ async fn fixture(demo: bool) -> Fixture {
     let clients = harness::clients().await;
     let results = S3ResultStore::new(clients.s3.clone(), config.results_bucket.clone());
     let job = stored_job(&store, &owner, JobStatus::Completed).await;
-    put_json(&results, job.id, &objects::dataset(), &dataset(job.id))
+    let data = dataset(job.id);
+    let mut csv = Vec::new();
+    kr_shared::results::export::write_csv(&data.keywords, &mut csv).unwrap();
+    results
+        .put_artifact(job.id, &objects::export(), csv)
+        .await
+        .unwrap();
+    put_json(&results, job.id, &objects::dataset(), &data)
         .await
         .unwrap();
     let references = vec![Some(Reference {
@@ -152,9 +160,11 @@ async fn fixture(demo: bool) -> Fixture {
     put_json(&results, job.id, objects::REFERENCES, &references)
         .await
         .unwrap();
+    let export = kr_export::router(kr_export::ExportState::from_config(config.clone()).await);
     let app = router(ResultsState::from_config(config).await);
     Fixture {
         app,
+        export,
         store,
         owner,
         key: key.expose().to_string(),
@@ -545,4 +555,108 @@ async fn access_matrix_for_every_results_endpoint() {
         .send(&private.app)
         .await
         .expect(404);
+}
+
+#[tokio::test]
+async fn the_csv_export_matches_the_keywords_endpoint_field_by_field() {
+    let f = fixture(false).await;
+    let reply = Call::get(&format!("/api/v1/jobs/{}/export-keywords", f.job.id))
+        .api_key(&f.key)
+        .send(&f.export)
+        .await
+        .expect(200);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("text/csv; charset=utf-8")
+    );
+    let day = chrono::Utc::now().format("%Y-%m-%d");
+    assert_eq!(
+        reply.header("content-disposition"),
+        Some(format!("attachment; filename=\"keywords-example.com-{day}.csv\"").as_str())
+    );
+    let mut reader = csv::Reader::from_reader(reply.text.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        kr_shared::results::export::COLUMNS
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let api = f.keywords("?limit=500").await;
+    let api: Vec<&Value> = api["keywords"].as_array().unwrap().iter().collect();
+    assert_eq!(rows.len(), api.len(), "every keyword, once");
+    let cell = |value: &Value| match value {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for row in &rows {
+        let text = row[0]
+            .strip_prefix('\'')
+            .filter(|t| t.starts_with('='))
+            .unwrap_or(&row[0]);
+        let keyword = api
+            .iter()
+            .find(|k| k["keyword"] == text)
+            .unwrap_or_else(|| panic!("{text:?} in the API"));
+        for (column, field) in [
+            (1, "clusterName"),
+            (2, "clusterId"),
+            (3, "searchVolume"),
+            (4, "cpc"),
+            (5, "competition"),
+            (6, "difficulty"),
+            (7, "intent"),
+            (8, "personaAvatarName"),
+            (9, "organicOpportunityScore"),
+            (10, "paidOpportunityScore"),
+            (11, "opportunityValue"),
+            (12, "metricsSource"),
+        ] {
+            let expected = cell(&keyword[field]);
+            let got = &row[column];
+            let numbers_equal = got
+                .parse::<f64>()
+                .ok()
+                .zip(expected.parse::<f64>().ok())
+                .is_some_and(|(a, b)| a == b);
+            assert!(
+                got == expected || numbers_equal,
+                "{text} {field}: csv {got:?} api {expected:?}"
+            );
+        }
+    }
+    let guarded = rows.iter().find(|r| r[0].contains("HYPERLINK")).unwrap();
+    assert!(
+        guarded[0].starts_with("'="),
+        "formula guarded: {:?}",
+        &guarded[0]
+    );
+    assert!(
+        rows.iter().any(|r| &r[0] == "beans, \"fresh\"\nroasted"),
+        "quotes, commas and newlines survive"
+    );
+}
+
+#[tokio::test]
+async fn the_export_waits_for_completion_and_follows_the_access_rules() {
+    let f = fixture(false).await;
+    let running = stored_job(&f.store, &f.owner, JobStatus::Running).await;
+    let reply = Call::get(&format!("/api/v1/jobs/{}/export-keywords", running.id))
+        .api_key(&f.key)
+        .send(&f.export)
+        .await
+        .expect(409);
+    assert_eq!(reply.code(), "job_not_ready");
+    let path = format!("/api/v1/jobs/{}/export-keywords", f.job.id);
+    let (_, other) = harness::new_user_with_key(&f.store).await;
+    Call::get(&path).send(&f.export).await.expect(404);
+    Call::get(&path)
+        .api_key(other.expose())
+        .send(&f.export)
+        .await
+        .expect(404);
+    let demo = fixture(true).await;
+    Call::get(&format!("/api/v1/jobs/{}/export-keywords", demo.job.id))
+        .send(&demo.export)
+        .await
+        .expect(200);
 }

@@ -42,6 +42,7 @@ fn function_documents() -> BTreeMap<&'static str, OpenApi> {
         ("account", kr_account::openapi()),
         ("jobs", kr_jobs::openapi()),
         ("results", kr_results::openapi()),
+        ("export", kr_export::openapi()),
         ("locales", kr_locales::openapi()),
     ])
 }

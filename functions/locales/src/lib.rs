@@ -37,6 +37,7 @@ pub fn full_openapi() -> &'static OpenApi {
             kr_account::openapi(),
             kr_jobs::openapi(),
             kr_results::openapi(),
+            kr_export::openapi(),
             openapi(),
         ] {
             document.merge(part);

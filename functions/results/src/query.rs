@@ -386,7 +386,7 @@ impl KeywordQuery {
             let fits = match &keyword.persona_avatar_name {
                 Some(name) => {
                     let name = name.to_lowercase();
-                    names.iter().any(|n| *n == name)
+                    names.contains(&name)
                 }
                 None => self.include_no_persona,
             };

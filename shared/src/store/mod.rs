@@ -215,3 +215,13 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
         None => Ok(None),
     }
 }
+
+/// A stored object read piece by piece, so serving it never holds it whole in memory.
+pub type ObjectStream =
+    futures_util::stream::BoxStream<'static, Result<axum::body::Bytes, StoreError>>;
+
+#[async_trait]
+pub trait ExportStore: Send + Sync {
+    /// The job's CSV export as a stream; `None` when it was never written.
+    async fn open_export(&self, job: JobId) -> Result<Option<ObjectStream>, StoreError>;
+}

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use aws_sdk_s3::error::DisplayErrorContext;
 use aws_sdk_s3::types::{Delete, ObjectIdentifier};
 
-use super::{ArtifactStore, ResultStore, StoreError};
+use super::{ArtifactStore, ExportStore, ObjectStream, ResultStore, StoreError};
 use crate::domain::JobId;
 
 #[derive(Clone, Debug)]
@@ -123,5 +123,36 @@ impl ArtifactStore for S3ResultStore {
             Err(err) if err.as_service_error().is_some_and(|e| e.is_no_such_key()) => Ok(None),
             Err(err) => Err(s3_error(err)),
         }
+    }
+}
+
+#[async_trait]
+impl ExportStore for S3ResultStore {
+    async fn open_export(&self, job: JobId) -> Result<Option<ObjectStream>, StoreError> {
+        let key = format!(
+            "{}{}",
+            Self::job_prefix(job),
+            crate::results::objects::export()
+        );
+        let object = match self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .send()
+            .await
+        {
+            Ok(object) => object,
+            Err(err) if err.as_service_error().is_some_and(|e| e.is_no_such_key()) => {
+                return Ok(None)
+            }
+            Err(err) => return Err(s3_error(err)),
+        };
+        let chunks = futures_util::stream::unfold(object.body, |mut body| async move {
+            body.next()
+                .await
+                .map(|chunk| (chunk.map_err(StoreError::new), body))
+        });
+        Ok(Some(Box::pin(chunks)))
     }
 }

@@ -3,6 +3,7 @@ use kr_research::personas::OfflinePersonaGenerator;
 use kr_research::research::{assemble, ResearchInput};
 use kr_research::text::Language;
 use kr_shared::domain::Stage;
+use kr_shared::results::export::write_csv;
 use kr_shared::results::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_shared::store::{put_json, Job};
 
@@ -56,6 +57,16 @@ impl ResearchRunner {
             clusters: output.clusters,
             personas: output.personas,
         };
+        let mut csv = Vec::new();
+        write_csv(&dataset.keywords, &mut csv).map_err(|err| {
+            tracing::error!(%err, "csv export");
+            StageError::transient("Writing the CSV export failed.")
+        })?;
+        // The export first: the dataset's presence is what makes the results complete.
+        self.artifacts
+            .put_artifact(job.id, &objects::export(), csv)
+            .await
+            .map_err(storage_failure)?;
         put_json(
             self.artifacts.as_ref(),
             job.id,

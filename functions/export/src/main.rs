@@ -1,0 +1,11 @@
+use kr_shared::config::Config;
+
+/// Streams the response (Lambda response streaming behind API Gateway's STREAM mode), so
+/// neither the function nor API Gateway buffers the whole file.
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    lambda_http::tracing::init_default_subscriber();
+    let config = Config::from_env()?;
+    let state = kr_export::ExportState::from_config(config).await;
+    lambda_http::run_with_streaming_response(kr_export::router(state)).await
+}
