@@ -123,33 +123,21 @@ async fn main() -> Result<()> {
         language_code: LanguageCode::parse("en").unwrap(),
         location_code: LocationCode::parse(2840).unwrap(),
     };
-    create_job(
-        store.as_ref(),
-        &queue,
-        user.id,
-        request("bench.example.com"),
-        None,
-    )
-    .await
-    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    print_row(
-        "POST /jobs, primary domain used before",
-        &counter.take(),
-        None,
-    );
-    create_job(
-        store.as_ref(),
-        &queue,
-        user.id,
-        request("new-bench.example.com"),
-        None,
-    )
-    .await
-    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
-    print_row(
+    // Imported jobs register no domain, so the first create on a domain is a new domain.
+    for label in [
         "POST /jobs, first job on a new domain",
-        &counter.take(),
-        None,
-    );
+        "POST /jobs, primary domain used before",
+    ] {
+        create_job(
+            store.as_ref(),
+            &queue,
+            user.id,
+            request("bench.example.com"),
+            None,
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+        print_row(label, &counter.take(), None);
+    }
     Ok(())
 }

@@ -1,0 +1,293 @@
+//! Results API figures for large jobs, against the emulator (run through `.ci/bench results`):
+//!   results-bench seed N          store a completed job of N keywords; prints `<job id> <api key>`
+//!   results-bench query JOB KEY   cold load to first page, then warm p50/p99 of filtered, sorted pages
+//!   results-bench export JOB KEY  stream the CSV export; throughput and this process's peak memory
+//! Each step runs in its own process so peak memory speaks for that step alone.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use kr_research::intent::Intent;
+use kr_research::research::{ClusterRecord, KeywordRecord};
+use kr_shared::aws::AwsClients;
+use kr_shared::config::Config;
+use kr_shared::domain::{DomainName, JobId, JobStatus, Plan, Progress};
+use kr_shared::results::export::write_csv;
+use kr_shared::results::{objects, ResultsDataset, DATASET_FORMAT};
+use kr_shared::service::account::issue_api_key;
+use kr_shared::store::dynamo::DynamoStore;
+use kr_shared::store::s3::S3ResultStore;
+use kr_shared::store::{put_json, ArtifactStore, Job};
+use kr_tests::harness::{self, Call};
+
+const WORDS: [&str; 16] = [
+    "coffee",
+    "espresso",
+    "grinder",
+    "beans",
+    "roast",
+    "brew",
+    "cold",
+    "pour",
+    "kettle",
+    "filter",
+    "milk",
+    "latte",
+    "single",
+    "origin",
+    "decaf",
+    "subscription",
+];
+
+fn synthetic(job: JobId, count: usize) -> ResultsDataset {
+    let intents = [
+        Intent::Informational,
+        Intent::Commercial,
+        Intent::Transactional,
+        Intent::Navigational,
+    ];
+    let keywords = (0..count)
+        .map(|i| {
+            let phrase: Vec<&str> = (0..1 + i % 4)
+                .map(|w| WORDS[(i / (w + 1) + w * 7) % WORDS.len()])
+                .collect();
+            KeywordRecord {
+                id: format!("k-{}", i + 1),
+                keyword: format!("{} {i}", phrase.join(" ")),
+                search_volume: (i % 9 != 0).then_some(((i * 7919) % 50_000) as i64),
+                cpc: (i % 11 != 0).then_some(((i * 31) % 900) as f64 / 100.0),
+                competition: Some(((i * 17) % 100) as f64 / 100.0),
+                difficulty: (i % 13 != 0).then_some(((i * 29) % 101) as i64),
+                intent: intents[i % 4],
+                persona_avatar_name: (i % 5 != 0).then(|| {
+                    ["Curious Casey", "Decisive Dana", "Comparing Cam"][i % 3].to_string()
+                }),
+                cluster_id: format!("c-{}", i % 500),
+                cluster_name: format!("cluster {}", i % 500),
+                organic_opportunity_score: ((i * 37) % 10_000) as f64 / 100.0,
+                paid_opportunity_score: ((i * 53) % 10_000) as f64 / 100.0,
+                opportunity_value: ((i * 97) % 100_000) as f64 / 10.0,
+                monthly_searches: vec![],
+                metrics_source: "estimate".into(),
+                rankings: vec![],
+                content_gap: i % 3 == 0,
+            }
+        })
+        .collect();
+    let clusters = (0..500)
+        .map(|c| ClusterRecord {
+            id: format!("c-{c}"),
+            name: format!("cluster {c}"),
+            primary_keyword: format!("cluster {c}"),
+            keyword_count: count / 500,
+            total_search_volume: c * 1000,
+            avg_difficulty: Some(50.0),
+            avg_cpc: Some(1.0),
+            dominant_intent: Intent::Informational,
+            organic_opportunity_score: 1.0,
+            paid_opportunity_score: 1.0,
+            opportunity_value: 1.0,
+        })
+        .collect();
+    ResultsDataset {
+        format: DATASET_FORMAT,
+        job_id: job,
+        keywords,
+        clusters,
+        personas: vec![],
+    }
+}
+
+fn peak_memory_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib: f64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    kib / 1024.0
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
+}
+
+async fn seed(count: usize) -> Result<()> {
+    let config = Config::from_env()?;
+    let clients = AwsClients::from_config(&config).await;
+    let store = DynamoStore::new(clients.dynamodb.clone(), config.table_name.clone());
+    let results = S3ResultStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let user = harness::new_user(&store, Plan::Agency, 1, 1).await;
+    let (_, key) = issue_api_key(&store, &store, user.id, Some("bench"))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let now = chrono::Utc::now();
+    let job = Job {
+        id: JobId::new(),
+        owner: user.id,
+        status: JobStatus::Completed,
+        primary_domain: DomainName::parse("bench.example.com").unwrap(),
+        competitor_domains: vec![],
+        language_code: "en".into(),
+        location_code: 2840,
+        created_at: now,
+        started_at: Some(now),
+        completed_at: Some(now),
+        progress: Progress::completed(),
+        error_message: None,
+        keyword_count: Some(count as i64),
+        stage: None,
+        version: 7,
+        refunded: false,
+    };
+    let dataset = synthetic(job.id, count);
+    let mut csv = Vec::new();
+    write_csv(&dataset.keywords, &mut csv)?;
+    results
+        .put_artifact(job.id, &objects::export(), csv)
+        .await?;
+    put_json(&results, job.id, &objects::dataset(), &dataset).await?;
+    store.import_jobs(&[job.clone()]).await?;
+    println!("{} {}", job.id, key.expose());
+    Ok(())
+}
+
+const QUERIES: [&str; 8] = [
+    "?intent=commercial,transactional&minVolume=1000&sortBy=searchVolume",
+    "?search=espresso&sortBy=cpc&sortOrder=asc",
+    "?minDifficulty=20&maxDifficulty=60&sortBy=difficulty&offset=200",
+    "?personaAvatarNames=__none__,Curious%20Casey&sortBy=opportunityValue",
+    "?minCpc=1&maxCpc=5&minCompetition=0.2&sortBy=keyword",
+    "?sortBy=organicOpportunityScore&limit=500",
+    "?minPaidOpportunityScore=50&sortBy=paidOpportunityScore&offset=1000",
+    "?intent=informational&sortBy=intent",
+];
+
+async fn query(job: &str, key: &str) -> Result<()> {
+    let app = kr_results::router(kr_results::ResultsState::from_config(Config::from_env()?).await);
+    let path = |q: &str| format!("/api/v1/jobs/{job}/keywords{q}");
+    let started = Instant::now();
+    let first = Call::get(&path(QUERIES[0])).api_key(key).send(&app).await;
+    let cold = started.elapsed();
+    if first.status != 200 {
+        bail!("first page: {} {}", first.status, first.text);
+    }
+    // Sort orders are built on first use per key; warm them as a warm instance would have.
+    for q in QUERIES {
+        Call::get(&path(q)).api_key(key).send(&app).await;
+    }
+    let mut times = Vec::new();
+    for round in 0..50 {
+        for q in QUERIES {
+            let started = Instant::now();
+            let reply = Call::get(&path(q)).api_key(key).send(&app).await;
+            times.push(started.elapsed());
+            if round == 0 && reply.status != 200 {
+                bail!("{q}: {}", reply.status);
+            }
+        }
+    }
+    times.sort();
+    let engine = engine_times(job).await?;
+    println!(
+        "query engine alone (filter, sort, page, JSON of the page): p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&engine, 0.5),
+        percentile(&engine, 0.99)
+    );
+    println!(
+        "cold load to first page: {:.0} ms; warm filtered+sorted page over {} requests: p50 {:.2} ms, p99 {:.2} ms (each includes the job lookup and the API-key lookup on the emulator); peak memory {:.0} MiB",
+        cold.as_secs_f64() * 1000.0,
+        times.len(),
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        peak_memory_mib()
+    );
+    Ok(())
+}
+
+/// The handler's own work, without the store round trips to the emulator.
+async fn engine_times(job: &str) -> Result<Vec<Duration>> {
+    use kr_results::query::{IndexedDataset, KeywordQuery};
+    use kr_shared::http::QueryParams;
+    let config = Config::from_env()?;
+    let clients = AwsClients::from_config(&config).await;
+    let results = S3ResultStore::new(clients.s3, config.results_bucket);
+    let dataset: ResultsDataset =
+        kr_shared::store::get_json(&results, job.parse()?, &objects::dataset())
+            .await?
+            .context("dataset")?;
+    let indexed = IndexedDataset::new(dataset);
+    let queries: Vec<KeywordQuery> = QUERIES
+        .iter()
+        .map(|q| {
+            KeywordQuery::parse(&QueryParams::parse(q.trim_start_matches('?')).expect("query"))
+                .expect("valid")
+        })
+        .collect();
+    for query in &queries {
+        indexed.query(query);
+    }
+    let mut times = Vec::new();
+    for _ in 0..50 {
+        for query in &queries {
+            let started = Instant::now();
+            let page = indexed.query(query);
+            let body = serde_json::to_vec(&page.keywords)?;
+            std::hint::black_box((body, page.total));
+            times.push(started.elapsed());
+        }
+    }
+    times.sort();
+    Ok(times)
+}
+
+async fn export(job: &str, key: &str) -> Result<()> {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let app = kr_export::router(kr_export::ExportState::from_config(Config::from_env()?).await);
+    let baseline = peak_memory_mib();
+    let request = axum::http::Request::get(format!("/api/v1/jobs/{job}/export-keywords"))
+        .header("x-api-key", key)
+        .body(axum::body::Body::empty())?;
+    let started = Instant::now();
+    let response = app.oneshot(request).await?;
+    if response.status() != 200 {
+        bail!("export: {}", response.status());
+    }
+    let mut body = response.into_body();
+    let mut bytes = 0usize;
+    while let Some(frame) = body.frame().await {
+        bytes += frame
+            .context("export stream")?
+            .data_ref()
+            .map(|d| d.len())
+            .unwrap_or(0);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "export: {:.1} MB in {:.3} s = {:.0} MB/s; peak memory {:.0} MiB (before the request {:.0} MiB)",
+        bytes as f64 / 1e6,
+        elapsed,
+        bytes as f64 / 1e6 / elapsed,
+        peak_memory_mib(),
+        baseline
+    );
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["seed", count] => seed(count.parse()?).await,
+        ["query", job, key] => query(job, key).await,
+        ["export", job, key] => export(job, key).await,
+        _ => bail!("usage: results-bench seed N | query JOB KEY | export JOB KEY"),
+    }
+}
