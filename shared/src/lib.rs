@@ -16,5 +16,6 @@ pub mod results;
 pub mod service;
 pub mod store;
 pub mod time;
+pub mod wiring;
 
 pub use error::ApiError;

@@ -44,6 +44,18 @@ impl Invoker for HttpInvoker {
     }
 }
 
+/// Invokes the pipeline in this process, as Lambda would with the same event.
+pub struct InProcessPipeline(pub std::sync::Arc<kr_pipeline::Pipeline>);
+
+#[async_trait]
+impl Invoker for InProcessPipeline {
+    async fn invoke(&self, event: Value) -> Result<Value> {
+        kr_pipeline::event::handle_event(&self.0, event)
+            .await
+            .map_err(|e| anyhow!("{e}"))
+    }
+}
+
 pub struct Bridge {
     pub sqs: aws_sdk_sqs::Client,
     pub queue_url: String,

@@ -4,9 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
 use kr_crawler::{CrawlConfig, Crawler};
-use kr_pipeline::event::handle_event;
 use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
 use kr_pipeline::Pipeline;
 use kr_shared::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan};
@@ -15,21 +13,9 @@ use kr_shared::service::jobs::{create_job, JobRequest};
 use kr_shared::store::s3::S3ResultStore;
 use kr_shared::store::sqs::SqsJobQueue;
 use kr_shared::store::{get_json, Job, JobStore, UserStore};
-use kr_tests::bridge::{Bridge, Invoker};
+use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::harness;
 use kr_tests::sites::{fixtures_root, resolve_spec, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY};
-use serde_json::Value;
-
-struct InProcess(Arc<Pipeline>);
-
-#[async_trait]
-impl Invoker for InProcess {
-    async fn invoke(&self, event: Value) -> anyhow::Result<Value> {
-        handle_event(&self.0, event)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))
-    }
-}
 
 struct Rig {
     pipeline: Arc<Pipeline>,
@@ -109,7 +95,7 @@ impl Rig {
             queue_url: self.queue_url.clone(),
             batch_size: 5,
         };
-        let invoker = InProcess(self.pipeline.clone());
+        let invoker = InProcessPipeline(self.pipeline.clone());
         let deadline = Instant::now() + Duration::from_secs(120);
         let mut seen = Vec::new();
         loop {

@@ -18,9 +18,9 @@ use kr_shared::store::dynamo::DynamoStore;
 use kr_shared::store::s3::S3ResultStore;
 use kr_shared::store::sqs::SqsJobQueue;
 use kr_shared::store::{Job, JobQueue, JobStore, PipelineMessage, StoreError, UserStore};
-use kr_tests::bridge::{Bridge, Invoker};
+use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::harness;
-use serde_json::{json, Value};
+use serde_json::json;
 
 const KEYWORDS: i64 = 42;
 
@@ -133,17 +133,6 @@ impl JobQueue for FlakyQueue {
     }
 }
 
-struct InProcess(Arc<Pipeline>);
-
-#[async_trait]
-impl Invoker for InProcess {
-    async fn invoke(&self, event: Value) -> anyhow::Result<Value> {
-        handle_event(&self.0, event)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))
-    }
-}
-
 struct Rig {
     store: Arc<DynamoStore>,
     clients: AwsClients,
@@ -242,7 +231,7 @@ impl Rig {
             queue_url: self.queue_url.clone(),
             batch_size: 10,
         };
-        let invoker = InProcess(self.pipeline.clone());
+        let invoker = InProcessPipeline(self.pipeline.clone());
         let deadline = Instant::now() + Duration::from_secs(60);
         let mut idle = 0;
         while Instant::now() < deadline {

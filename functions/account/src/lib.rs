@@ -9,11 +9,10 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 use kr_shared::auth::Authenticator;
-use kr_shared::aws::AwsClients;
 use kr_shared::config::Config;
 use kr_shared::http::{finish_router, API_PREFIX};
-use kr_shared::store::dynamo::DynamoStore;
 use kr_shared::store::{ApiKeyStore, CredentialStore, SessionStore, UserStore};
+use kr_shared::wiring::Wiring;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -30,14 +29,15 @@ pub struct AccountState {
 
 impl AccountState {
     pub async fn from_config(config: Config) -> Self {
-        let clients = AwsClients::from_config(&config).await;
-        let store = Arc::new(DynamoStore::new(
-            clients.dynamodb,
-            config.table_name.clone(),
-        ));
+        let Wiring {
+            config,
+            store,
+            auth,
+            ..
+        } = Wiring::from_config(config).await;
         Self {
-            config: Arc::new(config),
-            auth: Arc::new(Authenticator::new(store.clone(), store.clone())),
+            config,
+            auth,
             users: store.clone(),
             credentials: store.clone(),
             api_keys: store.clone(),

@@ -9,15 +9,12 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use kr_shared::auth::Authenticator;
-use kr_shared::aws::AwsClients;
 use kr_shared::config::Config;
-use kr_shared::domain::{JobId, JobStatus};
+use kr_shared::domain::JobStatus;
 use kr_shared::error::{ErrorBody, ErrorCode};
-use kr_shared::http::{finish_router, Viewer, API_PREFIX};
-use kr_shared::service::jobs::readable_job;
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
+use kr_shared::http::{finish_router, viewable_job, Viewer, API_PREFIX};
 use kr_shared::store::{ExportStore, JobStore};
+use kr_shared::wiring::Wiring;
 use kr_shared::ApiError;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -33,19 +30,12 @@ pub struct ExportState {
 
 impl ExportState {
     pub async fn from_config(config: Config) -> Self {
-        let clients = AwsClients::from_config(&config).await;
-        let store = Arc::new(DynamoStore::new(
-            clients.dynamodb,
-            config.table_name.clone(),
-        ));
+        let wiring = Wiring::from_config(config).await;
         Self {
-            auth: Arc::new(Authenticator::new(store.clone(), store.clone())),
-            jobs: store,
-            exports: Arc::new(S3ResultStore::new(
-                clients.s3,
-                config.results_bucket.clone(),
-            )),
-            config: Arc::new(config),
+            config: wiring.config,
+            auth: wiring.auth,
+            jobs: wiring.store,
+            exports: wiring.results,
         }
     }
 }
@@ -73,11 +63,7 @@ pub async fn export_keywords(
     viewer: Viewer,
     Path(job_id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let id: JobId = job_id.parse().map_err(|_| ApiError::not_found("Job"))?;
-    let demo = state.config.demo_user_id.map(Into::into);
-    let job = readable_job(state.jobs.as_ref(), id, viewer.0.map(|p| p.user_id), demo)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Job"))?;
+    let job = viewable_job(state.jobs.as_ref(), &state.config, viewer, &job_id).await?;
     if job.status != JobStatus::Completed {
         return Err(ApiError::new(
             ErrorCode::JobNotReady,

@@ -5,7 +5,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kr_shared::domain::{JobId, JobStatus};
 use kr_shared::error::{ErrorBody, ErrorCode};
-use kr_shared::http::{CurrentUser, JsonBody, QueryParams, Viewer, API_PREFIX};
+use kr_shared::http::{viewable_job, CurrentUser, JsonBody, QueryParams, Viewer, API_PREFIX};
 use kr_shared::service::jobs::{self, CreateJobError, CreatedJobView, JobRequest, JobView};
 use kr_shared::ApiError;
 use serde::{Deserialize, Serialize};
@@ -193,14 +193,10 @@ pub async fn list(
 )]
 pub async fn get(
     State(state): State<JobsState>,
-    Viewer(viewer): Viewer,
+    viewer: Viewer,
     Path(job_id): Path<String>,
 ) -> Result<Json<JobEnvelope>, ApiError> {
-    let id = parse_job_id(&job_id)?;
-    let demo = state.config.demo_user_id.map(Into::into);
-    let job = jobs::readable_job(state.jobs.as_ref(), id, viewer.map(|p| p.user_id), demo)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Job"))?;
+    let job = viewable_job(state.jobs.as_ref(), &state.config, viewer, &job_id).await?;
     Ok(Json(JobEnvelope {
         job: JobView::from(&job),
     }))

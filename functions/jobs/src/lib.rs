@@ -7,13 +7,11 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 use kr_shared::auth::Authenticator;
-use kr_shared::aws::AwsClients;
 use kr_shared::config::Config;
 use kr_shared::http::{finish_router, API_PREFIX};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
 use kr_shared::store::sqs::SqsJobQueue;
 use kr_shared::store::{JobQueue, JobStore, ResultStore};
+use kr_shared::wiring::Wiring;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -29,20 +27,16 @@ pub struct JobsState {
 
 impl JobsState {
     pub async fn from_config(config: Config) -> Self {
-        let clients = AwsClients::from_config(&config).await;
-        let store = Arc::new(DynamoStore::new(
-            clients.dynamodb,
-            config.table_name.clone(),
-        ));
+        let wiring = Wiring::from_config(config).await;
         Self {
-            auth: Arc::new(Authenticator::new(store.clone(), store.clone())),
-            jobs: store,
-            queue: Arc::new(SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone())),
-            results: Arc::new(S3ResultStore::new(
-                clients.s3,
-                config.results_bucket.clone(),
+            queue: Arc::new(SqsJobQueue::new(
+                wiring.clients.sqs,
+                wiring.config.jobs_queue_url.clone(),
             )),
-            config: Arc::new(config),
+            auth: wiring.auth,
+            jobs: wiring.store,
+            results: wiring.results,
+            config: wiring.config,
         }
     }
 }

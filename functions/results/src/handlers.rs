@@ -6,9 +6,8 @@ use kr_research::personas::Persona;
 use kr_research::research::{ClusterRecord, KeywordRecord};
 use kr_shared::domain::{JobId, JobStatus};
 use kr_shared::error::ErrorBody;
-use kr_shared::http::{QueryParams, Viewer};
+use kr_shared::http::{self, QueryParams, Viewer};
 use kr_shared::results::{objects, Reference};
-use kr_shared::service::jobs::readable_job;
 use kr_shared::store::{get_json, Job};
 use kr_shared::ApiError;
 use serde::Serialize;
@@ -47,15 +46,13 @@ pub struct ReferenceList {
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
 async fn viewable_job(state: &ResultsState, viewer: Viewer, raw_id: &str) -> Result<Job, ApiError> {
-    let id: JobId = raw_id.parse().map_err(|_| ApiError::not_found("Job"))?;
-    let demo = state.config.demo_user_id.map(Into::into);
-    match readable_job(state.jobs.as_ref(), id, viewer.0.map(|p| p.user_id), demo).await? {
-        Some(job) => Ok(job),
-        None => {
+    let found = http::viewable_job(state.jobs.as_ref(), &state.config, viewer, raw_id).await;
+    if found.is_err() {
+        if let Ok(id) = raw_id.parse::<JobId>() {
             state.cache.forget(id);
-            Err(ApiError::not_found("Job"))
         }
     }
+    found
 }
 
 /// The dataset of a completed job; `None` before completion (results are empty lists then).

@@ -10,12 +10,10 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 use kr_shared::auth::Authenticator;
-use kr_shared::aws::AwsClients;
 use kr_shared::config::Config;
 use kr_shared::http::{finish_router, API_PREFIX};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
 use kr_shared::store::{ArtifactStore, JobStore};
+use kr_shared::wiring::Wiring;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -36,20 +34,13 @@ pub struct ResultsState {
 
 impl ResultsState {
     pub async fn from_config(config: Config) -> Self {
-        let clients = AwsClients::from_config(&config).await;
-        let store = Arc::new(DynamoStore::new(
-            clients.dynamodb,
-            config.table_name.clone(),
-        ));
+        let wiring = Wiring::from_config(config).await;
         Self {
-            auth: Arc::new(Authenticator::new(store.clone(), store.clone())),
-            jobs: store,
-            artifacts: Arc::new(S3ResultStore::new(
-                clients.s3,
-                config.results_bucket.clone(),
-            )),
+            config: wiring.config,
+            auth: wiring.auth,
+            jobs: wiring.store,
+            artifacts: wiring.results,
             cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
-            config: Arc::new(config),
         }
     }
 }

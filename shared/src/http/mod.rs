@@ -7,12 +7,14 @@ mod fallback;
 pub mod openapi;
 mod query;
 mod serve;
+mod viewable;
 
 pub use body::JsonBody;
 pub use caller::{CurrentUser, Viewer};
 pub use fallback::{finish_router, method_not_allowed, not_found};
 pub use query::QueryParams;
 pub use serve::serve;
+pub use viewable::viewable_job;
 
 /// Every endpoint lives below this prefix.
 pub const API_PREFIX: &str = "/api/v1";

@@ -148,7 +148,7 @@ async fn seed(count: usize) -> Result<()> {
         .put_artifact(job.id, &objects::export(), csv)
         .await?;
     put_json(&results, job.id, &objects::dataset(), &dataset).await?;
-    store.import_jobs(&[job.clone()]).await?;
+    store.import_jobs(std::slice::from_ref(&job)).await?;
     println!("{} {}", job.id, key.expose());
     Ok(())
 }
