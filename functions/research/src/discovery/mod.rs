@@ -118,11 +118,19 @@ pub fn discover_all(pages: &[PageContent], language: &Language) -> Vec<Candidate
         .iter()
         .filter(|&&pages| pages > 0)
         .count();
+    // A lone search modifier ("best", "vs", "buy", "price") says how people search, not what
+    // for; it is only a keyword together with a topic.
+    let modifiers = crate::intent::IntentClassifier::new(language, &[]);
+    let is_bare_modifier = |candidate: &Candidate| {
+        let cues = modifiers.cues(&candidate.keyword);
+        candidate.word_count == 1 && (cues.transactional || cues.commercial || cues.navigational)
+    };
     let mut candidates: Vec<Candidate> = collection
         .phrases
         .iter()
         .filter(|phrase| !boilerplate.contains(&phrase.stems))
         .map(|phrase| to_candidate(phrase, &collection, crawled_sites))
+        .filter(|candidate| !is_bare_modifier(candidate))
         .collect();
     candidates.sort_by(|a, b| {
         b.score

@@ -228,3 +228,21 @@ fn empty_input_gives_no_candidates() {
     assert!(discover(&[], &DiscoveryConfig::default()).is_empty());
     assert!(discover(&[PageContent::default()], &DiscoveryConfig::default()).is_empty());
 }
+
+#[test]
+fn lone_search_modifiers_are_not_keywords() {
+    let page = PageContent {
+        url: "https://shop.example/".into(),
+        site: Some(crate::SiteRole::Primary),
+        title: "Best espresso grinder vs burr grinder: buy the best".into(),
+        headings: vec!["Best espresso grinder".into(), "Buy now".into()],
+        body_text: "The best grinder. Compare best picks vs others. Buy a grinder today.".into(),
+        ..PageContent::default()
+    };
+    let found = discover(&[page], &DiscoveryConfig::new(Language::english(), 100));
+    let words: Vec<&str> = found.iter().map(|c| c.keyword.as_str()).collect();
+    for modifier in ["best", "vs", "buy"] {
+        assert!(!words.contains(&modifier), "{modifier} alone: {words:?}");
+    }
+    assert!(words.iter().any(|w| w.contains("grinder")), "{words:?}");
+}
