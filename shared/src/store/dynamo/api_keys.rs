@@ -182,16 +182,10 @@ impl ApiKeyStore for DynamoStore {
     }
 
     async fn revoke_api_key(&self, user: UserId, key_id: ApiKeyId) -> Result<bool, StoreError> {
-        let output = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(key(user_pk(user), user_api_key_sk(key_id))))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let Some(item) = output.item else {
+        let item = self
+            .get(key(user_pk(user), user_api_key_sk(key_id)))
+            .await?;
+        let Some(item) = item else {
             return Ok(false);
         };
         let user_copy: UserKeyItem = from_item(item)?;
@@ -221,26 +215,16 @@ impl ApiKeyStore for DynamoStore {
         secret_hash: &SecretHash,
     ) -> Result<Option<ApiKeyOwner>, StoreError> {
         // Strongly consistent, so a revoked key stops working at once.
-        let output = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(key(api_key_pk(secret_hash), API_KEY_SK)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        output
-            .item
-            .map(|item| {
-                let lookup: LookupItem = from_item(item)?;
-                Ok(ApiKeyOwner {
-                    user_id: lookup.user_id,
-                    key_id: lookup.key_id,
-                    last_used_at: lookup.last_used_at,
-                })
+        let item = self.get(key(api_key_pk(secret_hash), API_KEY_SK)).await?;
+        item.map(|item| {
+            let lookup: LookupItem = from_item(item)?;
+            Ok(ApiKeyOwner {
+                user_id: lookup.user_id,
+                key_id: lookup.key_id,
+                last_used_at: lookup.last_used_at,
             })
-            .transpose()
+        })
+        .transpose()
     }
 
     async fn touch_api_key(

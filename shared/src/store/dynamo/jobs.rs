@@ -179,19 +179,10 @@ impl DynamoStore {
         owner: UserId,
         idempotency: &Idempotency,
     ) -> Result<Option<CreateJobOutcome>, StoreError> {
-        let output = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(key(
-                idempotency_pk(owner, &idempotency.key),
-                IDEMPOTENCY_SK,
-            )))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let Some(item) = output.item else {
+        let item = self
+            .get(key(idempotency_pk(owner, &idempotency.key), IDEMPOTENCY_SK))
+            .await?;
+        let Some(item) = item else {
             return Ok(None);
         };
         let first: IdempotencyItem = from_item(item)?;
@@ -307,18 +298,8 @@ impl JobStore for DynamoStore {
     }
 
     async fn job(&self, id: JobId) -> Result<Option<Job>, StoreError> {
-        let output = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(key(job_pk(id), JOB_SK)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        output
-            .item
-            .map(|item| from_item::<JobItem>(item)?.into_job())
+        let item = self.get(key(job_pk(id), JOB_SK)).await?;
+        item.map(|item| from_item::<JobItem>(item)?.into_job())
             .transpose()
     }
 

@@ -45,6 +45,21 @@ impl DynamoStore {
     pub fn table(&self) -> &str {
         &self.table
     }
+
+    /// One item by key, strongly consistent: every read here must see the latest write (a
+    /// revoked key, a deleted job).
+    pub(crate) async fn get(&self, key: Item) -> Result<Option<Item>, StoreError> {
+        let output = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(output.item)
+    }
 }
 
 pub(crate) fn sdk_error<E, R>(err: SdkError<E, R>) -> StoreError

@@ -50,16 +50,8 @@ impl SessionStore for DynamoStore {
         token_hash: &SecretHash,
         now: DateTime<Utc>,
     ) -> Result<Option<Session>, StoreError> {
-        let output = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(key(session_pk(token_hash), SESSION_SK)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let Some(item) = output.item else {
+        let item = self.get(key(session_pk(token_hash), SESSION_SK)).await?;
+        let Some(item) = item else {
             return Ok(None);
         };
         let item: SessionItem = from_item(item)?;

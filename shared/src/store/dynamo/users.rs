@@ -230,24 +230,14 @@ impl CredentialStore for DynamoStore {
         &self,
         email: &Email,
     ) -> Result<Option<LoginCredentials>, StoreError> {
-        let output = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(key(email_pk(email), EMAIL_SK)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        output
-            .item
-            .map(|item| {
-                let item: EmailItem = from_item(item)?;
-                Ok(LoginCredentials {
-                    user_id: item.user_id,
-                    password_hash: item.password_hash,
-                })
+        let item = self.get(key(email_pk(email), EMAIL_SK)).await?;
+        item.map(|item| {
+            let item: EmailItem = from_item(item)?;
+            Ok(LoginCredentials {
+                user_id: item.user_id,
+                password_hash: item.password_hash,
             })
-            .transpose()
+        })
+        .transpose()
     }
 }
