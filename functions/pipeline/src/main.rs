@@ -3,11 +3,9 @@ use std::sync::Arc;
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
 use kr_pipeline::Pipeline;
-use kr_shared::aws::AwsClients;
 use kr_shared::config::Config;
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
 use kr_shared::store::sqs::SqsJobQueue;
+use kr_shared::wiring::Wiring;
 use lambda_runtime::{service_fn, LambdaEvent};
 use serde_json::Value;
 
@@ -18,15 +16,13 @@ const MAX_ATTEMPTS: u32 = 3;
 async fn main() -> Result<(), lambda_runtime::Error> {
     lambda_runtime::tracing::init_default_subscriber();
     let config = Config::from_env()?;
-    let clients = AwsClients::from_config(&config).await;
-    let store = Arc::new(DynamoStore::new(
-        clients.dynamodb,
-        config.table_name.clone(),
-    ));
-    let results = Arc::new(S3ResultStore::new(
-        clients.s3,
-        config.results_bucket.clone(),
-    ));
+    let Wiring {
+        config,
+        clients,
+        store,
+        results,
+        ..
+    } = Wiring::from_config(config).await;
     let runner = ResearchRunner {
         crawler: Crawler::new(CrawlConfig::from_env()?)?,
         artifacts: results.clone(),

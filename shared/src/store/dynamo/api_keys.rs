@@ -59,7 +59,8 @@ fn transact_delete(table: &str, key: Item) -> Result<TransactWriteItem, StoreErr
 }
 
 impl DynamoStore {
-    /// `lastUsedAt` lives on the lookup item (it is written by the auth path), so listing
+    /// Keyed by lookup partition key. `lastUsedAt` lives on the lookup item (it is written by
+    /// the auth path), so listing
     /// reads it from there.
     async fn last_used(
         &self,
@@ -69,7 +70,7 @@ impl DynamoStore {
         for chunk in hashes.chunks(100) {
             let mut pending: Vec<Item> = chunk
                 .iter()
-                .map(|hash| key(format!("APIKEY#{hash}"), API_KEY_SK))
+                .map(|hash| key(api_key_pk(hash), API_KEY_SK))
                 .collect();
             while !pending.is_empty() {
                 let request = KeysAndAttributes::builder()
@@ -91,7 +92,7 @@ impl DynamoStore {
                 {
                     let lookup: LookupItem = from_item(item)?;
                     if let Some(at) = lookup.last_used_at {
-                        found.insert(lookup.pk.trim_start_matches("APIKEY#").to_string(), at);
+                        found.insert(lookup.pk, at);
                     }
                 }
                 pending = output
@@ -113,7 +114,7 @@ impl ApiKeyStore for DynamoStore {
         secret_hash: &SecretHash,
     ) -> Result<(), StoreError> {
         let lookup = to_item(&LookupItem {
-            pk: api_key_pk(secret_hash),
+            pk: api_key_pk(secret_hash.as_str()),
             sk: API_KEY_SK.into(),
             user_id: record.user_id,
             key_id: record.id,
@@ -171,7 +172,7 @@ impl ApiKeyStore for DynamoStore {
             .map(|item| ApiKeyRecord {
                 id: item.key_id,
                 user_id: user,
-                last_used_at: last_used.get(&item.secret_hash).copied(),
+                last_used_at: last_used.get(&api_key_pk(&item.secret_hash)).copied(),
                 name: item.name,
                 prefix: item.prefix,
                 created_at: item.created_at,
@@ -198,7 +199,7 @@ impl ApiKeyStore for DynamoStore {
             )?)
             .transact_items(transact_delete(
                 &self.table,
-                key(format!("APIKEY#{}", user_copy.secret_hash), API_KEY_SK),
+                key(api_key_pk(&user_copy.secret_hash), API_KEY_SK),
             )?)
             .send()
             .await;
@@ -215,7 +216,9 @@ impl ApiKeyStore for DynamoStore {
         secret_hash: &SecretHash,
     ) -> Result<Option<ApiKeyOwner>, StoreError> {
         // Strongly consistent, so a revoked key stops working at once.
-        let item = self.get(key(api_key_pk(secret_hash), API_KEY_SK)).await?;
+        let item = self
+            .get(key(api_key_pk(secret_hash.as_str()), API_KEY_SK))
+            .await?;
         item.map(|item| {
             let lookup: LookupItem = from_item(item)?;
             Ok(ApiKeyOwner {
@@ -236,7 +239,7 @@ impl ApiKeyStore for DynamoStore {
             .client
             .update_item()
             .table_name(&self.table)
-            .set_key(Some(key(api_key_pk(secret_hash), API_KEY_SK)))
+            .set_key(Some(key(api_key_pk(secret_hash.as_str()), API_KEY_SK)))
             .update_expression("SET lastUsedAt = :at")
             .condition_expression("attribute_exists(PK)")
             .expression_attribute_values(

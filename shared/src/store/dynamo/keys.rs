@@ -31,8 +31,9 @@ pub fn email_pk(email: &Email) -> String {
 
 pub const EMAIL_SK: &str = "EMAIL";
 
-pub fn api_key_pk(hash: &SecretHash) -> String {
-    format!("APIKEY#{}", hash.as_str())
+/// The lookup item of an API key, by the hex SHA-256 of its secret.
+pub fn api_key_pk(hash_hex: &str) -> String {
+    format!("APIKEY#{hash_hex}")
 }
 
 pub const API_KEY_SK: &str = "APIKEY";
