@@ -384,6 +384,7 @@ async fn a_stage_that_always_fails_fails_the_job_and_refunds_once() {
         status: JobStatus::Running,
         version: failed.version - 1,
         refunded: false,
+        usage: None,
         ..failed.clone()
     };
     let outcome = rig

@@ -127,6 +127,7 @@ async fn stored_job(store: &DynamoStore, owner: &User, status: JobStatus) -> Job
         stage: None,
         version: 3,
         refunded: false,
+        usage: None,
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     job

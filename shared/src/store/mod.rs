@@ -164,6 +164,10 @@ pub trait JobTransitions: Send + Sync {
     /// Progress inside the current stage; no version change, so it never conflicts with
     /// the stage's own transition. `false` when the job has moved on or is gone.
     async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError>;
+    /// Replaces the job's provider usage, like progress without a version change; the
+    /// stage's own transition then carries the same figures. `false` when the job has moved
+    /// on or is gone.
+    async fn record_usage(&self, job: &Job, usage: &ProviderUsage) -> Result<bool, StoreError>;
     /// `running → completed`.
     async fn complete_job(
         &self,
@@ -219,6 +223,54 @@ pub async fn get_json<T: serde::de::DeserializeOwned>(
 /// A stored object read piece by piece, so serving it never holds it whole in memory.
 pub type ObjectStream =
     futures_util::stream::BoxStream<'static, Result<axum::body::Bytes, StoreError>>;
+
+/// A data provider's raw response, kept so later jobs asking the same question do not pay
+/// again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedResponse {
+    pub stored_at: DateTime<Utc>,
+    pub body: Vec<u8>,
+}
+
+/// Provider responses shared across jobs, keyed by a digest of endpoint and parameters.
+#[async_trait]
+pub trait ProviderCache: Send + Sync {
+    async fn cached_response(&self, key: &str) -> Result<Option<CachedResponse>, StoreError>;
+    async fn store_response(&self, key: &str, response: &CachedResponse)
+        -> Result<(), StoreError>;
+}
+
+/// One of a pool's concurrent slots, held until released or until `expires_at`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotLease {
+    pub pool: String,
+    pub slot: u32,
+    /// Proves ownership on release, so an expired lease cannot free someone else's slot.
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Provider rate limits shared by every worker of the deployment (one provider account).
+#[async_trait]
+pub trait ProviderRateGate: Send + Sync {
+    /// Takes a free one of `limit` slots of `pool` for at most `lease`; `None` when all are held.
+    async fn try_acquire_slot(
+        &self,
+        pool: &str,
+        limit: u32,
+        lease: std::time::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Option<SlotLease>, StoreError>;
+    async fn release_slot(&self, lease: &SlotLease) -> Result<(), StoreError>;
+    /// Counts one request against `limit` per calendar minute of `pool`; `false` when that
+    /// minute is already full.
+    async fn try_take_minute_token(
+        &self,
+        pool: &str,
+        limit: u32,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+}
 
 #[async_trait]
 pub trait ExportStore: Send + Sync {

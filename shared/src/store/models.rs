@@ -76,6 +76,25 @@ pub struct Job {
     pub version: u64,
     /// Set once the run of a failed job has been given back.
     pub refunded: bool,
+    /// What the job's paid data provider calls cost; `None` when it made none.
+    pub usage: Option<ProviderUsage>,
+}
+
+/// Paid data provider calls of one job (the Job resource's `usage`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProviderUsage {
+    /// "dataforseo".
+    pub provider: String,
+    /// Sum of the `cost` of every response, USD.
+    pub cost_usd: f64,
+    /// Requests sent to the provider (retries included).
+    pub requests: u64,
+    /// Answers taken from the cross-job cache instead of a paid request.
+    pub cache_hits: u64,
+    /// The job's spending cap, USD, if one is configured.
+    pub cap_usd: Option<f64>,
+    /// The cap stopped further paid calls.
+    pub cap_reached: bool,
 }
 
 #[derive(Debug, Clone)]

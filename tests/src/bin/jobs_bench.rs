@@ -65,6 +65,7 @@ async fn main() -> Result<()> {
             stage: None,
             version: 1,
             refunded: false,
+            usage: None,
         })
         .collect();
     store.import_jobs(&jobs).await?;

@@ -140,6 +140,7 @@ async fn seed(count: usize) -> Result<()> {
         stage: None,
         version: 7,
         refunded: false,
+        usage: None,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

@@ -107,6 +107,7 @@ impl JobItem {
             stage: self.stage,
             version: self.version,
             refunded: self.refunded,
+            usage: None,
         })
     }
 }

@@ -138,6 +138,7 @@ impl DynamoStore {
             stage: None,
             version: 1,
             refunded: false,
+            usage: None,
         };
         let put_job = build(
             Put::builder()

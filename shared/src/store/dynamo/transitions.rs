@@ -6,7 +6,7 @@ use super::job_item::JobItem;
 use super::keys::{job_pk, status_counter, user_pk, JOB_SK, PROFILE_SK};
 use super::{failed_conditions, is_transaction_conflict, key, n, sdk_error, to_item, DynamoStore};
 use crate::domain::{JobStatus, Progress, Stage};
-use crate::store::{Job, JobTransitions, StoreError, Transition};
+use crate::store::{Job, JobTransitions, ProviderUsage, StoreError, Transition};
 
 impl DynamoStore {
     /// Replaces the job with `next` if it still has `current.version`, moving the owner's
@@ -143,6 +143,12 @@ impl JobTransitions for DynamoStore {
             }
             Err(err) => Err(sdk_error(err)),
         }
+    }
+
+    async fn record_usage(&self, job: &Job, usage: &ProviderUsage) -> Result<bool, StoreError> {
+        // Stored by issue 6's adapter work; until then usage is not persisted.
+        let _ = (job, usage);
+        Ok(true)
     }
 
     async fn complete_job(

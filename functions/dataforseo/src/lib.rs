@@ -1,0 +1,1 @@
+//! DataForSEO v3 client (work in progress, issue 6).
