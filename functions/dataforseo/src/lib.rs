@@ -1,1 +1,25 @@
-//! DataForSEO v3 client (work in progress, issue 6).
+//! DataForSEO v3, as this service uses it: a client for the Labs, Google Ads and SERP Live
+//! endpoints that checks both status levels of every answer, retries only the documented
+//! transient codes, keeps to the account's rate limits across all workers, stops at each
+//! job's spending cap, records what every response cost, and caches answers across jobs.
+
+mod api;
+mod client;
+mod endpoint;
+mod envelope;
+mod error;
+mod gate;
+mod jitter;
+pub mod keywords;
+mod lenient;
+pub mod model;
+mod settings;
+mod spend;
+mod status;
+
+pub use api::{Bulk, Market};
+pub use client::{DataForSeo, JobSession};
+pub use endpoint::{Endpoint, RateLimit};
+pub use error::ProviderError;
+pub use settings::{ProviderSettings, RetryPolicy};
+pub use spend::{UsageSink, PROVIDER};

@@ -1,0 +1,142 @@
+//! The response envelope every DataForSEO endpoint shares, and the one decision it supports:
+//! did the (single) task succeed, and if not, what kind of failure is it.
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::lenient;
+use crate::status::{classify, StatusClass, OK};
+
+#[derive(Debug, Deserialize)]
+pub struct Envelope {
+    #[serde(default, deserialize_with = "lenient::opt_i64")]
+    pub status_code: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub status_message: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub cost: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub tasks: Vec<Task>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Task {
+    #[serde(default, deserialize_with = "lenient::opt_i64")]
+    pub status_code: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub status_message: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub cost: Option<f64>,
+    #[serde(default)]
+    pub result: Value,
+}
+
+/// What one response says, after both status levels were read.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The task's `result` array (empty for "no results").
+    Results(Vec<Value>),
+    Failed {
+        class: StatusClass,
+        code: i64,
+        message: String,
+    },
+}
+
+impl Envelope {
+    pub fn parse(body: &[u8]) -> Option<Envelope> {
+        serde_json::from_slice(body).ok()
+    }
+
+    /// The charge of the request: the envelope's `cost`, else the sum of its tasks'.
+    pub fn charged(&self) -> f64 {
+        self.cost
+            .unwrap_or_else(|| self.tasks.iter().filter_map(|t| t.cost).sum())
+            .max(0.0)
+    }
+
+    /// Reads the request-level status, then the task's: the envelope can say 20000 while
+    /// its task failed.
+    pub fn outcome(self) -> Outcome {
+        let envelope_code = self.status_code.unwrap_or(OK);
+        if classify(envelope_code) != StatusClass::Ok {
+            return failed(envelope_code, self.status_message);
+        }
+        let Some(task) = self.tasks.into_iter().next() else {
+            return failed(50_000, Some("The response held no task.".into()));
+        };
+        let code = task.status_code.unwrap_or(OK);
+        match classify(code) {
+            StatusClass::Ok => Outcome::Results(match task.result {
+                Value::Array(results) => results,
+                _ => Vec::new(),
+            }),
+            StatusClass::NoResults => Outcome::Results(Vec::new()),
+            _ => failed(code, task.status_message),
+        }
+    }
+}
+
+fn failed(code: i64, message: Option<String>) -> Outcome {
+    Outcome::Failed {
+        class: classify(code),
+        code,
+        message: message.unwrap_or_else(|| format!("status {code}")),
+    }
+}
+
+/// Decodes each result object, skipping any that does not fit.
+pub fn decode_all<T: DeserializeOwned>(results: Vec<Value>) -> Vec<T> {
+    results
+        .into_iter()
+        .filter_map(|r| serde_json::from_value(r).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(json: &str) -> Outcome {
+        Envelope::parse(json.as_bytes()).unwrap().outcome()
+    }
+
+    #[test]
+    fn a_failed_task_inside_an_ok_envelope_is_a_failure() {
+        let json = r#"{"status_code":20000,"cost":0.01,"tasks":[{"status_code":40501,
+            "status_message":"Invalid Field: 'location_code'.","result":null}]}"#;
+        match outcome(json) {
+            Outcome::Failed { class, code, .. } => {
+                assert_eq!((class, code), (StatusClass::Rejected, 40501))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn no_results_is_an_empty_answer_and_cost_is_read() {
+        let json =
+            r#"{"status_code":20000,"cost":0.0023,"tasks":[{"status_code":40102,"result":null}]}"#;
+        let envelope = Envelope::parse(json.as_bytes()).unwrap();
+        assert_eq!(envelope.charged(), 0.0023);
+        assert!(matches!(envelope.outcome(), Outcome::Results(r) if r.is_empty()));
+    }
+
+    #[test]
+    fn envelope_errors_win_and_task_costs_add_up_without_a_total() {
+        let json = r#"{"status_code":40202,"status_message":"Rate limit","tasks":[]}"#;
+        assert!(matches!(
+            outcome(json),
+            Outcome::Failed {
+                class: StatusClass::Retryable,
+                ..
+            }
+        ));
+        let json =
+            r#"{"tasks":[{"status_code":20000,"cost":0.5,"result":[{"a":1}],"new_field":[]}]}"#;
+        let envelope = Envelope::parse(json.as_bytes()).unwrap();
+        assert_eq!(envelope.charged(), 0.5);
+        assert!(matches!(envelope.outcome(), Outcome::Results(r) if r.len() == 1));
+    }
+}

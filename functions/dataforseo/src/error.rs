@@ -1,0 +1,40 @@
+use crate::status::StatusClass;
+
+/// Why a provider call gave no answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProviderError {
+    /// The account needs its owner: rejected credentials or no balance. Shown to the job's
+    /// owner as the reason the job failed.
+    #[error("{0}")]
+    Account(String),
+    /// The job's spending cap is reached; no further paid calls.
+    #[error("the job's spending cap is reached")]
+    CapReached,
+    /// The request cannot succeed as sent (an invalid field, a location the API does not
+    /// cover).
+    #[error("DataForSEO refused the request ({code}): {message}")]
+    Rejected { code: i64, message: String },
+    /// Transient trouble that outlasted the retries.
+    #[error("DataForSEO is unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl ProviderError {
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::Unavailable(message.into())
+    }
+
+    pub(crate) fn from_status(class: StatusClass, code: i64, message: String) -> Self {
+        match class {
+            StatusClass::BadCredentials => Self::Account(
+                "DataForSEO rejected the service's credentials; the operator has to renew them."
+                    .into(),
+            ),
+            StatusClass::NoBalance => Self::Account(
+                "The DataForSEO account has no balance left; the operator has to top it up.".into(),
+            ),
+            StatusClass::Retryable => Self::Unavailable(format!("{code} {message}")),
+            _ => Self::Rejected { code, message },
+        }
+    }
+}

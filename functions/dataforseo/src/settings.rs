@@ -1,0 +1,144 @@
+//! Provider settings from `KR_DATAFORSEO_*` variables. Credentials are resolved elsewhere
+//! (environment locally, Secrets Manager in AWS) and passed in.
+
+use std::time::Duration;
+
+pub const DEFAULT_BASE_URL: &str = "https://api.dataforseo.com";
+pub const DEFAULT_MAX_COST_PER_JOB: f64 = 5.0;
+pub const DEFAULT_SERP_BUDGET: usize = 100;
+pub const DEFAULT_SERP_OVERLAP: usize = 3;
+pub const DEFAULT_CACHE_TTL_HOURS: u64 = 168;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderSettings {
+    pub login: String,
+    pub password: String,
+    /// No trailing slash.
+    pub base_url: String,
+    /// Spending cap per job, USD (`KR_DATAFORSEO_MAX_COST_PER_JOB`).
+    pub max_cost_per_job: f64,
+    /// Keywords whose SERP is fetched, highest volume first (`KR_DATAFORSEO_SERP_BUDGET`, 0 to 1,000).
+    pub serp_budget: usize,
+    /// Shared top-10 URLs that put two keywords in one cluster (`KR_DATAFORSEO_SERP_OVERLAP`, 1 to 10).
+    pub serp_overlap: usize,
+    /// How long a cached response serves later jobs (`KR_DATAFORSEO_CACHE_TTL_HOURS`; 0 = no cache).
+    pub cache_ttl: Duration,
+    pub retry: RetryPolicy,
+}
+
+/// Attempts per request and the first pause; pauses double from there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPolicy {
+    pub attempts: u32,
+    pub base_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            attempts: 4,
+            base_delay: Duration::from_secs(1),
+        }
+    }
+}
+
+impl ProviderSettings {
+    /// `None` without credentials: jobs then use the offline estimate.
+    pub fn from_vars(
+        lookup: impl Fn(&str) -> Option<String>,
+        credentials: Option<(String, String)>,
+    ) -> Result<Option<Self>, String> {
+        let Some((login, password)) = credentials else {
+            return Ok(None);
+        };
+        let base_url = lookup("KR_DATAFORSEO_BASE_URL")
+            .map(|u| u.trim().trim_end_matches('/').to_string())
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| DEFAULT_BASE_URL.to_string());
+        if !(base_url.starts_with("https://") || base_url.starts_with("http://")) {
+            return Err("KR_DATAFORSEO_BASE_URL must be an http(s) URL".into());
+        }
+        let number = |name: &str, min: f64, max: f64, default: f64| -> Result<f64, String> {
+            match lookup(name) {
+                None => Ok(default),
+                Some(raw) => raw
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| (min..=max).contains(v))
+                    .ok_or_else(|| format!("{name} must be a number from {min} to {max}")),
+            }
+        };
+        Ok(Some(Self {
+            login,
+            password,
+            base_url,
+            max_cost_per_job: number(
+                "KR_DATAFORSEO_MAX_COST_PER_JOB",
+                0.0,
+                10_000.0,
+                DEFAULT_MAX_COST_PER_JOB,
+            )?,
+            serp_budget: number(
+                "KR_DATAFORSEO_SERP_BUDGET",
+                0.0,
+                1000.0,
+                DEFAULT_SERP_BUDGET as f64,
+            )? as usize,
+            serp_overlap: number(
+                "KR_DATAFORSEO_SERP_OVERLAP",
+                1.0,
+                10.0,
+                DEFAULT_SERP_OVERLAP as f64,
+            )? as usize,
+            cache_ttl: Duration::from_secs(
+                number(
+                    "KR_DATAFORSEO_CACHE_TTL_HOURS",
+                    0.0,
+                    24.0 * 90.0,
+                    DEFAULT_CACHE_TTL_HOURS as f64,
+                )? as u64
+                    * 3600,
+            ),
+            retry: RetryPolicy {
+                base_delay: Duration::from_millis(number(
+                    "KR_DATAFORSEO_RETRY_BASE_MS",
+                    0.0,
+                    60_000.0,
+                    1000.0,
+                )? as u64),
+                ..RetryPolicy::default()
+            },
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(vars: &[(&str, &str)]) -> Result<Option<ProviderSettings>, String> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        ProviderSettings::from_vars(
+            |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+            Some(("login".into(), "secret".into())),
+        )
+    }
+
+    #[test]
+    fn defaults_bounds_and_no_credentials() {
+        let settings = with(&[]).unwrap().unwrap();
+        assert_eq!(settings.base_url, DEFAULT_BASE_URL);
+        assert_eq!(settings.serp_overlap, 3);
+        assert_eq!(settings.cache_ttl, Duration::from_secs(168 * 3600));
+        let local = with(&[("KR_DATAFORSEO_BASE_URL", "http://127.0.0.1:8790/")]).unwrap();
+        assert_eq!(local.unwrap().base_url, "http://127.0.0.1:8790");
+        assert!(with(&[("KR_DATAFORSEO_SERP_OVERLAP", "0")]).is_err());
+        assert!(with(&[("KR_DATAFORSEO_MAX_COST_PER_JOB", "-1")]).is_err());
+        assert!(with(&[("KR_DATAFORSEO_BASE_URL", "ftp://x")]).is_err());
+        assert_eq!(ProviderSettings::from_vars(|_| None, None), Ok(None));
+    }
+}
