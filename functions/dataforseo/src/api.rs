@@ -214,10 +214,8 @@ impl JobSession<'_> {
                     }
                 }
             }
-            for slot in offset..offset + batch.len() {
-                for &index in &callers[slot] {
-                    bulk.asked[index] = true;
-                }
+            for index in callers[offset..offset + batch.len()].iter().flatten() {
+                bulk.asked[*index] = true;
             }
             offset += batch.len();
         }
