@@ -19,12 +19,23 @@
 //! (prefix and length filtering, as in set-similarity joins), so a very common stem such as
 //! "software" is only scanned for the few sizes that could still reach the threshold. No
 //! pair of keywords is compared unless they share a stem.
+//!
+//! With search results at hand, [`cluster_by_serp`] groups keywords whose top results overlap
+//! first and leaves the rest to this lexical clustering (see [`serp`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::text::{Analyzer, Language};
+use ids::IdRegistry;
+pub use serp::{
+    cluster_by_serp, normalize_url, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
+    SERP_DEPTH,
+};
+
+mod ids;
+pub mod serp;
 
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
 
@@ -68,6 +79,15 @@ pub struct Cluster {
 /// Clusters `items`; every item is in exactly one cluster. Clusters come in hub order
 /// (descending value, ties by keyword then index).
 pub fn cluster(items: &[ClusterInput], config: &ClusterConfig) -> Vec<Cluster> {
+    cluster_with_ids(items, config, &mut IdRegistry::default())
+}
+
+/// [`cluster`], taking ids from `ids` so they stay unique beside clusters made elsewhere.
+pub(crate) fn cluster_with_ids(
+    items: &[ClusterInput],
+    config: &ClusterConfig,
+    ids: &mut IdRegistry,
+) -> Vec<Cluster> {
     let threshold = config.threshold.clamp(0.01, 1.0);
     let profiles = Profiles::build(items, &config.language);
     let mut order: Vec<usize> = (0..items.len()).collect();
@@ -95,7 +115,6 @@ pub fn cluster(items: &[ClusterInput], config: &ClusterConfig) -> Vec<Cluster> {
 
     let mut assigned = vec![false; items.len()];
     let mut clusters = Vec::new();
-    let mut ids = IdRegistry::default();
     for &hub in &order {
         if assigned[hub] {
             continue;
@@ -169,7 +188,8 @@ fn joins(profiles: &Profiles, hub: usize, item: usize, threshold: f64) -> bool {
     jaccard >= threshold || (a.len() >= 2 && shared == a.len())
 }
 
-fn intersection_size(a: &[u32], b: &[u32]) -> usize {
+/// Common elements of two sorted, deduplicated lists.
+pub(crate) fn intersection_size(a: &[u32], b: &[u32]) -> usize {
     let (mut i, mut j, mut shared) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -253,41 +273,6 @@ impl Profiles {
         let mut stems = self.sets[item].clone();
         stems.sort_by_key(|&stem| (self.frequency[stem as usize], stem));
         stems
-    }
-}
-
-/// Cluster ids already handed out, and the next suffix to try per slug.
-#[derive(Default)]
-struct IdRegistry {
-    used: HashSet<String>,
-    next_suffix: HashMap<String, usize>,
-}
-
-impl IdRegistry {
-    /// "c-" and an ASCII slug of `name` ("c-running-shoes"), with "-2", "-3", ... when taken.
-    fn issue(&mut self, name: &str) -> String {
-        let mut slug = String::new();
-        for c in name.chars() {
-            if c.is_ascii_alphanumeric() {
-                slug.push(c.to_ascii_lowercase());
-            } else if !slug.is_empty() && !slug.ends_with('-') {
-                slug.push('-');
-            }
-        }
-        let slug: String = slug.chars().take(48).collect();
-        let slug = slug.trim_end_matches('-');
-        let base = format!("c-{}", if slug.is_empty() { "cluster" } else { slug });
-        let mut id = base.clone();
-        if self.used.contains(&id) {
-            let suffix = self.next_suffix.entry(base.clone()).or_insert(2);
-            while self.used.contains(&format!("{base}-{suffix}")) {
-                *suffix += 1;
-            }
-            id = format!("{base}-{suffix}");
-            *suffix += 1;
-        }
-        self.used.insert(id.clone());
-        id
     }
 }
 

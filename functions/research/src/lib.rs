@@ -11,11 +11,12 @@
 //! | discovery | [`discovery::discover`] | `&[PageContent]`, [`DiscoveryConfig`](discovery::DiscoveryConfig) → `Vec<`[`Candidate`](discovery::Candidate)`>`, best first |
 //! | metrics | [`metrics::estimate_all`] / [`metrics::MetricsEstimator`] | candidates → `Vec<`[`KeywordMetrics`](metrics::KeywordMetrics)`>` (estimates; a provider fills the same struct) |
 //! | intent | [`intent::classify`] / [`intent::IntentClassifier`] | keyword, language, brand terms → [`Intent`](intent::Intent) |
-//! | clusters | [`clusters::cluster`] | `&[`[`ClusterInput`](clusters::ClusterInput)`]`, [`ClusterConfig`](clusters::ClusterConfig) → `Vec<`[`Cluster`](clusters::Cluster)`>` (a partition) |
+//! | clusters | [`clusters::cluster`] | `&[`[`ClusterInput`](clusters::ClusterInput)`]`, [`ClusterConfig`](clusters::ClusterConfig) → `Vec<`[`Cluster`](clusters::Cluster)`>` (a partition, by words) |
+//! | SERP clusters | [`clusters::cluster_by_serp`] | `&[`[`SerpClusterInput`](clusters::SerpClusterInput)`]`, [`SerpClusterConfig`](clusters::SerpClusterConfig) → `Vec<`[`Cluster`](clusters::Cluster)`>` (by shared top-10 results, then by words) |
 //! | personas | [`personas::PersonaGenerator`] ([`OfflinePersonaGenerator`](personas::OfflinePersonaGenerator)) | [`PersonaInput`](personas::PersonaInput) → [`PersonaSet`](personas::PersonaSet): 3 to 6 personas and each keyword's persona |
 //! | scores | [`scores::score`] | [`ScoreInput`](scores::ScoreInput), [`ScoreConfig`](scores::ScoreConfig) → [`Scores`](scores::Scores) (organic 0..100, paid 0..100, USD/month) |
 //! | all | [`research::research`] | pages, [`ResearchInput`](research::ResearchInput) → [`ResearchOutput`](research::ResearchOutput) |
-//! | assembly | [`research::assemble`] | candidates + any metrics + rankings → keyword, cluster and persona records |
+//! | assembly | [`research::assemble`] | candidates + one [`Measured`](research::Measured) each (metrics, source, rankings, intent, SERP) → keyword, cluster and persona records |
 //!
 //! The records of [`research::ResearchOutput`] serialise as the API contract's Keyword,
 //! Cluster and Persona records (camelCase, nulls kept).
@@ -28,6 +29,7 @@
 //! - [`text`]: [`Language`](text::Language) (parsed from "en", "pt-BR", "zh-TW", ...),
 //!   [`Tokenizer`](text::Tokenizer), [`Analyzer`](text::Analyzer) (stop words for en, de,
 //!   fr, es, it, pt, nl; Snowball stemming), [`normalize`](text::normalize).
+//! - [`clusters::normalize_url`]: the form in which SERP clustering compares result URLs.
 //! - [`scores::click_through_rate`]: the organic CTR curve used for opportunity values.
 //!
 //! # Languages

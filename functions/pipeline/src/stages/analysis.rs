@@ -1,6 +1,6 @@
 use kr_research::discovery::Candidate;
 use kr_research::personas::OfflinePersonaGenerator;
-use kr_research::research::{assemble, ResearchInput};
+use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
 use kr_shared::domain::Stage;
 use kr_shared::results::export::write_csv;
@@ -42,14 +42,16 @@ impl ResearchRunner {
             primary_domain: Some(job.primary_domain.to_string()),
             ..ResearchInput::default()
         };
-        let output = assemble(
-            &candidates,
-            &measured.metrics,
-            &measured.source,
-            &[],
-            &input,
-            &OfflinePersonaGenerator,
-        );
+        let measured: Vec<Measured> = measured
+            .metrics
+            .into_iter()
+            .map(|metrics| Measured {
+                metrics,
+                source: measured.source.clone(),
+                ..Measured::default()
+            })
+            .collect();
+        let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,

@@ -14,9 +14,9 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use kr_research::discovery::discover_all;
-use kr_research::metrics::{estimate_all, ESTIMATE_SOURCE};
+use kr_research::metrics::estimate_all;
 use kr_research::personas::OfflinePersonaGenerator;
-use kr_research::research::{assemble, ResearchInput};
+use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
 use kr_research::{PageContent, SiteRole};
 
@@ -101,14 +101,8 @@ fn bench(target: usize) {
         brand_terms: vec!["site0.example".to_string()],
         ..ResearchInput::default()
     };
-    let output = assemble(
-        &candidates,
-        &metrics,
-        ESTIMATE_SOURCE,
-        &[],
-        &input,
-        &OfflinePersonaGenerator,
-    );
+    let measured: Vec<Measured> = metrics.into_iter().map(Measured::estimated).collect();
+    let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
     let total = started.elapsed().as_secs_f64();
     let later = total - discovery - estimate;
 

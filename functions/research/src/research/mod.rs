@@ -2,28 +2,35 @@
 //!
 //! [`research`] = [`discover`] → [`estimate_all`] → [`assemble`].
 //! The pipeline may run the stages separately and swap the estimate for provider data: it
-//! then calls [`assemble`] with its own metrics, source name and rankings.
+//! then calls [`assemble`] with one [`Measured`] per candidate (metrics, their source,
+//! rankings, intent, SERP).
 //!
-//! Inside [`assemble`]: intent per keyword ([`IntentClassifier`] with the brand terms),
-//! scores ([`crate::scores`], relevance = [`relevance`] of the discovery score against the
-//! job's best, the primary's position read from the rankings), clusters ([`cluster`], hubs
-//! ranked by that relevance), personas
+//! Inside [`assemble`]: intent per keyword (the provider's, else [`IntentClassifier`] with
+//! the brand terms), scores ([`crate::scores`], relevance = [`relevance`] of the discovery
+//! score against the job's best, the primary's position read from the rankings), clusters
+//! ([`cluster_by_serp`]: SERP overlap with hubs by search volume, then the lexical clustering
+//! for the rest with hubs ranked by that relevance), personas
 //! ([`OfflinePersonaGenerator`] or any [`PersonaGenerator`], keywords ranked by organic
 //! opportunity score), then cluster aggregates.
 
 mod aggregate;
+mod measured;
 mod records;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clusters::{cluster, ClusterConfig, ClusterInput, DEFAULT_THRESHOLD};
+use crate::clusters::{
+    cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
+    DEFAULT_THRESHOLD,
+};
 use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::IntentClassifier;
-use crate::metrics::{estimate_all, KeywordMetrics, ESTIMATE_SOURCE};
+use crate::metrics::estimate_all;
 use crate::page::PageContent;
 use crate::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword};
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::text::Language;
+pub use measured::{Measured, NO_DATA_SOURCE};
 pub use records::{ClusterRecord, KeywordRecord, Persona, Ranking, ResearchOutput};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,6 +46,8 @@ pub struct ResearchInput {
     /// The primary domain, to find its position among a keyword's rankings.
     pub primary_domain: Option<String>,
     pub scores: ScoreConfig,
+    /// Shared top-10 result URLs that put two keywords with SERPs in one cluster.
+    pub serp_overlap: usize,
 }
 
 impl Default for ResearchInput {
@@ -50,6 +59,7 @@ impl Default for ResearchInput {
             cluster_threshold: DEFAULT_THRESHOLD,
             primary_domain: None,
             scores: ScoreConfig::default(),
+            serp_overlap: DEFAULT_SERP_OVERLAP,
         }
     }
 }
@@ -60,37 +70,35 @@ pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput 
         pages,
         &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
     );
-    let metrics = estimate_all(&candidates, &input.language);
-    assemble(
-        &candidates,
-        &metrics,
-        ESTIMATE_SOURCE,
-        &[],
-        input,
-        &OfflinePersonaGenerator,
-    )
+    let measured: Vec<Measured> = estimate_all(&candidates, &input.language)
+        .into_iter()
+        .map(Measured::estimated)
+        .collect();
+    assemble(&candidates, &measured, input, &OfflinePersonaGenerator)
 }
 
-/// Turns discovered candidates and their metrics into result records.
+/// Turns discovered candidates and what is known about them into result records.
 ///
-/// `metrics[i]` belongs to `candidates[i]` (a missing entry counts as all-null);
-/// `rankings[i]` likewise (may be empty: no rank data, the primary is taken as not ranking).
+/// `measured[i]` belongs to `candidates[i]`. A missing entry means nothing is known: null
+/// metrics with source [`NO_DATA_SOURCE`]. Empty rankings mean no rank data (the primary is
+/// taken as not ranking).
 pub fn assemble(
     candidates: &[Candidate],
-    metrics: &[KeywordMetrics],
-    metrics_source: &str,
-    rankings: &[Vec<Ranking>],
+    measured: &[Measured],
     input: &ResearchInput,
     personas: &dyn PersonaGenerator,
 ) -> ResearchOutput {
     let classifier = IntentClassifier::new(&input.language, &input.brand_terms);
     let best_score = candidates.iter().map(|c| c.score).fold(0.0, f64::max);
-    let no_metrics = KeywordMetrics::default();
+    let nothing = Measured {
+        source: NO_DATA_SOURCE.to_string(),
+        ..Measured::default()
+    };
     let mut keywords: Vec<KeywordRecord> = Vec::with_capacity(candidates.len());
-    let mut relevances = Vec::with_capacity(candidates.len());
+    let mut cluster_inputs = Vec::with_capacity(candidates.len());
     for (index, candidate) in candidates.iter().enumerate() {
-        let metrics = metrics.get(index).unwrap_or(&no_metrics);
-        let rankings = rankings.get(index).cloned().unwrap_or_default();
+        let known = measured.get(index).unwrap_or(&nothing);
+        let (metrics, rankings) = (&known.metrics, known.rankings.clone());
         let relevance = relevance(candidate.score, best_score);
         let scores = score(
             &ScoreInput {
@@ -104,7 +112,16 @@ pub fn assemble(
             },
             &input.scores,
         );
-        relevances.push(relevance);
+        // SERP hubs by volume: the most searched query is the one its page should target.
+        // Lexical hubs by relevance: the phrase that best represents the sites' content
+        // names the cluster. By volume, single generic words ("bathroom") would swallow
+        // every specific phrase ("bathroom installation") and name the clusters.
+        cluster_inputs.push(SerpClusterInput {
+            keyword: candidate.keyword.clone(),
+            volume: metrics.search_volume.unwrap_or(0) as f64,
+            lexical_value: relevance,
+            serp_urls: known.serp_urls.clone(),
+        });
         keywords.push(KeywordRecord {
             id: format!("k-{}", index + 1),
             keyword: candidate.keyword.clone(),
@@ -112,7 +129,9 @@ pub fn assemble(
             cpc: metrics.cpc,
             competition: metrics.competition,
             difficulty: metrics.difficulty,
-            intent: classifier.classify(&candidate.keyword),
+            intent: known
+                .intent
+                .unwrap_or_else(|| classifier.classify(&candidate.keyword)),
             persona_avatar_name: None,
             cluster_id: String::new(),
             cluster_name: String::new(),
@@ -120,28 +139,20 @@ pub fn assemble(
             paid_opportunity_score: scores.paid_opportunity_score,
             opportunity_value: scores.opportunity_value,
             monthly_searches: metrics.monthly_searches.clone(),
-            metrics_source: metrics_source.to_string(),
+            metrics_source: known.source.clone(),
             rankings,
             content_gap: candidate.content_gap,
         });
     }
 
-    // Hubs by relevance: the phrase that best represents the sites' content names the
-    // cluster. By volume, single generic words ("bathroom") would swallow every specific
-    // phrase ("bathroom installation") and name the clusters.
-    let cluster_inputs: Vec<ClusterInput> = keywords
-        .iter()
-        .zip(&relevances)
-        .map(|(k, &relevance)| ClusterInput {
-            keyword: k.keyword.clone(),
-            value: relevance,
-        })
-        .collect();
-    let clusters = cluster(
+    let clusters = cluster_by_serp(
         &cluster_inputs,
-        &ClusterConfig {
-            language: input.language.clone(),
-            threshold: input.cluster_threshold,
+        &SerpClusterConfig {
+            overlap: input.serp_overlap,
+            lexical: ClusterConfig {
+                language: input.language.clone(),
+                threshold: input.cluster_threshold,
+            },
         },
     );
     for found in &clusters {
@@ -192,5 +203,7 @@ fn bare_domain(domain: &str) -> String {
     lower.strip_prefix("www.").unwrap_or(&lower).to_string()
 }
 
+#[cfg(test)]
+mod provider_tests;
 #[cfg(test)]
 mod tests;

@@ -70,7 +70,8 @@ pub struct ClusterRecord {
 pub struct ResearchOutput {
     /// Best first (discovery order).
     pub keywords: Vec<KeywordRecord>,
-    /// In hub order (most valuable first).
+    /// SERP-overlap clusters in hub order (highest volume first), then the lexical ones in
+    /// theirs (most relevant first).
     pub clusters: Vec<ClusterRecord>,
     pub personas: Vec<Persona>,
 }

@@ -15,7 +15,7 @@ fn page(site: SiteRole, title: &str, headings: &[&str], body: &str) -> PageConte
     }
 }
 
-fn crawl() -> Vec<PageContent> {
+pub(super) fn crawl() -> Vec<PageContent> {
     vec![
         page(
             SiteRole::Primary,
@@ -44,7 +44,7 @@ fn crawl() -> Vec<PageContent> {
     ]
 }
 
-fn input() -> ResearchInput {
+pub(super) fn input() -> ResearchInput {
     ResearchInput {
         brand_terms: vec!["acme.com".to_string()],
         max_keywords: 200,
@@ -158,70 +158,6 @@ fn is_deterministic() {
     for _ in 0..3 {
         assert_eq!(research(&crawl(), &input()), first);
     }
-}
-
-#[test]
-fn provider_metrics_and_rankings_can_replace_the_estimate() {
-    let candidates = discover(&crawl(), &DiscoveryConfig::new(Language::english(), 50));
-    let metrics: Vec<KeywordMetrics> = candidates
-        .iter()
-        .enumerate()
-        .map(|(i, _)| KeywordMetrics {
-            search_volume: (i % 2 == 0).then_some(1000),
-            cpc: Some(2.0),
-            competition: None,
-            difficulty: Some(40),
-            monthly_searches: Vec::new(),
-        })
-        .collect();
-    let rankings: Vec<Vec<Ranking>> = candidates
-        .iter()
-        .map(|_| {
-            vec![Ranking {
-                domain: "www.acme.com".to_string(),
-                position: 1,
-                url: "https://acme.com/".to_string(),
-            }]
-        })
-        .collect();
-    let mut with_domain = input();
-    with_domain.primary_domain = Some("acme.com".to_string());
-    let ranked = assemble(
-        &candidates,
-        &metrics,
-        "dataforseo",
-        &rankings,
-        &with_domain,
-        &OfflinePersonaGenerator,
-    );
-    let unranked = assemble(
-        &candidates,
-        &metrics,
-        "dataforseo",
-        &[],
-        &with_domain,
-        &OfflinePersonaGenerator,
-    );
-    assert_eq!(ranked.keywords[0].metrics_source, "dataforseo");
-    assert_eq!(ranked.keywords[0].search_volume, Some(1000));
-    assert_eq!(ranked.keywords[1].search_volume, None);
-    // Ranking first already: nothing left to gain.
-    assert_eq!(ranked.keywords[0].opportunity_value, 0.0);
-    assert!(unranked.keywords[0].opportunity_value > 0.0);
-    assert!(
-        ranked.keywords[0].organic_opportunity_score
-            < unranked.keywords[0].organic_opportunity_score
-    );
-    // Missing metrics entries count as null.
-    let short = assemble(
-        &candidates,
-        &metrics[..1],
-        "dataforseo",
-        &[],
-        &with_domain,
-        &OfflinePersonaGenerator,
-    );
-    assert_eq!(short.keywords[2].cpc, None);
 }
 
 #[test]

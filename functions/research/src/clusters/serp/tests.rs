@@ -1,0 +1,248 @@
+use super::*;
+
+/// A keyword with a volume (also its lexical value) and its SERP as URL numbers on a few
+/// sites, or none.
+pub(super) fn item(keyword: &str, volume: f64, urls: Option<&[u32]>) -> SerpClusterInput {
+    SerpClusterInput {
+        keyword: keyword.to_string(),
+        volume,
+        lexical_value: volume,
+        serp_urls: urls.map(|urls| {
+            urls.iter()
+                .map(|n| format!("https://site{}.example/page-{n}", n % 7))
+                .collect()
+        }),
+    }
+}
+
+pub(super) fn named(
+    clusters: &[Cluster],
+    input: &[SerpClusterInput],
+) -> Vec<(String, Vec<String>)> {
+    clusters
+        .iter()
+        .map(|c| {
+            let members = c.members.iter().map(|&m| input[m].keyword.clone());
+            (c.name.clone(), members.collect())
+        })
+        .collect()
+}
+
+pub(super) fn assert_partition(clusters: &[Cluster], count: usize) {
+    let mut seen = vec![0; count];
+    for cluster in clusters {
+        assert!(!cluster.members.is_empty());
+        for &member in &cluster.members {
+            seen[member] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
+}
+
+pub(super) fn with_overlap(overlap: usize) -> SerpClusterConfig {
+    SerpClusterConfig {
+        overlap,
+        ..SerpClusterConfig::default()
+    }
+}
+
+#[test]
+fn shared_results_group_different_words_around_the_highest_volume() {
+    let input = vec![
+        item(
+            "sneakers for running",
+            40.0,
+            Some(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+        ),
+        item(
+            "running shoes",
+            900.0,
+            Some(&[1, 2, 3, 11, 12, 13, 14, 15, 16, 17]),
+        ),
+        item(
+            "jogging trainers",
+            40.0,
+            Some(&[3, 2, 1, 20, 21, 22, 23, 24, 25, 26]),
+        ),
+        item(
+            "apple pie recipe",
+            500.0,
+            Some(&[30, 31, 32, 33, 34, 35, 36, 37, 38, 39]),
+        ),
+        item(
+            "easy apple pie",
+            80.0,
+            Some(&[30, 31, 32, 33, 40, 41, 42, 43, 44, 45]),
+        ),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    assert_eq!(
+        named(&clusters, &input),
+        vec![
+            (
+                "running shoes".to_string(),
+                vec![
+                    "running shoes".to_string(),
+                    "jogging trainers".to_string(),
+                    "sneakers for running".to_string()
+                ]
+            ),
+            (
+                "apple pie recipe".to_string(),
+                vec!["apple pie recipe".to_string(), "easy apple pie".to_string()]
+            ),
+        ]
+    );
+    assert_eq!(clusters[0].id, "c-running-shoes");
+    assert_eq!(clusters[0].primary_keyword, "running shoes");
+}
+
+#[test]
+fn two_shared_results_are_not_enough_three_are() {
+    let two = [
+        item(
+            "crm software",
+            100.0,
+            Some(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+        ),
+        item(
+            "sales pipeline tool",
+            50.0,
+            Some(&[1, 2, 13, 14, 15, 16, 17, 18, 19, 20]),
+        ),
+    ];
+    assert_eq!(cluster_by_serp(&two, &with_overlap(3)).len(), 2);
+    assert_eq!(cluster_by_serp(&two, &with_overlap(2)).len(), 1);
+    let three = [
+        two[0].clone(),
+        item(
+            "sales pipeline tool",
+            50.0,
+            Some(&[1, 2, 3, 14, 15, 16, 17, 18, 19, 20]),
+        ),
+    ];
+    assert_eq!(cluster_by_serp(&three, &with_overlap(3)).len(), 1);
+    assert_eq!(cluster_by_serp(&three, &with_overlap(4)).len(), 2);
+}
+
+#[test]
+fn spokes_join_the_hub_not_each_other() {
+    let input = [
+        item("alpha", 30.0, Some(&[1, 2, 3, 4, 5, 6])),
+        item("beta", 20.0, Some(&[4, 5, 6, 7, 8, 9])),
+        item("gamma", 10.0, Some(&[7, 8, 9, 10, 11, 12])),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    let named = named(&clusters, &input);
+    assert_eq!(named[0].1, vec!["alpha", "beta"]);
+    assert_eq!(named[1].1, vec!["gamma"]);
+}
+
+#[test]
+fn keywords_without_a_serp_and_serp_singletons_fall_back_to_words() {
+    let input = vec![
+        item("trail shoes", 300.0, Some(&[1, 2, 3, 4, 5])),
+        item("trail running shoes", 200.0, Some(&[1, 2, 3, 6, 7])),
+        // A SERP of its own, no URL in common: grouped by its words.
+        item("yoga mats", 150.0, Some(&[40, 41, 42, 43, 44])),
+        item("cork yoga mat", 20.0, None),
+        // Too short a SERP to reach the overlap.
+        item("yoga mat", 90.0, Some(&[40, 41])),
+        item("tent", 10.0, Some(&[])),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    assert_eq!(
+        named(&clusters, &input),
+        vec![
+            (
+                "trail shoes".to_string(),
+                vec!["trail shoes".to_string(), "trail running shoes".to_string()]
+            ),
+            (
+                "yoga mats".to_string(),
+                vec![
+                    "yoga mats".to_string(),
+                    "yoga mat".to_string(),
+                    "cork yoga mat".to_string()
+                ]
+            ),
+            ("tent".to_string(), vec!["tent".to_string()]),
+        ]
+    );
+}
+
+#[test]
+fn ids_are_unique_across_serp_and_lexical_clusters() {
+    let input = [
+        item("e-bike", 50.0, Some(&[1, 2, 3])),
+        item("electric bicycle", 40.0, Some(&[1, 2, 3])),
+        item("e bike", 30.0, None),
+        item("e-bike!", 20.0, Some(&[7, 8, 9])),
+        item("e bike", 10.0, Some(&[7, 8, 9])),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    let ids: Vec<&str> = clusters.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, vec!["c-e-bike", "c-e-bike-2", "c-e-bike-3"]);
+}
+
+#[test]
+fn urls_are_compared_without_scheme_www_fragment_or_trailing_slash() {
+    for (raw, expected) in [
+        ("https://www.Example.COM/Shoes/#top", "example.com/Shoes"),
+        ("http://example.com/Shoes", "example.com/Shoes"),
+        ("//example.com/shoes/?size=9#x", "example.com/shoes?size=9"),
+        ("https://example.com/", "example.com"),
+        ("https://example.com?q=a://b", "example.com?q=a://b"),
+        ("  example.com/a/b//  ", "example.com/a/b"),
+        ("https://wwwx.example.com/", "wwwx.example.com"),
+        ("#only", ""),
+    ] {
+        assert_eq!(normalize_url(raw), expected, "{raw}");
+    }
+    let serp = |urls: &[&str]| Some(urls.iter().map(|u| u.to_string()).collect());
+    let input = [
+        SerpClusterInput {
+            serp_urls: serp(&["https://a.com/x", "https://b.com/", "http://c.com/y#z"]),
+            ..item("first", 2.0, None)
+        },
+        SerpClusterInput {
+            serp_urls: serp(&["http://www.A.com/x/", "https://b.com", "c.com/y"]),
+            ..item("second", 1.0, None)
+        },
+    ];
+    assert_eq!(
+        cluster_by_serp(&input, &SerpClusterConfig::default()).len(),
+        1
+    );
+}
+
+#[test]
+fn only_the_top_ten_results_count() {
+    let input = [
+        item(
+            "first",
+            2.0,
+            Some(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]),
+        ),
+        item("second", 1.0, Some(&[11, 12, 13])),
+    ];
+    assert_eq!(
+        cluster_by_serp(&input, &SerpClusterConfig::default()).len(),
+        2
+    );
+}
+
+#[test]
+fn empty_input_and_nan_volumes() {
+    assert!(cluster_by_serp(&[], &SerpClusterConfig::default()).is_empty());
+    let input = [
+        item("alpha", f64::NAN, Some(&[1, 2, 3])),
+        item("beta", 1.0, Some(&[1, 2, 3])),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_eq!(clusters.len(), 1);
+    assert_eq!(clusters[0].name, "beta");
+}
