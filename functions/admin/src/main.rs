@@ -72,18 +72,34 @@ pub enum Command {
         #[arg(long, default_value = "en")]
         language: String,
     },
-    /// Lines of `keyword<TAB>volume` on stdin → `keyword<TAB>clusterName`, same order.
+    /// Lines of `keyword<TAB>volume<TAB>url1<TAB>url2...` on stdin (volume and URLs optional;
+    /// URLs are the keyword's top results in rank order) → `keyword<TAB>clusterName`, same
+    /// order. The jobs' clustering: keywords whose top 10 URLs share at least `--serp-overlap`
+    /// go around the highest-volume one; the rest are grouped by their words (here with the
+    /// volume, not a job's relevance, choosing those hubs).
     Cluster {
         #[arg(long, default_value = "en")]
         language: String,
-        /// Token overlap (0 to 1) that joins a keyword to a cluster.
+        /// Token overlap (0 to 1) that joins a keyword to a cluster by its words.
         #[arg(long, default_value_t = kr_research::clusters::DEFAULT_THRESHOLD)]
         threshold: f64,
+        /// Shared top-10 result URLs (1 to 10) that join a keyword to a cluster.
+        #[arg(long, default_value_t = kr_research::clusters::DEFAULT_SERP_OVERLAP,
+              value_parser = parse_serp_overlap)]
+        serp_overlap: usize,
     },
 }
 
 fn parse_plan(raw: &str) -> Result<kr_shared::domain::Plan, String> {
     raw.parse()
+}
+
+fn parse_serp_overlap(raw: &str) -> Result<usize, String> {
+    let depth = kr_research::clusters::SERP_DEPTH;
+    raw.parse()
+        .ok()
+        .filter(|n| (1..=depth).contains(n))
+        .ok_or_else(|| format!("{raw:?} is not a whole number from 1 to {depth}"))
 }
 
 mod uuid_arg {

@@ -2,7 +2,7 @@
 
 use std::io::{Read, Write};
 
-use kr_research::clusters::{cluster, ClusterConfig, ClusterInput};
+use kr_research::clusters::{cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput};
 use kr_research::discovery::extract_keyphrases;
 use kr_research::intent::IntentClassifier;
 use kr_research::text::Language;
@@ -56,28 +56,17 @@ pub fn run(command: Command) -> Result<(), String> {
         Command::Cluster {
             language,
             threshold,
+            serp_overlap,
         } => {
-            let input = read_stdin()?;
-            let mut items = Vec::new();
-            for (number, line) in input
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-            {
-                let (keyword, volume) = line.split_once('\t').unwrap_or((line, "0"));
-                let volume: f64 = volume.trim().parse().map_err(|_| {
-                    format!("line {}: volume {volume:?} is not a number", number + 1)
-                })?;
-                items.push(ClusterInput {
-                    keyword: keyword.trim().to_string(),
-                    value: volume,
-                });
-            }
-            let clusters = cluster(
+            let items = parse_cluster_lines(&read_stdin()?)?;
+            let clusters = cluster_by_serp(
                 &items,
-                &ClusterConfig {
-                    language: Language::new(&language),
-                    threshold,
+                &SerpClusterConfig {
+                    overlap: serp_overlap,
+                    lexical: ClusterConfig {
+                        language: Language::new(&language),
+                        threshold,
+                    },
                 },
             );
             let mut names = vec![String::new(); items.len()];
@@ -95,4 +84,33 @@ pub fn run(command: Command) -> Result<(), String> {
         }
         _ => Err("not a research command".into()),
     }
+}
+
+/// `keyword[<TAB>volume[<TAB>url...]]` per non-blank line. The volume ranks both kinds of hub,
+/// as search volume and as the lexical value.
+fn parse_cluster_lines(input: &str) -> Result<Vec<SerpClusterInput>, String> {
+    let mut items = Vec::new();
+    for (number, line) in input.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut columns = line.split('\t');
+        let keyword = columns.next().unwrap_or_default().trim().to_string();
+        let volume = columns.next().unwrap_or("0").trim();
+        let volume: f64 = volume
+            .parse()
+            .map_err(|_| format!("line {}: volume {volume:?} is not a number", number + 1))?;
+        let urls: Vec<String> = columns
+            .map(str::trim)
+            .filter(|url| !url.is_empty())
+            .map(String::from)
+            .collect();
+        items.push(SerpClusterInput {
+            keyword,
+            volume,
+            lexical_value: volume,
+            serp_urls: (!urls.is_empty()).then_some(urls),
+        });
+    }
+    Ok(items)
 }

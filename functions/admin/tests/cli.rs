@@ -165,3 +165,30 @@ fn cluster_names_every_keyword_in_order() {
     assert_eq!(rows[2].1, rows[3].1);
     assert_ne!(rows[0].1, rows[2].1);
 }
+
+#[test]
+fn cluster_groups_keywords_by_shared_results_when_urls_are_given() {
+    // Different words, the same three top results: one cluster around the higher volume.
+    // "espresso beans" has no URLs and falls back to its words.
+    let input = "coffee grinder\t900\thttps://a.example/1\thttps://b.example/2\thttps://www.c.example/3/\thttps://d.example/\n\
+                 burr mill\t300\thttp://a.example/1\thttps://b.example/2#x\thttps://c.example/3\thttps://e.example/\n\
+                 espresso beans\t200\n\
+                 best espresso beans\t100\t\t\n";
+    let rows = |args: &[&str]| {
+        research(args, input)
+            .lines()
+            .map(|l| l.split_once('\t').unwrap().1.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rows(&["cluster"]),
+        [
+            "coffee grinder",
+            "coffee grinder",
+            "espresso beans",
+            "espresso beans"
+        ]
+    );
+    let strict = rows(&["cluster", "--serp-overlap", "4"]);
+    assert_eq!(strict[1], "burr mill");
+}
