@@ -31,7 +31,7 @@ use crate::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, P
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::text::Language;
 pub use measured::{Measured, NO_DATA_SOURCE};
-pub use records::{ClusterRecord, KeywordRecord, Persona, Ranking, ResearchOutput};
+pub use records::{ClusterRecord, KeywordRecord, Persona, Ranking, RankingKind, ResearchOutput};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -193,7 +193,7 @@ fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Optio
     let primary = bare_domain(primary_domain?);
     rankings
         .iter()
-        .filter(|r| bare_domain(&r.domain) == primary)
+        .filter(|r| r.kind == RankingKind::Organic && bare_domain(&r.domain) == primary)
         .map(|r| r.position)
         .min()
 }

@@ -22,6 +22,7 @@ fn provider_data(candidates: &[Candidate]) -> Vec<Measured> {
                 domain: "www.acme.com".to_string(),
                 position: 1,
                 url: "https://acme.com/".to_string(),
+                kind: RankingKind::Organic,
             }],
             ..Measured::default()
         })
@@ -63,6 +64,31 @@ fn provider_metrics_and_rankings_can_replace_the_estimate() {
     assert!(
         ranked.keywords[0].organic_opportunity_score
             < unranked.keywords[0].organic_opportunity_score
+    );
+    // A paid ad at position 1 is not an organic ranking: the headroom stays.
+    let paid_data: Vec<Measured> = measured
+        .iter()
+        .map(|m| Measured {
+            rankings: m
+                .rankings
+                .iter()
+                .map(|r| Ranking {
+                    kind: RankingKind::Paid,
+                    ..r.clone()
+                })
+                .collect(),
+            ..m.clone()
+        })
+        .collect();
+    let paid = assemble(
+        &candidates,
+        &paid_data,
+        &with_domain,
+        &OfflinePersonaGenerator,
+    );
+    assert_eq!(
+        paid.keywords[0].organic_opportunity_score,
+        unranked.keywords[0].organic_opportunity_score
     );
     // Missing entries: nothing known.
     let short = assemble(

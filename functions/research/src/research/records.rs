@@ -12,8 +12,22 @@ pub use crate::personas::Persona;
 #[serde(rename_all = "camelCase")]
 pub struct Ranking {
     pub domain: String,
+    /// Position among results of the same type (organic results, or ads).
     pub position: u32,
     pub url: String,
+    /// An organic result or a paid ad; only organic positions count as the site's ranking
+    /// in scores.
+    #[serde(rename = "type", default)]
+    pub kind: RankingKind,
+}
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RankingKind {
+    #[default]
+    Organic,
+    Paid,
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
