@@ -28,7 +28,8 @@ impl AwsClients {
     }
 }
 
-async fn sdk_config(endpoint: Option<&str>) -> SdkConfig {
+/// The SDK configuration every client is built from; `endpoint` overrides every service's URL.
+pub async fn sdk_config(endpoint: Option<&str>) -> SdkConfig {
     // rustls with ring: the same TLS stack as the rest of the workspace, and no C toolchain
     // needed when cross-compiling for arm64.
     let http_client = aws_smithy_http_client::Builder::new()

@@ -95,7 +95,13 @@ async fn create_answers_201_with_location_and_enqueues_the_first_stage() {
     assert_eq!(job["competitorDomains"], json!(["competitor.com"]));
     assert_eq!(job["languageCode"], "en");
     assert_eq!(job["locationCode"], 2840);
-    for absent in ["startedAt", "completedAt", "errorMessage", "keywordCount"] {
+    for absent in [
+        "startedAt",
+        "completedAt",
+        "errorMessage",
+        "keywordCount",
+        "usage",
+    ] {
         assert!(
             job.get(absent).is_some_and(Value::is_null),
             "{absent} must be present and null: {job}"
@@ -402,6 +408,10 @@ async fn lists_are_newest_first_paged_and_filtered() {
     assert!(
         all.json["jobs"][0].get("progress").is_some(),
         "list items are full Job resources"
+    );
+    assert!(
+        all.json["jobs"][0].get("usage").is_some_and(Value::is_null),
+        "a job that made no provider call has usage null"
     );
     for bad in [
         "?limit=0",

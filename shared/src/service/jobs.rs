@@ -10,8 +10,8 @@ use crate::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Pr
 use crate::error::FieldError;
 use crate::http::JsonBody;
 use crate::store::{
-    CreateJobOutcome, Idempotency, Job, JobQueue, JobStore, NewJob, PipelineMessage, ResultStore,
-    StoreError,
+    CreateJobOutcome, Idempotency, Job, JobQueue, JobStore, NewJob, PipelineMessage, ProviderUsage,
+    ResultStore, StoreError,
 };
 
 pub const MAX_COMPETITORS: usize = 10;
@@ -47,6 +47,45 @@ pub struct JobView {
     pub error_message: Option<String>,
     /// Number of keywords found; `null` until the job is completed or failed.
     pub keyword_count: Option<i64>,
+    /// What the job's paid data provider calls cost so far; `null` when it made none (no
+    /// provider configured, or a job that has not reached the provider yet).
+    pub usage: Option<UsageView>,
+}
+
+/// Paid data provider calls of a job.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageView {
+    /// The data provider.
+    #[schema(example = "dataforseo")]
+    pub provider: String,
+    /// Sum of the `cost` the provider reported for every response, in USD.
+    #[schema(example = 0.1234)]
+    pub cost_usd: f64,
+    /// Requests sent to the provider, retries included.
+    #[schema(example = 17)]
+    pub requests: u64,
+    /// Answers taken from the cross-job cache instead of a paid request.
+    #[schema(example = 3)]
+    pub cache_hits: u64,
+    /// The per-job spending cap in USD; `null` when none is configured.
+    #[schema(example = 5.0)]
+    pub cap_usd: Option<f64>,
+    /// The cap stopped further paid calls; the job finished with the data it had.
+    pub cap_reached: bool,
+}
+
+impl From<&ProviderUsage> for UsageView {
+    fn from(usage: &ProviderUsage) -> Self {
+        Self {
+            provider: usage.provider.clone(),
+            cost_usd: usage.cost_usd,
+            requests: usage.requests,
+            cache_hits: usage.cache_hits,
+            cap_usd: usage.cap_usd,
+            cap_reached: usage.cap_reached,
+        }
+    }
 }
 
 impl From<&Job> for JobView {
@@ -72,6 +111,7 @@ impl From<&Job> for JobView {
             } else {
                 None
             },
+            usage: job.usage.as_ref().map(UsageView::from),
         }
     }
 }

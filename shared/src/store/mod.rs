@@ -236,8 +236,7 @@ pub struct CachedResponse {
 #[async_trait]
 pub trait ProviderCache: Send + Sync {
     async fn cached_response(&self, key: &str) -> Result<Option<CachedResponse>, StoreError>;
-    async fn store_response(&self, key: &str, response: &CachedResponse)
-        -> Result<(), StoreError>;
+    async fn store_response(&self, key: &str, response: &CachedResponse) -> Result<(), StoreError>;
 }
 
 /// One of a pool's concurrent slots, held until released or until `expires_at`.

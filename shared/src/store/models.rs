@@ -1,4 +1,5 @@
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
 use crate::domain::{
     ApiKeyId, DomainName, Email, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress,
@@ -80,8 +81,10 @@ pub struct Job {
     pub usage: Option<ProviderUsage>,
 }
 
-/// Paid data provider calls of one job (the Job resource's `usage`).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Paid data provider calls of one job (the Job resource's `usage`). Stored on the job item
+/// as is; fields missing from an older item read as their defaults.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ProviderUsage {
     /// "dataforseo".
     pub provider: String,

@@ -1,4 +1,8 @@
-//! Job results on S3, under `jobs/<job id>/`.
+//! Job results on S3, under `jobs/<job id>/`; the provider cache under `provider-cache/`.
+
+mod cache;
+
+pub use cache::{cache_object_key, CACHE_PREFIX};
 
 use async_trait::async_trait;
 use aws_sdk_s3::error::DisplayErrorContext;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::keys::{job_pk, job_sort_key, user_jobs_pk, user_status_pk, JOB_SK, QUEUED_PK};
 use crate::domain::{DomainName, JobId, JobStatus, Progress, Stage, UserId};
-use crate::store::{Job, StoreError};
+use crate::store::{Job, ProviderUsage, StoreError};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -44,6 +44,9 @@ pub(super) struct JobItem {
     pub version: u64,
     #[serde(default)]
     pub refunded: bool,
+    /// Absent on jobs that made no paid provider call, and on items older than the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<ProviderUsage>,
 }
 
 impl JobItem {
@@ -79,6 +82,7 @@ impl JobItem {
             stage: job.stage,
             version: job.version,
             refunded: job.refunded,
+            usage: job.usage.clone(),
         }
     }
 
@@ -107,7 +111,67 @@ impl JobItem {
             stage: self.stage,
             version: self.version,
             refunded: self.refunded,
-            usage: None,
+            usage: self.usage,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::dynamo::{from_item, to_item};
+
+    fn job(usage: Option<ProviderUsage>) -> Job {
+        Job {
+            id: JobId::new(),
+            owner: UserId::new(),
+            status: JobStatus::Running,
+            primary_domain: DomainName::parse("example.com").unwrap(),
+            competitor_domains: vec![DomainName::parse("competitor.com").unwrap()],
+            language_code: "en".into(),
+            location_code: 2840,
+            created_at: Utc::now(),
+            started_at: Some(Utc::now()),
+            completed_at: None,
+            progress: Progress::waiting(),
+            error_message: None,
+            keyword_count: None,
+            stage: Some(Stage::first()),
+            version: 3,
+            refunded: false,
+            usage,
+        }
+    }
+
+    fn round_trip(job: &Job) -> Job {
+        let item = to_item(&JobItem::from_job(job)).unwrap();
+        from_item::<JobItem>(item).unwrap().into_job().unwrap()
+    }
+
+    #[test]
+    fn usage_round_trips_and_its_absence_stays_absent() {
+        let usage = ProviderUsage {
+            provider: "dataforseo".into(),
+            cost_usd: 0.1234,
+            requests: 17,
+            cache_hits: 3,
+            cap_usd: Some(1.0),
+            cap_reached: true,
+        };
+        let with = job(Some(usage));
+        assert_eq!(round_trip(&with), with);
+        let without = job(None);
+        let item = to_item(&JobItem::from_job(&without)).unwrap();
+        assert!(!item.contains_key("usage"), "no attribute for no usage");
+        assert_eq!(round_trip(&without), without);
+    }
+
+    #[test]
+    fn an_item_older_than_usage_reads_as_none() {
+        let mut item = to_item(&JobItem::from_job(&job(None))).unwrap();
+        item.remove("usage");
+        item.remove("refunded");
+        let read = from_item::<JobItem>(item).unwrap().into_job().unwrap();
+        assert_eq!(read.usage, None);
     }
 }

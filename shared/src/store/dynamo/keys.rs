@@ -105,3 +105,18 @@ pub fn status_counter(status: JobStatus) -> &'static str {
 }
 
 pub const ALL_JOBS_COUNTER: &str = "jobsTotal";
+
+/// A provider rate limit shared by every worker of the deployment: its slot and minute items.
+pub fn rate_pk(pool: &str) -> String {
+    format!("RATE#{pool}")
+}
+
+/// One of a pool's concurrent slots; the item exists while (or since) someone held it.
+pub fn slot_sk(slot: u32) -> String {
+    format!("SLOT#{slot:02}")
+}
+
+/// Requests counted in one calendar minute (minutes since the Unix epoch).
+pub fn minute_sk(epoch_minute: i64) -> String {
+    format!("MINUTE#{epoch_minute}")
+}

@@ -79,6 +79,41 @@ impl DynamoStore {
             "job transition kept conflicting with concurrent updates",
         ))
     }
+
+    /// Sets one attribute of the job without a version change, if the job is still at
+    /// `job.version`; `false` when it has moved on or is gone.
+    async fn set_if_unmoved<T: serde::Serialize + Sync>(
+        &self,
+        job: &Job,
+        attribute: &str,
+        value: &T,
+    ) -> Result<bool, StoreError> {
+        let value = serde_dynamo::to_attribute_value(value).map_err(StoreError::new)?;
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(job_pk(job.id), JOB_SK)))
+            // A name placeholder, since some attribute names (`usage`) are reserved words.
+            .update_expression("SET #attribute = :value")
+            .condition_expression("version = :version")
+            .expression_attribute_names("#attribute", attribute)
+            .expression_attribute_values(":value", value)
+            .expression_attribute_values(":version", n(job.version))
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Ok(false)
+            }
+            Err(err) => Err(sdk_error(err)),
+        }
+    }
 }
 
 fn successor(job: &Job) -> Job {
@@ -120,35 +155,11 @@ impl JobTransitions for DynamoStore {
     }
 
     async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError> {
-        let progress = serde_dynamo::to_attribute_value(&progress).map_err(StoreError::new)?;
-        let result = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .set_key(Some(key(job_pk(job.id), JOB_SK)))
-            .update_expression("SET progress = :progress")
-            .condition_expression("version = :version")
-            .expression_attribute_values(":progress", progress)
-            .expression_attribute_values(":version", n(job.version))
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(sdk_error(err)),
-        }
+        self.set_if_unmoved(job, "progress", &progress).await
     }
 
     async fn record_usage(&self, job: &Job, usage: &ProviderUsage) -> Result<bool, StoreError> {
-        // Stored by issue 6's adapter work; until then usage is not persisted.
-        let _ = (job, usage);
-        Ok(true)
+        self.set_if_unmoved(job, "usage", usage).await
     }
 
     async fn complete_job(
