@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod event;
+pub mod provider_credentials;
 pub mod runner;
 pub mod stages;
 
