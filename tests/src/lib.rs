@@ -4,6 +4,7 @@
 pub mod bridge;
 pub mod counting;
 pub mod harness;
+pub mod pipeline_rig;
 pub mod provision;
 pub mod seed;
 pub mod sites;

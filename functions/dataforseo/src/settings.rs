@@ -6,7 +6,6 @@ use std::time::Duration;
 pub const DEFAULT_BASE_URL: &str = "https://api.dataforseo.com";
 pub const DEFAULT_MAX_COST_PER_JOB: f64 = 5.0;
 pub const DEFAULT_SERP_BUDGET: usize = 100;
-pub const DEFAULT_SERP_OVERLAP: usize = 3;
 pub const DEFAULT_CACHE_TTL_HOURS: u64 = 168;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -19,8 +18,6 @@ pub struct ProviderSettings {
     pub max_cost_per_job: f64,
     /// Keywords whose SERP is fetched, highest volume first (`KR_DATAFORSEO_SERP_BUDGET`, 0 to 1,000).
     pub serp_budget: usize,
-    /// Shared top-10 URLs that put two keywords in one cluster (`KR_DATAFORSEO_SERP_OVERLAP`, 1 to 10).
-    pub serp_overlap: usize,
     /// How long a cached response serves later jobs (`KR_DATAFORSEO_CACHE_TTL_HOURS`; 0 = no cache).
     pub cache_ttl: Duration,
     pub retry: RetryPolicy,
@@ -85,12 +82,6 @@ impl ProviderSettings {
                 1000.0,
                 DEFAULT_SERP_BUDGET as f64,
             )? as usize,
-            serp_overlap: number(
-                "KR_DATAFORSEO_SERP_OVERLAP",
-                1.0,
-                10.0,
-                DEFAULT_SERP_OVERLAP as f64,
-            )? as usize,
             cache_ttl: Duration::from_secs(
                 number(
                     "KR_DATAFORSEO_CACHE_TTL_HOURS",
@@ -132,11 +123,10 @@ mod tests {
     fn defaults_bounds_and_no_credentials() {
         let settings = with(&[]).unwrap().unwrap();
         assert_eq!(settings.base_url, DEFAULT_BASE_URL);
-        assert_eq!(settings.serp_overlap, 3);
         assert_eq!(settings.cache_ttl, Duration::from_secs(168 * 3600));
         let local = with(&[("KR_DATAFORSEO_BASE_URL", "http://127.0.0.1:8790/")]).unwrap();
         assert_eq!(local.unwrap().base_url, "http://127.0.0.1:8790");
-        assert!(with(&[("KR_DATAFORSEO_SERP_OVERLAP", "0")]).is_err());
+        assert!(with(&[("KR_DATAFORSEO_SERP_BUDGET", "1001")]).is_err());
         assert!(with(&[("KR_DATAFORSEO_MAX_COST_PER_JOB", "-1")]).is_err());
         assert!(with(&[("KR_DATAFORSEO_BASE_URL", "ftp://x")]).is_err());
         assert_eq!(ProviderSettings::from_vars(|_| None, None), Ok(None));

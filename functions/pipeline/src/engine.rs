@@ -94,6 +94,7 @@ impl Pipeline {
         if reporter.stopped() && self.jobs.job(job.id).await?.is_none() {
             return self.forget(&job).await;
         }
+        let job = reporter.job_after_stage();
         match outcome {
             Ok(StageOutcome::Continue) => self.advance(&job, current).await,
             Ok(StageOutcome::Completed { keyword_count }) => {

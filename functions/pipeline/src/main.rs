@@ -1,6 +1,8 @@
 use std::sync::Arc;
 
 use kr_crawler::{CrawlConfig, Crawler};
+use kr_dataforseo::{DataForSeo, ProviderSettings};
+use kr_pipeline::provider_credentials::resolve_credentials;
 use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
 use kr_pipeline::Pipeline;
 use kr_shared::config::Config;
@@ -23,10 +25,26 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         results,
         ..
     } = Wiring::from_config(config).await;
+    let env = |name: &str| std::env::var(name).ok();
+    let credentials = resolve_credentials(
+        env,
+        &kr_shared::aws::sdk_config(config.aws_endpoint.as_deref()).await,
+    )
+    .await?;
+    let provider = match ProviderSettings::from_vars(env, credentials)? {
+        Some(settings) => Some(Arc::new(DataForSeo::new(
+            settings,
+            results.clone(),
+            store.clone(),
+        )?)),
+        None => None,
+    };
+    tracing::info!(provider = provider.is_some(), "keyword data provider");
     let runner = ResearchRunner {
         crawler: Crawler::new(CrawlConfig::from_env()?)?,
         artifacts: results.clone(),
-        settings: ResearchSettings::from_vars(|name| std::env::var(name).ok())?,
+        settings: ResearchSettings::from_vars(env)?,
+        provider,
     };
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use kr_dataforseo::UsageSink;
 use kr_shared::domain::{Progress, Stage};
-use kr_shared::store::{Job, JobTransitions};
+use kr_shared::store::{Job, JobTransitions, ProviderUsage};
 use tokio::sync::Mutex;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,13 +67,15 @@ pub trait StageRunner: Send + Sync {
     ) -> Result<StageOutcome, StageError>;
 }
 
-/// Lets a long stage report how far it is, without writing on every small step.
+/// Lets a long stage report how far it is, without writing on every small step, and keeps
+/// the job's provider usage current as paid calls are made.
 pub struct ProgressReporter {
     transitions: Arc<dyn JobTransitions>,
     job: Job,
     stage: Stage,
     last: Mutex<Option<Instant>>,
     stopped: AtomicBool,
+    usage: std::sync::Mutex<Option<ProviderUsage>>,
 }
 
 /// Progress writes inside a stage are at most this frequent.
@@ -82,10 +85,25 @@ impl ProgressReporter {
     pub fn new(transitions: Arc<dyn JobTransitions>, job: Job, stage: Stage) -> Self {
         Self {
             transitions,
-            job,
             stage,
             last: Mutex::new(None),
             stopped: AtomicBool::new(false),
+            usage: std::sync::Mutex::new(job.usage.clone()),
+            job,
+        }
+    }
+
+    /// The job's provider usage so far, this stage's calls included.
+    pub fn usage(&self) -> Option<ProviderUsage> {
+        self.usage.lock().expect("usage lock").clone()
+    }
+
+    /// The job as the stage leaves it, for the transition that follows: its usage figures
+    /// were written without a version change, so the transition must carry them on.
+    pub fn job_after_stage(&self) -> Job {
+        Job {
+            usage: self.usage(),
+            ..self.job.clone()
         }
     }
 
@@ -110,5 +128,19 @@ impl ProgressReporter {
     /// True once a progress write found the job deleted or moved on.
     pub fn stopped(&self) -> bool {
         self.stopped.load(Ordering::Relaxed)
+    }
+}
+
+#[async_trait]
+impl UsageSink for ProgressReporter {
+    /// Every change is written at once: the money is spent, and a worker that dies next
+    /// must not take the record of it along.
+    async fn usage_changed(&self, usage: &ProviderUsage) {
+        *self.usage.lock().expect("usage lock") = Some(usage.clone());
+        match self.transitions.record_usage(&self.job, usage).await {
+            Ok(true) => {}
+            Ok(false) => self.stopped.store(true, Ordering::Relaxed),
+            Err(err) => tracing::warn!(job = %self.job.id, %err, "could not record provider usage"),
+        }
     }
 }

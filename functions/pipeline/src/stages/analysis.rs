@@ -1,4 +1,3 @@
-use kr_research::discovery::Candidate;
 use kr_research::personas::OfflinePersonaGenerator;
 use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
@@ -7,7 +6,7 @@ use kr_shared::results::export::write_csv;
 use kr_shared::results::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_shared::store::{put_json, Job};
 
-use super::{storage_failure, MeasuredCandidates, ResearchRunner};
+use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
 
 impl ResearchRunner {
@@ -18,8 +17,8 @@ impl ResearchRunner {
         job: &Job,
         progress: &ProgressReporter,
     ) -> Result<StageOutcome, StageError> {
-        let candidates: Vec<Candidate> = self.load(job, Stage::Discovery).await?;
-        let measured: MeasuredCandidates = self.load(job, Stage::Metrics).await?;
+        let Discovered { candidates, .. } = self.load(job, Stage::Discovery).await?;
+        let measured: Vec<Measured> = self.load(job, Stage::Metrics).await?;
         progress
             .report(0.1, format!("Analysing {} keywords", candidates.len()))
             .await;
@@ -40,17 +39,9 @@ impl ResearchRunner {
             max_keywords: self.settings.max_keywords,
             cluster_threshold: self.settings.cluster_threshold,
             primary_domain: Some(job.primary_domain.to_string()),
+            serp_overlap: self.settings.serp_overlap,
             ..ResearchInput::default()
         };
-        let measured: Vec<Measured> = measured
-            .metrics
-            .into_iter()
-            .map(|metrics| Measured {
-                metrics,
-                source: measured.source.clone(),
-                ..Measured::default()
-            })
-            .collect();
         let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,

@@ -4,6 +4,7 @@
 
 mod analysis;
 mod crawl;
+mod provider;
 mod references;
 mod settings;
 
@@ -11,8 +12,10 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use kr_crawler::Crawler;
+use kr_dataforseo::DataForSeo;
 use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
-use kr_research::metrics::{estimate_all, KeywordMetrics, ESTIMATE_SOURCE};
+use kr_research::metrics::estimate_all;
+use kr_research::research::Measured;
 use kr_research::text::Language;
 use kr_research::PageContent;
 use kr_shared::domain::Stage;
@@ -24,18 +27,21 @@ pub use settings::ResearchSettings;
 
 use crate::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
 
-/// Metrics of every candidate, in candidate order, and where they came from.
-#[derive(Debug, Serialize, Deserialize)]
+/// The discovery stage's output: the job's keywords, best first, and what the data
+/// provider already said about each (`facts` is empty without a provider).
+#[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MeasuredCandidates {
-    pub source: String,
-    pub metrics: Vec<KeywordMetrics>,
+pub struct Discovered {
+    pub candidates: Vec<Candidate>,
+    pub facts: Vec<provider::KeywordFacts>,
 }
 
 pub struct ResearchRunner {
     pub crawler: Crawler,
     pub artifacts: Arc<dyn ArtifactStore>,
     pub settings: ResearchSettings,
+    /// Measured data; `None` (no credentials) means the offline estimate.
+    pub provider: Option<Arc<DataForSeo>>,
 }
 
 fn storage_failure(err: StoreError) -> StageError {
@@ -80,35 +86,69 @@ impl ResearchRunner {
         .map_err(storage_failure)
     }
 
-    async fn discovery(&self, job: &Job) -> Result<StageOutcome, StageError> {
+    async fn discovery(
+        &self,
+        job: &Job,
+        progress: &ProgressReporter,
+    ) -> Result<StageOutcome, StageError> {
         let pages: Vec<PageContent> = self.load(job, Stage::Crawl).await?;
         let config = DiscoveryConfig::new(
             Language::new(&job.language_code),
             self.settings.max_keywords,
         );
-        let candidates = discover(&pages, &config);
-        if candidates.is_empty() {
+        let crawl = discover(&pages, &config);
+        let discovered = match &self.provider {
+            Some(provider) => {
+                let session = provider.for_job(progress.usage(), progress);
+                provider::discover_with_provider(
+                    job,
+                    crawl,
+                    &session,
+                    self.settings.max_keywords,
+                    progress,
+                )
+                .await?
+            }
+            None => Discovered {
+                candidates: crawl,
+                facts: Vec::new(),
+            },
+        };
+        if discovered.candidates.is_empty() {
             return Err(StageError::permanent(format!(
-                "No keywords could be found in the text of {}; its pages may be empty or rendered by scripts only.",
+                "No keywords could be found for {}: its pages may be empty or rendered by scripts only, and the data provider knows none.",
                 job.primary_domain
             )));
         }
-        self.save(job, Stage::Discovery, &candidates).await?;
+        self.save(job, Stage::Discovery, &discovered).await?;
         Ok(StageOutcome::Continue)
     }
 
-    async fn metrics(&self, job: &Job) -> Result<StageOutcome, StageError> {
-        let candidates: Vec<Candidate> = self.load(job, Stage::Discovery).await?;
-        let metrics = estimate_all(&candidates, &Language::new(&job.language_code));
-        self.save(
-            job,
-            Stage::Metrics,
-            &MeasuredCandidates {
-                source: ESTIMATE_SOURCE.to_string(),
-                metrics,
-            },
-        )
-        .await?;
+    async fn metrics(
+        &self,
+        job: &Job,
+        progress: &ProgressReporter,
+    ) -> Result<StageOutcome, StageError> {
+        let Discovered { candidates, facts } = self.load(job, Stage::Discovery).await?;
+        let measured: Vec<Measured> = match &self.provider {
+            Some(provider) => {
+                let session = provider.for_job(progress.usage(), progress);
+                provider::measure_with_provider(
+                    job,
+                    &candidates,
+                    facts,
+                    &session,
+                    provider.settings().serp_budget,
+                    progress,
+                )
+                .await?
+            }
+            None => estimate_all(&candidates, &Language::new(&job.language_code))
+                .into_iter()
+                .map(Measured::estimated)
+                .collect(),
+        };
+        self.save(job, Stage::Metrics, &measured).await?;
         Ok(StageOutcome::Continue)
     }
 }
@@ -124,8 +164,8 @@ impl StageRunner for ResearchRunner {
         match stage {
             Stage::References => self.references(job).await,
             Stage::Crawl => self.crawl(job, progress).await,
-            Stage::Discovery => self.discovery(job).await,
-            Stage::Metrics => self.metrics(job).await,
+            Stage::Discovery => self.discovery(job, progress).await,
+            Stage::Metrics => self.metrics(job, progress).await,
             Stage::Analysis => self.analysis(job, progress).await,
         }
     }

@@ -5,6 +5,9 @@ pub struct ResearchSettings {
     pub max_keywords: usize,
     /// Token overlap that puts two keywords in one cluster (`KR_CLUSTER_THRESHOLD`, 0 to 1).
     pub cluster_threshold: f64,
+    /// Shared top-10 URLs that put two keywords in one SERP cluster
+    /// (`KR_DATAFORSEO_SERP_OVERLAP`, 1 to 10; used when SERPs were fetched).
+    pub serp_overlap: usize,
 }
 
 pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
@@ -14,6 +17,7 @@ impl Default for ResearchSettings {
         Self {
             max_keywords: kr_research::discovery::DEFAULT_MAX_KEYWORDS,
             cluster_threshold: kr_research::clusters::DEFAULT_THRESHOLD,
+            serp_overlap: kr_research::clusters::DEFAULT_SERP_OVERLAP,
         }
     }
 }
@@ -36,6 +40,14 @@ impl ResearchSettings {
                 .ok()
                 .filter(|t| (0.0..=1.0).contains(t))
                 .ok_or_else(|| "KR_CLUSTER_THRESHOLD must be a number from 0 to 1".to_string())?;
+        }
+        if let Some(raw) = lookup("KR_DATAFORSEO_SERP_OVERLAP") {
+            settings.serp_overlap = raw
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=10).contains(n))
+                .ok_or_else(|| "KR_DATAFORSEO_SERP_OVERLAP must be 1 to 10".to_string())?;
         }
         Ok(settings)
     }

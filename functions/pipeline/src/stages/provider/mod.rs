@@ -1,0 +1,49 @@
+//! Research with DataForSEO: discovery from the domains' rankings and keyword ideas besides
+//! the crawl, measured metrics, provider intents and SERPs. Used when credentials are
+//! configured; the offline estimate covers whatever the provider could not (see `metrics`).
+
+mod discovery;
+mod facts;
+mod metrics;
+mod selection;
+
+pub use discovery::discover_with_provider;
+pub use facts::KeywordFacts;
+pub use metrics::measure_with_provider;
+
+use kr_dataforseo::ProviderError;
+
+use crate::runner::StageError;
+
+/// `metricsSource` of Labs figures.
+pub const LABS_SOURCE: &str = "dataforseo";
+/// `metricsSource` of Google Ads figures (markets Labs does not cover).
+pub const GOOGLE_ADS_SOURCE: &str = "dataforseo_google_ads";
+
+/// What a provider failure means for the stage: `Ok(None)` = go on without that data.
+fn settle<T>(result: Result<T, ProviderError>, what: &str) -> Result<Option<T>, StageError> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(err) => settle_error(err, what).map(|()| None),
+    }
+}
+
+fn settle_error(err: ProviderError, what: &str) -> Result<(), StageError> {
+    match err {
+        // The account's owner must act; retrying cannot help, so the job fails and its run
+        // is given back.
+        ProviderError::Account(message) => Err(StageError::permanent(message)),
+        ProviderError::Unavailable(detail) => {
+            tracing::warn!(%detail, what, "provider unavailable");
+            Err(StageError::transient(
+                "The keyword data provider is unavailable; the job will be retried.",
+            ))
+        }
+        // The cap finishes the job with what it has; a refused request loses only its part.
+        ProviderError::CapReached => Ok(()),
+        ProviderError::Rejected { code, message } => {
+            tracing::warn!(code, %message, what, "provider refused a request");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The real pipeline (crawler, research engine, optionally the data provider) wired to the
+//! emulator and the sample sites, driven message by message through a private queue.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kr_crawler::{CrawlConfig, Crawler};
+use kr_dataforseo::DataForSeo;
+use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
+use kr_pipeline::Pipeline;
+use kr_shared::aws::AwsClients;
+use kr_shared::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
+use kr_shared::service::jobs::{create_job, JobRequest};
+use kr_shared::store::dynamo::DynamoStore;
+use kr_shared::store::s3::S3ResultStore;
+use kr_shared::store::sqs::SqsJobQueue;
+use kr_shared::store::{Job, JobStore, User};
+
+use crate::bridge::{Bridge, InProcessPipeline};
+use crate::harness;
+use crate::sites::{fixtures_root, resolve_spec, serve_sites};
+
+pub struct Rig {
+    pub pipeline: Arc<Pipeline>,
+    pub results: Arc<S3ResultStore>,
+    pub queue_url: String,
+    pub clients: AwsClients,
+    pub store: Arc<DynamoStore>,
+}
+
+/// Host names the rig's crawler reaches: the sample sites, plus `unreachable-primary.com`
+/// and `down-competitor.com` on a closed port, plus `aliases` served as the given sample
+/// site (`alias=sample-domain`).
+pub async fn rig(provider: Option<Arc<DataForSeo>>, aliases: &[(&str, &str)]) -> Rig {
+    rig_with(provider, aliases, ResearchSettings::default()).await
+}
+
+pub async fn rig_with(
+    provider: Option<Arc<DataForSeo>>,
+    aliases: &[(&str, &str)],
+    settings: ResearchSettings,
+) -> Rig {
+    let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
+        .await
+        .unwrap();
+    let mut resolve = format!(
+        "{},unreachable-primary.com=127.0.0.1:1,down-competitor.com=127.0.0.1:1",
+        resolve_spec(sites)
+    );
+    for (alias, _) in aliases {
+        resolve.push_str(&format!(",{alias}={sites}"));
+    }
+    let crawl_config = CrawlConfig::from_vars(|name| match name {
+        "KR_CRAWL_RESOLVE" => Some(resolve.clone()),
+        "KR_CRAWL_DELAY_MS" => Some("20".into()),
+        _ => None,
+    })
+    .unwrap();
+    let clients = harness::clients().await;
+    let queue_url = harness::fresh_queue(&clients).await;
+    let store = harness::store().await;
+    let results = Arc::new(S3ResultStore::new(
+        clients.s3.clone(),
+        harness::config().results_bucket,
+    ));
+    let runner = ResearchRunner {
+        crawler: Crawler::new(crawl_config).unwrap(),
+        artifacts: results.clone(),
+        settings,
+        provider,
+    };
+    let pipeline = Arc::new(Pipeline {
+        jobs: store.clone(),
+        transitions: store.clone(),
+        queue: Arc::new(SqsJobQueue::new(clients.sqs.clone(), queue_url.clone())),
+        results: results.clone(),
+        runner: Arc::new(runner),
+        max_attempts: 3,
+    });
+    Rig {
+        pipeline,
+        results,
+        queue_url,
+        clients,
+        store,
+    }
+}
+
+impl Rig {
+    pub async fn start(&self, primary: &str, competitors: &[&str]) -> Job {
+        self.start_at(primary, competitors, 2840).await.1
+    }
+
+    /// A new user's job for `location_code`; returns the user too.
+    pub async fn start_at(
+        &self,
+        primary: &str,
+        competitors: &[&str],
+        location_code: u32,
+    ) -> (User, Job) {
+        let user = harness::new_user(&self.store, Plan::Agency, 1, 1).await;
+        let request = JobRequest {
+            primary_domain: DomainName::parse(primary).unwrap(),
+            competitor_domains: competitors
+                .iter()
+                .map(|c| DomainName::parse(c).unwrap())
+                .collect(),
+            language_code: LanguageCode::parse("en").unwrap(),
+            location_code: LocationCode::parse(i64::from(location_code)).unwrap(),
+        };
+        let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
+        let created = create_job(self.store.as_ref(), &queue, user.id, request, None)
+            .await
+            .unwrap();
+        (user, self.store.job(created.id).await.unwrap().unwrap())
+    }
+
+    /// Delivers messages until the job finishes; returns every progress seen on the way.
+    pub async fn run(&self, id: JobId) -> (Job, Vec<u32>) {
+        let bridge = Bridge {
+            sqs: self.clients.sqs.clone(),
+            queue_url: self.queue_url.clone(),
+            batch_size: 5,
+        };
+        let invoker = InProcessPipeline(self.pipeline.clone());
+        let deadline = Instant::now() + Duration::from_secs(180);
+        let mut seen = Vec::new();
+        loop {
+            let job = self.store.job(id).await.unwrap().expect("job exists");
+            seen.push(job.progress.percent);
+            if job.status.is_finished() || Instant::now() > deadline {
+                return (job, seen);
+            }
+            bridge.poll_once(&invoker, 1).await.unwrap();
+        }
+    }
+}
