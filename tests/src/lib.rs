@@ -3,6 +3,7 @@
 
 pub mod bridge;
 pub mod counting;
+pub mod dataforseo_mock;
 pub mod harness;
 pub mod pipeline_rig;
 pub mod provision;
