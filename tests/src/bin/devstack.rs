@@ -11,6 +11,7 @@ use kr_shared::config::Config;
 use kr_shared::store::dynamo::DynamoStore;
 use kr_shared::store::sqs::SqsJobQueue;
 use kr_tests::bridge::{Bridge, HttpInvoker, Invoker};
+use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::provision::{function_environment, provision};
 use kr_tests::template::Template;
 use std::time::{Duration, Instant};
@@ -58,6 +59,22 @@ enum Command {
     ServeSites {
         #[arg(long, default_value = "127.0.0.1:8780")]
         address: std::net::SocketAddr,
+    },
+    /// Serve the DataForSEO mock (files in tests/fixtures/dataforseo) on loopback and print
+    /// its base URL, for KR_DATAFORSEO_BASE_URL.
+    ServeDataforseo {
+        #[arg(long, default_value_t = 8790)]
+        port: u16,
+        #[arg(long, default_value = "mock-login")]
+        login: String,
+        #[arg(long, default_value = "mock-password")]
+        password: String,
+        /// The account's balance in USD; unlimited when absent.
+        #[arg(long)]
+        balance: Option<f64>,
+        /// Answer without playing the fault rules of faults.json.
+        #[arg(long)]
+        no_faults: bool,
     },
 }
 
@@ -142,6 +159,27 @@ async fn main() -> Result<()> {
             let bound =
                 kr_tests::sites::serve_sites(address, kr_tests::sites::fixtures_root()).await?;
             println!("{}", kr_tests::sites::resolve_spec(bound));
+            std::future::pending::<()>().await;
+        }
+        Command::ServeDataforseo {
+            port,
+            login,
+            password,
+            balance,
+            no_faults,
+        } => {
+            let mut config = MockConfig {
+                address: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                login,
+                password,
+                balance_usd: balance,
+                ..MockConfig::default()
+            };
+            if no_faults {
+                config = config.without_faults();
+            }
+            let mock = MockDataForSeo::start(config).await?;
+            println!("{}", mock.base_url());
             std::future::pending::<()>().await;
         }
     }
