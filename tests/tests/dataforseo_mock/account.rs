@@ -264,6 +264,22 @@ fn the_fixtures_hold_serp_clusters_near_misses_and_content_gaps() {
             "{competitor} ranks for keywords the primary does not"
         );
     }
+    // A domain ranking organically in the top ten stands at that position of the SERP.
+    for target in data.targets() {
+        for ranked in data.ranked(target) {
+            let urls = data.serp_urls(&ranked.keyword);
+            if let (Some(urls), "organic", 1..=10) =
+                (urls, ranked.item_type.as_str(), ranked.rank_group)
+            {
+                assert_eq!(
+                    urls[ranked.rank_group as usize - 1],
+                    ranked.url,
+                    "{}",
+                    ranked.keyword
+                );
+            }
+        }
+    }
     for keyword in data.seeds().into_iter().flat_map(|s| data.ideas(s)) {
         assert!(
             data.labs(&keyword).is_some(),
