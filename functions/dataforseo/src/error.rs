@@ -33,6 +33,10 @@ impl ProviderError {
             StatusClass::NoBalance => Self::Account(
                 "The DataForSEO account has no balance left; the operator has to top it up.".into(),
             ),
+            StatusClass::DailyLimit => Self::Account(
+                "The DataForSEO account's daily spending limit is reached; the operator has to raise it or wait for the next day (UTC)."
+                    .into(),
+            ),
             StatusClass::Retryable => Self::Unavailable(format!("{code} {message}")),
             _ => Self::Rejected { code, message },
         }

@@ -1,9 +1,10 @@
 //! Keywords as the bulk endpoints accept them, and matching their answers back. Google Ads
 //! rejects a whole request for one keyword that is too long, too wordy or holds a symbol it
 //! does not allow, so every keyword is cleaned first and the unusable ones are never sent.
-//! Answers name keywords in their own way (lower case, or the spelling Google corrected
-//! them to, with the original in `spell` or the other way round), so they are matched back
-//! case-insensitively through either name.
+//! Answers name keywords in their own way: lower-cased, and Google Ads gives the figures of
+//! the spelling it corrected a keyword to, naming that spelling in `spell`. Answers are
+//! matched back case-insensitively by `keyword`, and by `spell` should an answer carry only
+//! the corrected form.
 
 use std::collections::HashMap;
 
@@ -12,24 +13,23 @@ pub const MAX_CHARS: usize = 80;
 /// Most words Google Ads accepts in one keyword.
 pub const MAX_WORDS: usize = 10;
 
-/// Symbols Google Ads refuses in keywords; they carry no meaning for search volume, so they
-/// become spaces.
+/// Symbols Google Ads refuses in keywords (its docs' list); they carry no meaning for
+/// search volume, so they become spaces. `.`, `-` and `+` are accepted ("c++", "e-bike").
 const REJECTED_SYMBOLS: &[char] = &[
     ',', '!', '@', '%', '^', '(', ')', '=', '{', '}', ';', '~', '`', '<', '>', '?', '\\', '|',
-    '\u{2015}', '*', '"', '[', ']', '#', '$', '+', ':',
+    '\u{2015}',
 ];
+
+/// Characters outside the Basic Multilingual Plane (emoji and the like) are refused too.
+fn refused(c: char) -> bool {
+    REJECTED_SYMBOLS.contains(&c) || c.is_control() || c.len_utf8() == 4
+}
 
 /// The keyword as it can be sent, or `None` when nothing usable is left or it is too long.
 pub fn sanitize(keyword: &str) -> Option<String> {
     let cleaned: String = keyword
         .chars()
-        .map(|c| {
-            if REJECTED_SYMBOLS.contains(&c) || c.is_control() {
-                ' '
-            } else {
-                c
-            }
-        })
+        .map(|c| if refused(c) { ' ' } else { c })
         .collect::<String>()
         .to_lowercase();
     let words: Vec<&str> = cleaned.split_whitespace().collect();
@@ -83,6 +83,8 @@ mod tests {
             Some("best cold brew coffee")
         );
         assert_eq!(sanitize("café crème").as_deref(), Some("café crème"));
+        assert_eq!(sanitize("c++ tutorial 🚀").as_deref(), Some("c++ tutorial"));
+        assert_eq!(sanitize("e-bike.").as_deref(), Some("e-bike."));
         assert_eq!(sanitize("?!"), None);
         assert_eq!(sanitize(&"word ".repeat(11)), None);
         assert!(sanitize(&"word ".repeat(10)).is_some());

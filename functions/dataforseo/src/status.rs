@@ -15,6 +15,8 @@ const RETRYABLE: [i64; 5] = [40_202, 40_103, 50_000, 50_301, 50_401];
 /// Codes that need the account owner's attention.
 const CREDENTIALS: [i64; 1] = [40_100];
 const BALANCE: [i64; 1] = [40_200];
+/// The daily spending limit the account owner set in DataForSEO's dashboard.
+const DAILY_LIMIT: [i64; 1] = [40_203];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StatusClass {
@@ -23,6 +25,7 @@ pub enum StatusClass {
     Retryable,
     BadCredentials,
     NoBalance,
+    DailyLimit,
     /// The request cannot succeed as sent (invalid field, unsupported location, ...).
     Rejected,
 }
@@ -34,6 +37,7 @@ pub fn classify(code: i64) -> StatusClass {
         c if RETRYABLE.contains(&c) => StatusClass::Retryable,
         c if CREDENTIALS.contains(&c) => StatusClass::BadCredentials,
         c if BALANCE.contains(&c) => StatusClass::NoBalance,
+        c if DAILY_LIMIT.contains(&c) => StatusClass::DailyLimit,
         _ => StatusClass::Rejected,
     }
 }
@@ -63,6 +67,7 @@ mod tests {
         }
         assert_eq!(classify(40_100), StatusClass::BadCredentials);
         assert_eq!(classify(40_200), StatusClass::NoBalance);
+        assert_eq!(classify(40_203), StatusClass::DailyLimit);
         assert_eq!(classify(40_102), StatusClass::NoResults);
         assert_eq!(classify_http(401), StatusClass::BadCredentials);
         assert_eq!(classify_http(402), StatusClass::NoBalance);
