@@ -135,3 +135,35 @@ impl Rig {
         }
     }
 }
+
+/// The DataForSEO client pointed at `base_url` (the mock), with the emulator's stores as its
+/// cache and rate gate. `vars` are further `KR_DATAFORSEO_*` settings; retries pause 10 ms.
+pub async fn provider_at(
+    base_url: &str,
+    login: &str,
+    password: &str,
+    vars: &[(&str, &str)],
+) -> Arc<DataForSeo> {
+    let mut all: Vec<(String, String)> = vec![
+        ("KR_DATAFORSEO_BASE_URL".into(), base_url.into()),
+        ("KR_DATAFORSEO_RETRY_BASE_MS".into(), "10".into()),
+    ];
+    all.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let settings = kr_dataforseo::ProviderSettings::from_vars(
+        |name| {
+            all.iter()
+                .rev()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        },
+        Some((login.to_string(), password.to_string())),
+    )
+    .unwrap()
+    .unwrap();
+    let clients = harness::clients().await;
+    let cache = Arc::new(S3ResultStore::new(
+        clients.s3.clone(),
+        harness::config().results_bucket,
+    ));
+    Arc::new(DataForSeo::new(settings, cache, harness::store().await).unwrap())
+}

@@ -4,10 +4,16 @@
 //!
 //! | evidence | relevance |
 //! |---|---|
-//! | found in the crawl | as the offline engine computes it (log-scaled discovery score) |
-//! | the primary ranks organically at position p (1..100) | 0.9 − 0.4 × (p − 1) / 99 |
-//! | only competitors rank (a content gap) | 0.6 |
+//! | the primary ranks organically at position p (1..100) | 0.95 − 0.35 × (p − 1) / 99 |
+//! | only competitors rank (a content gap) | 0.7 |
+//! | found in the crawl | 0.75 × its crawl relevance (log-scaled discovery score, 0..1) |
 //! | a keyword idea from the site's own top phrases | 0.4 |
+//!
+//! Measured evidence of demand outranks the crawl's: a keyword the primary ranks for, or one
+//! its competitors win it over, matters more than a phrase that is merely on the pages, and a
+//! content gap is what a competitor analysis is for. Crawl relevance is log-scaled and most
+//! phrases sit high on it, hence the 0.75 factor, which keeps gaps above all but the site's
+//! very best phrases.
 //!
 //! A keyword with several kinds of evidence takes the highest; ties go to the higher volume.
 //! Relevance is stored back as a discovery score, so scoring treats every keyword alike.
@@ -24,7 +30,8 @@ use super::KeywordFacts;
 use crate::stages::Discovered;
 
 const IDEA_RELEVANCE: f64 = 0.4;
-const GAP_RELEVANCE: f64 = 0.6;
+const GAP_RELEVANCE: f64 = 0.7;
+const CRAWL_WEIGHT: f64 = 0.75;
 
 /// The provider's answers for one job's discovery.
 #[derive(Debug, Default)]
@@ -158,10 +165,10 @@ fn entry_relevance(e: &Entry, best_score: f64) -> f64 {
     let crawl = e
         .crawl
         .as_ref()
-        .map_or(0.0, |c| relevance(c.score, best_score));
+        .map_or(0.0, |c| CRAWL_WEIGHT * relevance(c.score, best_score));
     let ranked = e
         .primary_position
-        .map_or(0.0, |p| 0.9 - 0.4 * f64::from(p.clamp(1, 100) - 1) / 99.0);
+        .map_or(0.0, |p| 0.95 - 0.35 * f64::from(p.clamp(1, 100) - 1) / 99.0);
     let gap = if e.competitor_ranks && e.primary_position.is_none() {
         GAP_RELEVANCE
     } else {
@@ -241,9 +248,9 @@ mod tests {
             keywords,
             [
                 "cold brew",
-                "house blend",
                 "espresso beans",
                 "pour over kettle",
+                "house blend",
                 "iced latte recipe"
             ]
         );
@@ -257,9 +264,9 @@ mod tests {
         assert!(found.candidates[at("espresso beans")].content_gap);
         assert!(found.candidates[at("pour over kettle")].content_gap);
         assert!(!found.candidates[at("iced latte recipe")].content_gap);
-        // Relevance survives the round trip through the discovery score.
-        let best = found.candidates[0].score;
-        let gap = relevance(found.candidates[at("espresso beans")].score, best);
+        // Relevance survives the round trip through the discovery score (on the crawl's
+        // scale: its best score was 10).
+        let gap = relevance(found.candidates[at("espresso beans")].score, 10.0);
         assert!((gap - GAP_RELEVANCE).abs() < 1e-9, "{gap}");
 
         let kept = select(
