@@ -381,6 +381,8 @@ async fn markets_labs_does_not_cover_are_measured_with_google_ads() {
     }
     assert!(matched >= 10, "{matched} keywords measured by Google Ads");
     let stats = mock.stats();
+    // Labs refuses the market (40501): asked once per domain, never retried.
+    assert_eq!(stats.requests_to(paths::RANKED_KEYWORDS), 2);
     // The first Google Ads request met a 40202 and was retried.
     assert!(stats.requests_to(paths::ADS_SEARCH_VOLUME) >= 2);
     assert_usage_matches(&usage(&done), &stats);
