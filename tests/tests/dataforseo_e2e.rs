@@ -381,8 +381,15 @@ async fn markets_labs_does_not_cover_are_measured_with_google_ads() {
     }
     assert!(matched >= 10, "{matched} keywords measured by Google Ads");
     let stats = mock.stats();
-    // Labs refuses the market (40501): asked once per domain, never retried.
-    assert_eq!(stats.requests_to(paths::RANKED_KEYWORDS), 2);
+    // Labs refuses the market (40501): once per domain, never asked again after that (the
+    // competitor's first answer is the fault file's 40202, which is retried).
+    let refused = stats
+        .tasks_to(paths::RANKED_KEYWORDS)
+        .iter()
+        .filter(|t| t.status_code == 40501)
+        .count();
+    assert_eq!(refused, 2);
+    assert_eq!(stats.requests_to(paths::RANKED_KEYWORDS), 3);
     // The first Google Ads request met a 40202 and was retried.
     assert!(stats.requests_to(paths::ADS_SEARCH_VOLUME) >= 2);
     assert_usage_matches(&usage(&done), &stats);
