@@ -71,6 +71,27 @@ where
     StoreError(DisplayErrorContext(err).to_string())
 }
 
+/// `Ok(true)` when a conditional write was applied, `Ok(false)` when its condition did not
+/// hold, and the error otherwise.
+pub(crate) fn condition_held<T, E, R>(result: Result<T, SdkError<E, R>>) -> Result<bool, StoreError>
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    match result {
+        Ok(_) => Ok(true),
+        Err(err)
+            if err
+                .as_service_error()
+                .and_then(|e| e.code())
+                .is_some_and(|code| code == "ConditionalCheckFailedException") =>
+        {
+            Ok(false)
+        }
+        Err(err) => Err(sdk_error(err)),
+    }
+}
+
 pub(crate) fn to_item<T: Serialize>(value: &T) -> Result<Item, StoreError> {
     serde_dynamo::to_item(value).map_err(StoreError::new)
 }

@@ -6,24 +6,14 @@
 //! while below the limit.
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::error::SdkError;
 use chrono::{DateTime, Duration, Utc};
 
 use super::keys::{minute_sk, rate_pk, slot_sk, TTL_ATTRIBUTE};
-use super::{key, n, s, sdk_error, DynamoStore};
+use super::{condition_held, key, n, s, DynamoStore};
 use crate::store::{ProviderRateGate, SlotLease, StoreError};
 
 /// How long a finished minute's counter (or an expired lease) stays before DynamoDB removes it.
 const KEEP_AFTER: i64 = 3600;
-
-fn is_condition_failure<E, R>(err: &SdkError<E, R>) -> bool
-where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata,
-{
-    err.as_service_error()
-        .and_then(|e| e.code())
-        .is_some_and(|code| code == "ConditionalCheckFailedException")
-}
 
 impl DynamoStore {
     async fn try_slot(
@@ -47,11 +37,7 @@ impl DynamoStore {
             .expression_attribute_values(":now", n(now.timestamp_millis()))
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err) if is_condition_failure(&err) => Ok(false),
-            Err(err) => Err(sdk_error(err)),
-        }
+        condition_held(result)
     }
 }
 
@@ -97,12 +83,8 @@ impl ProviderRateGate for DynamoStore {
             .expression_attribute_values(":token", s(&lease.token))
             .send()
             .await;
-        match result {
-            // The lease ran out and someone else holds the slot now: theirs to release.
-            Err(err) if is_condition_failure(&err) => Ok(()),
-            Err(err) => Err(sdk_error(err)),
-            Ok(_) => Ok(()),
-        }
+        // Not held: the lease ran out and someone else holds the slot now, theirs to release.
+        condition_held(result).map(|_| ())
     }
 
     async fn try_take_minute_token(
@@ -129,10 +111,6 @@ impl ProviderRateGate for DynamoStore {
             .expression_attribute_values(":limit", n(limit))
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err) if is_condition_failure(&err) => Ok(false),
-            Err(err) => Err(sdk_error(err)),
-        }
+        condition_held(result)
     }
 }

@@ -4,7 +4,10 @@ use chrono::{DateTime, Utc};
 
 use super::job_item::JobItem;
 use super::keys::{job_pk, status_counter, user_pk, JOB_SK, PROFILE_SK};
-use super::{failed_conditions, is_transaction_conflict, key, n, sdk_error, to_item, DynamoStore};
+use super::{
+    condition_held, failed_conditions, is_transaction_conflict, key, n, sdk_error, to_item,
+    DynamoStore,
+};
 use crate::domain::{JobStatus, Progress, Stage};
 use crate::store::{Job, JobTransitions, ProviderUsage, StoreError, Transition};
 
@@ -102,17 +105,7 @@ impl DynamoStore {
             .expression_attribute_values(":version", n(job.version))
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(sdk_error(err)),
-        }
+        condition_held(result)
     }
 }
 
