@@ -49,7 +49,12 @@ pub struct KeywordRecord {
     pub paid_opportunity_score: f64,
     pub opportunity_value: f64,
     pub monthly_searches: Vec<MonthlySearch>,
+    /// Where the figures come from: `dataforseo` (DataForSEO Labs), `dataforseo_google_ads`
+    /// (Google Ads through DataForSEO, where Labs does not cover the market) or `estimate`
+    /// (estimated from the crawl, not measured).
     pub metrics_source: String,
+    /// Positions of the primary and competitor domains for this keyword (DataForSEO's ranked
+    /// keywords); empty without the data provider.
     pub rankings: Vec<Ranking>,
     /// Competitors cover it and the primary site does not.
     pub content_gap: bool,

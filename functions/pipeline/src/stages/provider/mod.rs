@@ -36,7 +36,7 @@ fn settle_error(err: ProviderError, what: &str) -> Result<(), StageError> {
         ProviderError::Unavailable(detail) => {
             tracing::warn!(%detail, what, "provider unavailable");
             Err(StageError::transient(
-                "The keyword data provider is unavailable; the job will be retried.",
+                "The keyword data provider (DataForSEO) did not answer; try the job again later.",
             ))
         }
         // The cap finishes the job with what it has; a refused request loses only its part.
