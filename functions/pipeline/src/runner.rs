@@ -76,6 +76,9 @@ pub struct ProgressReporter {
     last: Mutex<Option<Instant>>,
     stopped: AtomicBool,
     usage: std::sync::Mutex<Option<ProviderUsage>>,
+    /// One usage write at a time, each of the newest figures, so a slow write can never land
+    /// after a newer one and leave older figures stored.
+    usage_writes: Mutex<()>,
 }
 
 /// Progress writes inside a stage are at most this frequent.
@@ -89,6 +92,7 @@ impl ProgressReporter {
             last: Mutex::new(None),
             stopped: AtomicBool::new(false),
             usage: std::sync::Mutex::new(job.usage.clone()),
+            usage_writes: Mutex::new(()),
             job,
         }
     }
@@ -136,8 +140,23 @@ impl UsageSink for ProgressReporter {
     /// Every change is written at once: the money is spent, and a worker that dies next
     /// must not take the record of it along.
     async fn usage_changed(&self, usage: &ProviderUsage) {
-        *self.usage.lock().expect("usage lock") = Some(usage.clone());
-        match self.transitions.record_usage(&self.job, usage).await {
+        {
+            // Concurrent calls may report out of order; every change adds a request or a
+            // cache hit or reaches the cap, so the later figures are the larger ones.
+            let progress = |u: &ProviderUsage| (u.requests + u.cache_hits, u.cap_reached);
+            let mut current = self.usage.lock().expect("usage lock");
+            if current
+                .as_ref()
+                .is_none_or(|c| progress(usage) >= progress(c))
+            {
+                *current = Some(usage.clone());
+            }
+        }
+        let _writing = self.usage_writes.lock().await;
+        let Some(newest) = self.usage() else {
+            return;
+        };
+        match self.transitions.record_usage(&self.job, &newest).await {
             Ok(true) => {}
             Ok(false) => self.stopped.store(true, Ordering::Relaxed),
             Err(err) => tracing::warn!(job = %self.job.id, %err, "could not record provider usage"),
