@@ -47,8 +47,20 @@ pub async fn rig_with(
         "{},unreachable-primary.com=127.0.0.1:1,down-competitor.com=127.0.0.1:1",
         resolve_spec(sites)
     );
-    for (alias, _) in aliases {
-        resolve.push_str(&format!(",{alias}={sites}"));
+    if !aliases.is_empty() {
+        // The sample-site server picks the site folder by Host, so an alias needs a folder of
+        // its own: a root holding `alias -> tests/fixtures/sites/<sample-domain>` links.
+        let root = std::env::temp_dir().join(format!("kr-rig-aliases-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&root).unwrap();
+        for (alias, site) in aliases {
+            std::os::unix::fs::symlink(fixtures_root().join(site), root.join(alias)).unwrap();
+        }
+        let served = serve_sites("127.0.0.1:0".parse().unwrap(), root)
+            .await
+            .unwrap();
+        for (alias, _) in aliases {
+            resolve.push_str(&format!(",{alias}={served},www.{alias}={served}"));
+        }
     }
     let crawl_config = CrawlConfig::from_vars(|name| match name {
         "KR_CRAWL_RESOLVE" => Some(resolve.clone()),
