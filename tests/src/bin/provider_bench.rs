@@ -1,0 +1,192 @@
+//! DataForSEO requests and cost per job: a primary plus 3 competitors at default settings,
+//! counted against the mock; then the same domains again for another user (the cross-job
+//! cache). Run through `.ci/bench provider` (it starts the emulator); prints two tables and
+//! exits non-zero when a job's recorded usage differs from what the mock saw and billed.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use kr_shared::domain::JobStatus;
+use kr_shared::results::{objects, ResultsDataset};
+use kr_shared::store::{get_json, Job, ProviderUsage};
+use kr_tests::dataforseo_mock::{
+    paths, MockConfig, MockDataForSeo, MockStats, COMPETITORS, PRIMARY,
+};
+use kr_tests::pipeline_rig::{provider_at, rig, Rig};
+use kr_tests::sites::DEMO_COMPETITOR;
+
+/// What one job cost, as the mock counted it and as the job recorded it.
+struct Figures {
+    stats: MockStats,
+    usage: ProviderUsage,
+    keywords: usize,
+    wall: Duration,
+}
+
+/// `/v3/dataforseo_labs/google/ranked_keywords/live` → `dataforseo_labs/google/ranked_keywords`.
+fn short(path: &str) -> &str {
+    let path = path.strip_prefix("/v3/").unwrap_or(path);
+    path.strip_suffix("/live").unwrap_or(path)
+}
+
+async fn run_job(rig: &Rig, mock: &MockDataForSeo) -> Result<Figures> {
+    let job = rig.start(PRIMARY, &COMPETITORS).await;
+    let started = Instant::now();
+    let (done, _) = rig.run(job.id).await;
+    let wall = started.elapsed();
+    if done.status != JobStatus::Completed {
+        bail!(
+            "job {} ended {:?}: {:?}",
+            done.id,
+            done.status,
+            done.error_message
+        );
+    }
+    let dataset: ResultsDataset = get_json(rig.results.as_ref(), done.id, &objects::dataset())
+        .await?
+        .context("the job stored no dataset")?;
+    Ok(Figures {
+        stats: mock.stats(),
+        usage: usage(&done)?,
+        keywords: dataset.keywords.len(),
+        wall,
+    })
+}
+
+fn usage(job: &Job) -> Result<ProviderUsage> {
+    job.usage
+        .clone()
+        .context("the job recorded no provider usage")
+}
+
+fn print_table(title: &str, figures: &Figures) {
+    let stats = &figures.stats;
+    let mut cost: BTreeMap<&str, f64> = BTreeMap::new();
+    for task in &stats.tasks {
+        *cost.entry(task.path.as_str()).or_default() += task.cost;
+    }
+    println!("## {title}\n");
+    println!(
+        "| {:<46} | {:>8} | {:>10} |",
+        "endpoint", "requests", "cost USD"
+    );
+    println!("|{}|{}|{}|", "-".repeat(48), "-".repeat(10), "-".repeat(12));
+    for path in paths::ALL {
+        println!(
+            "| {:<46} | {:>8} | {:>10.4} |",
+            short(path),
+            stats.requests_to(path),
+            cost.get(path).copied().unwrap_or(0.0)
+        );
+    }
+    let requests: u64 = stats.requests.values().sum();
+    println!(
+        "| {:<46} | {:>8} | {:>10.4} |",
+        "total (mock)", requests, stats.total_cost
+    );
+    let usage = &figures.usage;
+    println!(
+        "\njob usage: cost {:.4} USD, requests {}, cacheHits {}, capReached {}",
+        usage.cost_usd, usage.requests, usage.cache_hits, usage.cap_reached
+    );
+    println!("keywords in the result: {}", figures.keywords);
+    println!("wall time: {:.2} s\n", figures.wall.as_secs_f64());
+}
+
+/// The job's usage is what the mock saw: every request, every cent.
+fn check(figures: &Figures) -> Vec<String> {
+    let (stats, usage) = (&figures.stats, &figures.usage);
+    let requests: u64 = stats.requests.values().sum();
+    let billed: f64 = stats.tasks.iter().map(|t| t.cost).sum();
+    let mut problems = Vec::new();
+    if usage.requests != requests {
+        problems.push(format!(
+            "job usage has {} requests, the mock saw {requests}",
+            usage.requests
+        ));
+    }
+    if (usage.cost_usd - stats.total_cost).abs() > 1e-6 {
+        problems.push(format!(
+            "job usage costs {} USD, the mock billed {}",
+            usage.cost_usd, stats.total_cost
+        ));
+    }
+    if (billed - stats.total_cost).abs() > 1e-6 {
+        problems.push(format!(
+            "the mock's task costs sum to {billed}, its total is {}",
+            stats.total_cost
+        ));
+    }
+    problems
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let command: Vec<String> = std::env::args().collect();
+    println!("command: {}", command.join(" "));
+    println!("(built and run by: cargo run --release -p kr-tests --bin provider-bench; .ci/bench provider starts the emulator first)\n");
+
+    let mock = MockDataForSeo::start(MockConfig::default().without_faults()).await?;
+    // Only the base URL and the 10 ms retry pause (both set by `provider_at`) differ from
+    // the defaults; no retries happen here, the mock plays no faults.
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
+    let settings = provider.settings().clone();
+    // The benchmark-only competitors are the sample site roastrivals.com under their names.
+    let aliases: Vec<(&str, &str)> = COMPETITORS
+        .iter()
+        .filter(|c| **c != DEMO_COMPETITOR)
+        .map(|c| (*c, DEMO_COMPETITOR))
+        .collect();
+    let rig = rig(Some(provider), &aliases).await;
+
+    println!(
+        "job: primary {PRIMARY}, competitors {}",
+        COMPETITORS.join(", ")
+    );
+    println!("market: language en, location 2840 (United States)");
+    for (alias, site) in &aliases {
+        println!("crawler: {alias} serves the sample site {site}");
+    }
+    println!(
+        "provider: DataForSEO mock at {}, no faults, unlimited balance",
+        mock.base_url()
+    );
+    println!(
+        "settings: defaults (max cost per job {} USD, SERP budget {}, cache TTL {} h, {} attempts per request);",
+        settings.max_cost_per_job,
+        settings.serp_budget,
+        settings.cache_ttl.as_secs() / 3600,
+        settings.retry.attempts
+    );
+    println!("          only KR_DATAFORSEO_BASE_URL (the mock) and KR_DATAFORSEO_RETRY_BASE_MS=10 are set\n");
+
+    let first = run_job(&rig, &mock).await?;
+    print_table("Job 1: first job on these domains", &first);
+    mock.reset();
+    let second = run_job(&rig, &mock).await?;
+    print_table(
+        "Job 2: same domains, another user (cross-job cache)",
+        &second,
+    );
+
+    let mut problems = check(&first);
+    problems.extend(check(&second));
+    if first.usage.requests == 0 {
+        problems.push("job 1 sent no request to the provider".into());
+    }
+    if second.usage.cache_hits != first.usage.requests {
+        problems.push(format!(
+            "job 2 took {} answers from the cache, job 1 paid for {} requests",
+            second.usage.cache_hits, first.usage.requests
+        ));
+    }
+    if problems.is_empty() {
+        println!("check: each job's usage equals the mock's requests and cost");
+        return Ok(());
+    }
+    for problem in &problems {
+        eprintln!("MISMATCH: {problem}");
+    }
+    std::process::exit(1);
+}
