@@ -26,6 +26,16 @@ pub struct Rig {
     pub queue_url: String,
     pub clients: AwsClients,
     pub store: Arc<DynamoStore>,
+    _alias_root: Option<AliasRoot>,
+}
+
+/// The folder of alias links, removed with the rig so runs leave nothing behind.
+struct AliasRoot(std::path::PathBuf);
+
+impl Drop for AliasRoot {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Host names the rig's crawler reaches: the sample sites, plus `unreachable-primary.com`
@@ -47,10 +57,12 @@ pub async fn rig_with(
         "{},unreachable-primary.com=127.0.0.1:1,down-competitor.com=127.0.0.1:1",
         resolve_spec(sites)
     );
+    let mut alias_root = None;
     if !aliases.is_empty() {
         // The sample-site server picks the site folder by Host, so an alias needs a folder of
         // its own: a root holding `alias -> tests/fixtures/sites/<sample-domain>` links.
         let root = std::env::temp_dir().join(format!("kr-rig-aliases-{}", uuid::Uuid::new_v4()));
+        alias_root = Some(AliasRoot(root.clone()));
         std::fs::create_dir_all(&root).unwrap();
         for (alias, site) in aliases {
             std::os::unix::fs::symlink(fixtures_root().join(site), root.join(alias)).unwrap();
@@ -95,6 +107,7 @@ pub async fn rig_with(
         queue_url,
         clients,
         store,
+        _alias_root: alias_root,
     }
 }
 
