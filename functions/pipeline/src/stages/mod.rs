@@ -115,8 +115,13 @@ impl ResearchRunner {
             },
         };
         if discovered.candidates.is_empty() {
+            let provider_too = if self.provider.is_some() {
+                ", and the keyword data provider knows none"
+            } else {
+                ""
+            };
             return Err(StageError::permanent(format!(
-                "No keywords could be found for {}: its pages may be empty or rendered by scripts only, and the data provider knows none.",
+                "No keywords could be found for {}: its pages may be empty or rendered by scripts only{provider_too}.",
                 job.primary_domain
             )));
         }
