@@ -8,26 +8,29 @@ use serde_json::Value;
 use crate::lenient;
 use crate::status::{classify, StatusClass, OK};
 
+/// The status and charge that both the request and each task report.
 #[derive(Debug, Deserialize)]
-pub struct Envelope {
+pub struct Reported {
     #[serde(default, deserialize_with = "lenient::opt_i64")]
     pub status_code: Option<i64>,
     #[serde(default, deserialize_with = "lenient::opt_string")]
     pub status_message: Option<String>,
     #[serde(default, deserialize_with = "lenient::opt_f64")]
     pub cost: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Envelope {
+    #[serde(flatten)]
+    pub reported: Reported,
     #[serde(default, deserialize_with = "lenient::list")]
     pub tasks: Vec<Task>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct Task {
-    #[serde(default, deserialize_with = "lenient::opt_i64")]
-    pub status_code: Option<i64>,
-    #[serde(default, deserialize_with = "lenient::opt_string")]
-    pub status_message: Option<String>,
-    #[serde(default, deserialize_with = "lenient::opt_f64")]
-    pub cost: Option<f64>,
+    #[serde(flatten)]
+    pub reported: Reported,
     #[serde(default)]
     pub result: Value,
 }
@@ -51,29 +54,30 @@ impl Envelope {
 
     /// The charge of the request: the envelope's `cost`, else the sum of its tasks'.
     pub fn charged(&self) -> f64 {
-        self.cost
-            .unwrap_or_else(|| self.tasks.iter().filter_map(|t| t.cost).sum())
+        self.reported
+            .cost
+            .unwrap_or_else(|| self.tasks.iter().filter_map(|t| t.reported.cost).sum())
             .max(0.0)
     }
 
     /// Reads the request-level status, then the task's: the envelope can say 20000 while
     /// its task failed.
     pub fn outcome(self) -> Outcome {
-        let envelope_code = self.status_code.unwrap_or(OK);
+        let envelope_code = self.reported.status_code.unwrap_or(OK);
         if classify(envelope_code) != StatusClass::Ok {
-            return failed(envelope_code, self.status_message);
+            return failed(envelope_code, self.reported.status_message);
         }
         let Some(task) = self.tasks.into_iter().next() else {
             return failed(50_000, Some("The response held no task.".into()));
         };
-        let code = task.status_code.unwrap_or(OK);
+        let code = task.reported.status_code.unwrap_or(OK);
         match classify(code) {
             StatusClass::Ok => Outcome::Results(match task.result {
                 Value::Array(results) => results,
                 _ => Vec::new(),
             }),
             StatusClass::NoResults => Outcome::Results(Vec::new()),
-            _ => failed(code, task.status_message),
+            _ => failed(code, task.reported.status_message),
         }
     }
 }
