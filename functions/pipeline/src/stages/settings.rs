@@ -24,32 +24,49 @@ impl Default for ResearchSettings {
 
 impl ResearchSettings {
     pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
-        let mut settings = Self::default();
-        if let Some(raw) = lookup("KR_MAX_KEYWORDS") {
-            settings.max_keywords = raw
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=MAX_KEYWORDS_LIMIT).contains(n))
-                .ok_or_else(|| format!("KR_MAX_KEYWORDS must be 1 to {MAX_KEYWORDS_LIMIT}"))?;
-        }
-        if let Some(raw) = lookup("KR_CLUSTER_THRESHOLD") {
-            settings.cluster_threshold = raw
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|t| (0.0..=1.0).contains(t))
-                .ok_or_else(|| "KR_CLUSTER_THRESHOLD must be a number from 0 to 1".to_string())?;
-        }
-        if let Some(raw) = lookup("KR_DATAFORSEO_SERP_OVERLAP") {
-            settings.serp_overlap = raw
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=10).contains(n))
-                .ok_or_else(|| "KR_DATAFORSEO_SERP_OVERLAP must be 1 to 10".to_string())?;
-        }
-        Ok(settings)
+        let defaults = Self::default();
+        Ok(Self {
+            max_keywords: bounded(
+                &lookup,
+                "KR_MAX_KEYWORDS",
+                1..=MAX_KEYWORDS_LIMIT,
+                defaults.max_keywords,
+                &format!("KR_MAX_KEYWORDS must be 1 to {MAX_KEYWORDS_LIMIT}"),
+            )?,
+            cluster_threshold: bounded(
+                &lookup,
+                "KR_CLUSTER_THRESHOLD",
+                0.0..=1.0,
+                defaults.cluster_threshold,
+                "KR_CLUSTER_THRESHOLD must be a number from 0 to 1",
+            )?,
+            serp_overlap: bounded(
+                &lookup,
+                "KR_DATAFORSEO_SERP_OVERLAP",
+                1..=10,
+                defaults.serp_overlap,
+                "KR_DATAFORSEO_SERP_OVERLAP must be 1 to 10",
+            )?,
+        })
+    }
+}
+
+/// `name`'s value if set, parsed and within `range`; `default` when unset.
+fn bounded<T: std::str::FromStr + PartialOrd>(
+    lookup: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    range: std::ops::RangeInclusive<T>,
+    default: T,
+    message: &str,
+) -> Result<T, String> {
+    match lookup(name) {
+        None => Ok(default),
+        Some(raw) => raw
+            .trim()
+            .parse::<T>()
+            .ok()
+            .filter(|value| range.contains(value))
+            .ok_or_else(|| message.to_string()),
     }
 }
 
