@@ -57,8 +57,13 @@ impl JobSession<'_> {
         market: &Market<'_>,
         limit: usize,
     ) -> Result<Vec<KeywordData>, ProviderError> {
-        let mut usable: Vec<String> = seeds.iter().filter_map(|s| sanitize(s)).collect();
-        usable.dedup();
+        // Different phrases can clean to the same seed; each is sent once, in order.
+        let mut seen = std::collections::HashSet::new();
+        let mut usable: Vec<String> = seeds
+            .iter()
+            .filter_map(|s| sanitize(s))
+            .filter(|s| seen.insert(s.clone()))
+            .collect();
         usable.truncate(Endpoint::KeywordIdeas.batch_size());
         if usable.is_empty() {
             return Ok(Vec::new());
