@@ -2,10 +2,11 @@
 //! from the site's own top phrases, merged with the crawl (see `selection`).
 
 use futures_util::future::join_all;
-use kr_dataforseo::{JobSession, Market};
+use kr_dataforseo::JobSession;
 use kr_research::discovery::Candidate;
 use kr_shared::store::Job;
 
+use super::market;
 use super::selection::{select, Gathered};
 use super::settle;
 use crate::runner::{ProgressReporter, StageError};
@@ -21,10 +22,7 @@ pub async fn discover_with_provider(
     max_keywords: usize,
     progress: &ProgressReporter,
 ) -> Result<Discovered, StageError> {
-    let market = Market {
-        location_code: job.location_code,
-        language_code: &job.language_code,
-    };
+    let market = market(job);
     // Fetching more than a job keeps only costs more.
     let limit = max_keywords.clamp(1, 1000);
     progress.report(0.1, "Fetching the domains' rankings").await;

@@ -14,6 +14,7 @@ use kr_research::text::Language;
 use kr_shared::store::Job;
 
 use super::facts::parse_intent;
+use super::market;
 use super::{settle, settle_error, KeywordFacts, GOOGLE_ADS_SOURCE, LABS_SOURCE};
 use crate::runner::{ProgressReporter, StageError};
 
@@ -30,10 +31,7 @@ pub async fn measure_with_provider(
     serp_budget: usize,
     progress: &ProgressReporter,
 ) -> Result<Vec<Measured>, StageError> {
-    let market = Market {
-        location_code: job.location_code,
-        language_code: &job.language_code,
-    };
+    let market = market(job);
     facts.resize_with(candidates.len(), KeywordFacts::default);
     let keyword = |i: usize| candidates[i].keyword.clone();
 

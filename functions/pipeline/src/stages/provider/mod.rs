@@ -11,7 +11,8 @@ pub use discovery::discover_with_provider;
 pub use facts::KeywordFacts;
 pub use metrics::measure_with_provider;
 
-use kr_dataforseo::ProviderError;
+use kr_dataforseo::{Market, ProviderError};
+use kr_shared::store::Job;
 
 use crate::runner::StageError;
 
@@ -19,6 +20,14 @@ use crate::runner::StageError;
 pub const LABS_SOURCE: &str = "dataforseo";
 /// `metricsSource` of Google Ads figures (markets Labs does not cover).
 pub const GOOGLE_ADS_SOURCE: &str = "dataforseo_google_ads";
+
+/// The job's location and language, as the provider's requests name them.
+fn market(job: &Job) -> Market<'_> {
+    Market {
+        location_code: job.location_code,
+        language_code: &job.language_code,
+    }
+}
 
 /// What a provider failure means for the stage: `Ok(None)` = go on without that data.
 fn settle<T>(result: Result<T, ProviderError>, what: &str) -> Result<Option<T>, StageError> {
