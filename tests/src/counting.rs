@@ -8,7 +8,7 @@ use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterce
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
-use kr_shared::aws::AwsClients;
+use kr_aws::AwsClients;
 
 /// Every request that goes on the wire (retries included), keyed by `X-Amz-Target`
 /// operation or, for S3, by method.

@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use kr_shared::aws::AwsClients;
-use kr_shared::config::Config;
-use kr_shared::domain::{ApiKeySecret, Email, Password, Plan, UserId};
-use kr_shared::service::account::{create_account, issue_api_key};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::User;
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::AwsClients;
+use kr_core::config::Config;
+use kr_core::domain::{ApiKeySecret, Email, Password, Plan, UserId};
+use kr_core::service::account::{create_account, issue_api_key};
+use kr_core::store::User;
 
 /// The configuration the functions would get, pointing at the emulator.
 pub fn config() -> Config {

@@ -4,17 +4,18 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::s3::S3ObjectStore;
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::AwsClients;
+use kr_core::domain::Job;
+use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
+use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::store::{JobStore, User};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::DataForSeo;
 use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
 use kr_pipeline::Pipeline;
-use kr_shared::aws::AwsClients;
-use kr_shared::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
-use kr_shared::service::jobs::{create_job, JobRequest};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
-use kr_shared::store::sqs::SqsJobQueue;
-use kr_shared::store::{Job, JobStore, User};
 
 use crate::bridge::{Bridge, InProcessPipeline};
 use crate::harness;
@@ -22,7 +23,7 @@ use crate::sites::{fixtures_root, resolve_spec, serve_sites};
 
 pub struct Rig {
     pub pipeline: Arc<Pipeline>,
-    pub results: Arc<S3ResultStore>,
+    pub objects: Arc<S3ObjectStore>,
     pub queue_url: String,
     pub clients: AwsClients,
     pub store: Arc<DynamoStore>,
@@ -83,13 +84,13 @@ pub async fn rig_with(
     let clients = harness::clients().await;
     let queue_url = harness::fresh_queue(&clients).await;
     let store = harness::store().await;
-    let results = Arc::new(S3ResultStore::new(
+    let objects = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
         harness::config().results_bucket,
     ));
     let runner = ResearchRunner {
         crawler: Crawler::new(crawl_config).unwrap(),
-        artifacts: results.clone(),
+        objects: objects.clone(),
         settings,
         provider,
     };
@@ -97,13 +98,13 @@ pub async fn rig_with(
         jobs: store.clone(),
         transitions: store.clone(),
         queue: Arc::new(SqsJobQueue::new(clients.sqs.clone(), queue_url.clone())),
-        results: results.clone(),
+        objects: objects.clone(),
         runner: Arc::new(runner),
         max_attempts: 3,
     });
     Rig {
         pipeline,
-        results,
+        objects,
         queue_url,
         clients,
         store,
@@ -124,7 +125,7 @@ impl Rig {
         location_code: u32,
     ) -> (User, Job) {
         let user = harness::new_user(&self.store, Plan::Agency, 1, 1).await;
-        let request = JobRequest {
+        let request = CreateJobRequest {
             primary_domain: DomainName::parse(primary).unwrap(),
             competitor_domains: competitors
                 .iter()
@@ -186,7 +187,7 @@ pub async fn provider_at(
     .unwrap()
     .unwrap();
     let clients = harness::clients().await;
-    let cache = Arc::new(S3ResultStore::new(
+    let cache = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
         harness::config().results_bucket,
     ));

@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
 };
 use aws_sdk_s3::types::{BucketVersioningStatus, VersioningConfiguration};
 use aws_sdk_sqs::types::QueueAttributeName;
-use kr_shared::aws::AwsClients;
+use kr_aws::AwsClients;
 use serde_yaml_ng::Value;
 
 use crate::template::{reference, scalar, Reference, Template};

@@ -1,12 +1,12 @@
 //! The accounts every local stack starts with.
 
 use anyhow::{anyhow, Result};
-use kr_shared::domain::{
+use kr_core::domain::{
     DomainName, Email, JobId, LanguageCode, LocationCode, Password, Plan, UserId,
 };
-use kr_shared::service::account::{create_account, issue_api_key};
-use kr_shared::service::jobs::{create_job, JobRequest};
-use kr_shared::store::{ApiKeyStore, CreateUserError, JobQueue, JobStore, User, UserStore};
+use kr_core::service::account::{create_account, issue_api_key};
+use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::store::{ApiKeyStore, CreateUserError, JobQueue, JobStore, User, UserStore};
 
 use crate::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde::Serialize;
@@ -82,7 +82,7 @@ pub async fn seed(
     let (_, secret) = issue_api_key(users, keys, dev.id, Some("local stack"))
         .await
         .map_err(|e| anyhow!("issuing the dev API key: {e}"))?;
-    let demo_job = JobRequest {
+    let demo_job = CreateJobRequest {
         primary_domain: DomainName::parse(DEMO_PRIMARY).map_err(|e| anyhow!(e))?,
         competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).map_err(|e| anyhow!(e))?],
         language_code: LanguageCode::parse("en").map_err(|e| anyhow!(e))?,

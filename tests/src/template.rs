@@ -1,7 +1,6 @@
 //! Reads `template.yaml`, the one description of the deployed resources, so that the local
 //! stack is derived from it rather than kept as a second copy.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
@@ -18,6 +17,27 @@ pub enum Reference {
     Literal(String),
     Ref(String),
     GetAtt { resource: String, attribute: String },
+}
+
+/// How the template routes one path to a function.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ApiRoute {
+    pub path: String,
+    /// Lowercase; `any` for SAM's `any` and API Gateway's `x-amazon-apigateway-any-method`.
+    pub method: String,
+    /// The binary of the function that serves it.
+    pub binary: String,
+    /// A `DefinitionBody` integration calling the function's response-streaming endpoint
+    /// with `responseTransferMode: STREAM`.
+    pub streaming: bool,
+}
+
+/// The text of a `!Sub` (or a plain string), unresolved.
+fn sub_text(value: &Value) -> String {
+    match value {
+        Value::Tagged(tagged) => tagged.value.as_str().unwrap_or_default().to_string(),
+        other => other.as_str().unwrap_or_default().to_string(),
+    }
 }
 
 /// The workspace root (where template.yaml lives), found from this crate's manifest.
@@ -66,19 +86,16 @@ impl Template {
         Ok(found)
     }
 
-    /// API path → the binary of the function that serves it.
-    pub fn routes(&self) -> Result<BTreeMap<String, String>> {
-        let mut routes = BTreeMap::new();
+    /// Every path the Api routes to a function: SAM `Api` events, and paths declared in an
+    /// Api's `DefinitionBody` (integrations events cannot express), in template order.
+    pub fn api_routes(&self) -> Result<Vec<ApiRoute>> {
+        let mut routes = Vec::new();
         for (id, resource) in self.resources()? {
             if resource.get("Type").and_then(Value::as_str) != Some("AWS::Serverless::Function") {
                 continue;
             }
-            let binary = resource
-                .get("Metadata")
-                .and_then(|m| m.get("BuildProperties"))
-                .and_then(|b| b.get("Binary"))
-                .and_then(Value::as_str)
-                .ok_or_else(|| anyhow!("function {id:?} names no Binary"))?;
+            let id = id.as_str().unwrap_or_default();
+            let binary = self.function_binary(id)?;
             let events = resource
                 .get("Properties")
                 .and_then(|p| p.get("Events"))
@@ -87,22 +104,23 @@ impl Template {
                 if event.get("Type").and_then(Value::as_str) != Some("Api") {
                     continue;
                 }
-                let path = event
-                    .get("Properties")
-                    .and_then(|p| p.get("Path"))
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| anyhow!("an Api event of {id:?} has no Path"))?;
-                if let Some(previous) = routes.insert(path.to_string(), binary.to_string()) {
-                    return Err(anyhow!("{path} is routed to both {previous} and {binary}"));
-                }
+                let properties = event.get("Properties");
+                let field = |name: &str| {
+                    properties
+                        .and_then(|p| p.get(name))
+                        .and_then(Value::as_str)
+                        .map(String::from)
+                        .ok_or_else(|| anyhow!("an Api event of {id:?} has no {name}"))
+                };
+                routes.push(ApiRoute {
+                    path: field("Path")?,
+                    method: field("Method")?.to_ascii_lowercase(),
+                    binary: binary.clone(),
+                    streaming: false,
+                });
             }
         }
-        for (path, function) in self.definition_body_routes()? {
-            let binary = self.function_binary(&function)?;
-            if let Some(previous) = routes.insert(path.clone(), binary.clone()) {
-                return Err(anyhow!("{path} is routed to both {previous} and {binary}"));
-            }
-        }
+        routes.extend(self.definition_body_routes()?);
         Ok(routes)
     }
 
@@ -117,9 +135,9 @@ impl Template {
             .ok_or_else(|| anyhow!("function {logical_id:?} names no Binary"))
     }
 
-    /// Paths declared in an Api's `DefinitionBody` (integrations SAM events cannot express),
-    /// with the function their integration URI names (`${Function.Arn}`).
-    fn definition_body_routes(&self) -> Result<Vec<(String, String)>> {
+    /// Paths declared in an Api's `DefinitionBody`, with the function their integration URI
+    /// names (`${Function.Arn}`) and whether that integration streams the response.
+    fn definition_body_routes(&self) -> Result<Vec<ApiRoute>> {
         let mut routes = Vec::new();
         for (_, props) in self.resources_of_type("AWS::Serverless::Api")? {
             let paths = props
@@ -130,26 +148,54 @@ impl Template {
                 let path = path
                     .as_str()
                     .ok_or_else(|| anyhow!("a path is not a string"))?;
-                for method in methods.as_mapping().into_iter().flat_map(|m| m.values()) {
-                    let uri = match method
-                        .get("x-amazon-apigateway-integration")
-                        .and_then(|i| i.get("uri"))
-                    {
-                        Some(Value::Tagged(tagged)) => {
-                            tagged.value.as_str().unwrap_or_default().to_string()
-                        }
-                        Some(other) => other.as_str().unwrap_or_default().to_string(),
-                        None => continue,
+                for (method, operation) in methods.as_mapping().into_iter().flatten() {
+                    let Some(integration) = operation.get("x-amazon-apigateway-integration") else {
+                        continue;
                     };
+                    let uri = integration.get("uri").map(sub_text).unwrap_or_default();
                     let function = uri
                         .find(".Arn}")
                         .and_then(|end| uri[..end].rfind("${").map(|start| &uri[start + 2..end]))
                         .ok_or_else(|| anyhow!("{path}: integration URI names no function"))?;
-                    routes.push((path.to_string(), function.to_string()));
+                    let method = method.as_str().unwrap_or_default();
+                    routes.push(ApiRoute {
+                        path: path.to_string(),
+                        method: match method {
+                            "x-amazon-apigateway-any-method" => "any".to_string(),
+                            other => other.to_ascii_lowercase(),
+                        },
+                        binary: self.function_binary(function)?,
+                        streaming: uri.ends_with("/response-streaming-invocations")
+                            && integration
+                                .get("responseTransferMode")
+                                .and_then(Value::as_str)
+                                == Some("STREAM"),
+                    });
                 }
             }
         }
         Ok(routes)
+    }
+
+    /// `(binary of the function, SourceArn as written)` of every `AWS::Lambda::Permission`
+    /// that lets API Gateway invoke a function.
+    pub fn api_invoke_permissions(&self) -> Result<Vec<(String, String)>> {
+        let mut permissions = Vec::new();
+        for (id, props) in self.resources_of_type("AWS::Lambda::Permission")? {
+            if props.get("Principal").and_then(Value::as_str) != Some("apigateway.amazonaws.com") {
+                continue;
+            }
+            let Some(Reference::GetAtt { resource, .. }) =
+                props.get("FunctionName").map(reference).transpose()?
+            else {
+                return Err(anyhow!(
+                    "permission {id:?} names its function without !GetAtt"
+                ));
+            };
+            let source = props.get("SourceArn").map(sub_text).unwrap_or_default();
+            permissions.push((self.function_binary(&resource)?, source));
+        }
+        Ok(permissions)
     }
 
     /// The environment every function gets (`Globals.Function.Environment.Variables`).

@@ -3,8 +3,8 @@
 use axum::Router;
 use chrono::{Duration, Utc};
 use kr_account::{router, AccountState};
-use kr_shared::domain::{Plan, SessionToken};
-use kr_shared::store::{ApiKeyStore, Session, SessionStore, UserStore};
+use kr_core::domain::{Plan, SessionToken};
+use kr_core::store::{ApiKeyStore, Session, SessionStore, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 use serde_json::json;
 
@@ -105,7 +105,7 @@ async fn every_authenticated_endpoint_refuses_bad_credentials_with_401() {
         ("no credentials", Box::new(|c| c)),
         (
             "unknown key",
-            Box::new(|c: Call| c.api_key(kr_shared::domain::ApiKeySecret::generate().expose())),
+            Box::new(|c: Call| c.api_key(kr_core::domain::ApiKeySecret::generate().expose())),
         ),
         ("malformed key", Box::new(|c: Call| c.bearer("not-a-key"))),
         (
@@ -132,7 +132,7 @@ async fn every_authenticated_endpoint_refuses_bad_credentials_with_401() {
                 let key = key.expose().to_string();
                 move |c: Call| {
                     c.api_key(&key)
-                        .bearer(kr_shared::domain::ApiKeySecret::generate().expose())
+                        .bearer(kr_core::domain::ApiKeySecret::generate().expose())
                 }
             }),
         ),

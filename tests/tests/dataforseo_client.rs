@@ -5,8 +5,9 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chrono::Utc;
+use kr_core::domain::ProviderUsage;
+use kr_core::store::ProviderRateGate;
 use kr_dataforseo::{Market, UsageSink};
-use kr_shared::store::{ProviderRateGate, ProviderUsage};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo, PRIMARY};
 use kr_tests::harness;
 use kr_tests::pipeline_rig::provider_at;

@@ -3,10 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use kr_core::dataset::{objects, ResultsDataset};
+use kr_core::domain::JobStatus;
+use kr_core::domain::{Job, ProviderUsage};
+use kr_core::store::{get_json, UserStore};
 use kr_research::research::{KeywordRecord, RankingKind};
-use kr_shared::domain::JobStatus;
-use kr_shared::results::{objects, ResultsDataset};
-use kr_shared::store::{get_json, Job, ProviderUsage, UserStore};
 use kr_tests::dataforseo_mock::{paths, MockConfig, MockData, MockDataForSeo, MockStats};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -21,7 +22,7 @@ async fn rig_for(mock: &MockDataForSeo, vars: &[(&str, &str)]) -> Rig {
 }
 
 async fn dataset(rig: &Rig, job: &Job) -> ResultsDataset {
-    get_json(rig.results.as_ref(), job.id, &objects::dataset())
+    get_json(rig.objects.as_ref(), job.id, &objects::dataset())
         .await
         .unwrap()
         .expect("the dataset is stored")
@@ -344,7 +345,7 @@ async fn account_problems_fail_the_job_with_the_reason_and_give_the_run_back() {
 async fn markets_labs_does_not_cover_are_measured_with_google_ads() {
     let mock = mock(MockConfig::default()).await;
     let data = mock.data();
-    let uncovered = kr_shared::locales::locations()
+    let uncovered = kr_core::locales::locations()
         .iter()
         .map(|l| l.location_code)
         .find(|code| !data.labs_locations().contains(&i64::from(*code)))

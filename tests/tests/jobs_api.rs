@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use axum::Router;
 use futures_util::future::join_all;
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::sqs::SqsJobQueue;
+use kr_core::domain::{JobId, Plan};
+use kr_core::service::jobs::requeue_stale_jobs;
+use kr_core::store::{JobStore, User, UserStore};
 use kr_jobs::{router, JobsState};
-use kr_shared::domain::{JobId, Plan};
-use kr_shared::service::jobs::requeue_stale_jobs;
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::sqs::SqsJobQueue;
-use kr_shared::store::{JobStore, User, UserStore};
 use kr_tests::harness::{self, Call, Reply};
 use serde_json::{json, Value};
 
@@ -18,10 +18,10 @@ struct Fixture {
     app: Router,
     store: Arc<DynamoStore>,
     queue_url: String,
-    clients: kr_shared::aws::AwsClients,
+    clients: kr_aws::AwsClients,
 }
 
-async fn fixture_with(demo: Option<kr_shared::domain::UserId>) -> Fixture {
+async fn fixture_with(demo: Option<kr_core::domain::UserId>) -> Fixture {
     let clients = harness::clients().await;
     let queue_url = harness::fresh_queue(&clients).await;
     let mut config = harness::config();
@@ -110,7 +110,7 @@ async fn create_answers_201_with_location_and_enqueues_the_first_stage() {
     assert_eq!(job["progress"]["completedStages"], 0);
     assert_eq!(
         job["progress"]["totalStages"],
-        kr_shared::domain::Stage::ALL.len()
+        kr_core::domain::Stage::ALL.len()
     );
     assert_eq!(job["progress"]["percent"], 0);
     assert!(job["progress"]["stage"].is_null());
@@ -435,15 +435,11 @@ async fn other_users_see_404_and_demo_jobs_are_readable_by_anyone() {
     let f = fixture_with(Some(demo.id)).await;
     let (_, owner_key) = user_with_key(&f.store, 5, 5).await;
     let (_, other_key) = user_with_key(&f.store, 5, 5).await;
-    let demo_key = kr_shared::service::account::issue_api_key(
-        f.store.as_ref(),
-        f.store.as_ref(),
-        demo.id,
-        None,
-    )
-    .await
-    .unwrap()
-    .1;
+    let demo_key =
+        kr_core::service::account::issue_api_key(f.store.as_ref(), f.store.as_ref(), demo.id, None)
+            .await
+            .unwrap()
+            .1;
 
     let private = create(&f.app, &owner_key, job_body("private.com"))
         .await
@@ -568,7 +564,7 @@ async fn a_lost_send_is_healed_by_the_sweeper() {
     let job = store.job(id.parse().unwrap()).await.unwrap().unwrap();
     assert_eq!(
         job.status,
-        kr_shared::domain::JobStatus::Queued,
+        kr_core::domain::JobStatus::Queued,
         "paid for and waiting, not lost"
     );
 

@@ -1,9 +1,9 @@
 //! The real pipeline (crawler and research engine) end to end against the emulator and the
 //! sample websites served on loopback.
 
-use kr_shared::domain::JobStatus;
-use kr_shared::results::{objects, Reference, ResultsDataset};
-use kr_shared::store::{get_json, UserStore};
+use kr_core::dataset::{objects, Reference, ResultsDataset};
+use kr_core::domain::JobStatus;
+use kr_core::store::{get_json, UserStore};
 use kr_tests::pipeline_rig::rig;
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 
@@ -30,7 +30,7 @@ async fn a_job_on_the_sample_sites_completes_with_real_results() {
     );
 
     let references: Vec<Option<Reference>> =
-        get_json(rig.results.as_ref(), job.id, objects::REFERENCES)
+        get_json(rig.objects.as_ref(), job.id, objects::REFERENCES)
             .await
             .unwrap()
             .unwrap();
@@ -52,7 +52,7 @@ async fn a_job_on_the_sample_sites_completes_with_real_results() {
         "a competitor that is down leaves null"
     );
 
-    let dataset: ResultsDataset = get_json(rig.results.as_ref(), job.id, &objects::dataset())
+    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), job.id, &objects::dataset())
         .await
         .unwrap()
         .unwrap();

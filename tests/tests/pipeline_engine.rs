@@ -8,16 +8,17 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use aws_sdk_sqs::types::QueueAttributeName;
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::s3::S3ObjectStore;
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::AwsClients;
+use kr_core::domain::Job;
+use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Stage};
+use kr_core::service::jobs::{create_job, delete_job, CreateJobRequest};
+use kr_core::store::{JobQueue, JobStore, PipelineMessage, StoreError, UserStore};
 use kr_pipeline::engine::{Handled, Pipeline};
 use kr_pipeline::event::handle_event;
 use kr_pipeline::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
-use kr_shared::aws::AwsClients;
-use kr_shared::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Stage};
-use kr_shared::service::jobs::{create_job, delete_job, JobRequest};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
-use kr_shared::store::sqs::SqsJobQueue;
-use kr_shared::store::{Job, JobQueue, JobStore, PipelineMessage, StoreError, UserStore};
 use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::harness;
 use serde_json::json;
@@ -32,7 +33,7 @@ struct ScriptedRunner {
     permanent_failure: Option<Stage>,
     delete_during: Option<Stage>,
     store: Option<Arc<DynamoStore>>,
-    results: Option<Arc<S3ResultStore>>,
+    objects: Option<Arc<S3ObjectStore>>,
     clients: Option<AwsClients>,
 }
 
@@ -84,7 +85,7 @@ impl StageRunner for ScriptedRunner {
             let store = self.store.as_ref().unwrap();
             assert!(delete_job(
                 store.as_ref(),
-                self.results.as_ref().unwrap().as_ref(),
+                self.objects.as_ref().unwrap().as_ref(),
                 job.owner,
                 job.id
             )
@@ -179,12 +180,12 @@ async fn rig(mut runner: ScriptedRunner, fail_sends: Vec<Stage>) -> Rig {
         .queue_url
         .unwrap();
     let store = harness::store().await;
-    let results = Arc::new(S3ResultStore::new(
+    let objects = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
         harness::config().results_bucket,
     ));
     runner.store = Some(store.clone());
-    runner.results = Some(results.clone());
+    runner.objects = Some(objects.clone());
     runner.clients = Some(clients.clone());
     let runner = Arc::new(runner);
     let pipeline = Arc::new(Pipeline {
@@ -194,7 +195,7 @@ async fn rig(mut runner: ScriptedRunner, fail_sends: Vec<Stage>) -> Rig {
             inner: SqsJobQueue::new(clients.sqs.clone(), queue_url.clone()),
             fail_once: Mutex::new(fail_sends),
         }),
-        results,
+        objects,
         runner: runner.clone(),
         max_attempts: 3,
     });
@@ -209,9 +210,8 @@ async fn rig(mut runner: ScriptedRunner, fail_sends: Vec<Stage>) -> Rig {
 
 impl Rig {
     async fn new_job(&self, credits: i64) -> Job {
-        let user =
-            harness::new_user(&self.store, kr_shared::domain::Plan::Agency, credits, 5).await;
-        let request = JobRequest {
+        let user = harness::new_user(&self.store, kr_core::domain::Plan::Agency, credits, 5).await;
+        let request = CreateJobRequest {
             primary_domain: DomainName::parse("example.com").unwrap(),
             competitor_domains: vec![],
             language_code: LanguageCode::parse("en").unwrap(),
@@ -378,7 +378,7 @@ async fn a_stage_that_always_fails_fails_the_job_and_refunds_once() {
         .await
         .unwrap();
     assert_eq!(handled, Handled::Ignored);
-    use kr_shared::store::JobTransitions;
+    use kr_core::store::JobTransitions;
     // A worker still holding the job as it was before the failure.
     let stale = Job {
         status: JobStatus::Running,
@@ -392,7 +392,7 @@ async fn a_stage_that_always_fails_fails_the_job_and_refunds_once() {
         .fail_job(&stale, "again", chrono::Utc::now())
         .await
         .unwrap();
-    assert_eq!(outcome, kr_shared::store::Transition::Superseded);
+    assert_eq!(outcome, kr_core::store::Transition::Superseded);
     assert_eq!(rig.credits(&failed).await, 1, "refunded exactly once");
     assert_eq!(
         rig.store

@@ -7,14 +7,15 @@ use std::time::Duration;
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use futures_util::future::join_all;
-use kr_pipeline::provider_credentials::resolve_credentials;
-use kr_shared::domain::{DomainName, JobId, LanguageCode, LocationCode, Progress, Stage, UserId};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
-use kr_shared::store::{
-    ArtifactStore, CachedResponse, CreateJobOutcome, Job, JobStore, JobTransitions, NewJob,
-    ProviderCache, ProviderRateGate, ProviderUsage, ResultStore, SlotLease, Transition,
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::s3::S3ObjectStore;
+use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Progress, Stage, UserId};
+use kr_core::domain::{Job, NewJob, ProviderUsage};
+use kr_core::store::{
+    ArtifactStore, CachedResponse, CreateJobOutcome, JobStore, JobTransitions, ProviderCache,
+    ProviderRateGate, ResultStore, SlotLease, Transition,
 };
+use kr_pipeline::provider_credentials::resolve_credentials;
 use kr_tests::harness::{self, Call};
 use serde_json::json;
 
@@ -22,11 +23,11 @@ fn pool() -> String {
     format!("test-{}", uuid::Uuid::new_v4().simple())
 }
 
-async fn results() -> (Arc<S3ResultStore>, aws_sdk_s3::Client, String) {
+async fn results() -> (Arc<S3ObjectStore>, aws_sdk_s3::Client, String) {
     let config = harness::config();
     let clients = harness::clients().await;
     (
-        Arc::new(S3ResultStore::new(
+        Arc::new(S3ObjectStore::new(
             clients.s3.clone(),
             config.results_bucket.clone(),
         )),
@@ -116,7 +117,7 @@ async fn usage_is_recorded_carried_by_the_next_transition_and_shown_on_the_job()
 #[tokio::test]
 async fn usage_is_refused_once_the_job_moved_on_or_is_gone() {
     let store = harness::store().await;
-    let user = harness::new_user(&store, kr_shared::domain::Plan::Agency, 5, 5).await;
+    let user = harness::new_user(&store, kr_core::domain::Plan::Agency, 5, 5).await;
     let queued = new_job(&store, user.id).await;
     let running = applied(store.start_job(&queued, Utc::now()).await.unwrap());
 
@@ -256,7 +257,7 @@ async fn twelve_minute_tokens_then_refusal_until_the_next_minute() {
         .unwrap()
         .item
         .expect("the minute's counter");
-    let ttl: i64 = item[kr_shared::store::dynamo::TTL_ATTRIBUTE]
+    let ttl: i64 = item[kr_aws::dynamo::TTL_ATTRIBUTE]
         .as_n()
         .unwrap()
         .parse()
@@ -333,7 +334,7 @@ fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
 
 #[tokio::test]
 async fn credentials_come_from_the_environment_first() {
-    let sdk = kr_shared::aws::sdk_config(harness::config().aws_endpoint.as_deref()).await;
+    let sdk = kr_aws::sdk_config(harness::config().aws_endpoint.as_deref()).await;
     let both = vars(&[
         ("KR_DATAFORSEO_LOGIN", "env-login"),
         ("KR_DATAFORSEO_PASSWORD", "env-password"),
@@ -358,7 +359,7 @@ async fn credentials_come_from_the_environment_first() {
 
 #[tokio::test]
 async fn credentials_come_from_the_secret_through_the_emulator() {
-    let sdk = kr_shared::aws::sdk_config(harness::config().aws_endpoint.as_deref()).await;
+    let sdk = kr_aws::sdk_config(harness::config().aws_endpoint.as_deref()).await;
     let secrets = aws_sdk_secretsmanager::Client::new(&sdk);
     let create = |value: &str| {
         secrets

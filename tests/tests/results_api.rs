@@ -5,15 +5,16 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use axum::Router;
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::s3::S3ObjectStore;
+use kr_core::dataset::{objects, Reference, ResultsDataset, DATASET_FORMAT};
+use kr_core::domain::Job;
+use kr_core::domain::{DomainName, JobId, JobStatus, Progress};
+use kr_core::store::{put_json, ArtifactStore, User};
 use kr_research::intent::Intent;
 use kr_research::personas::Persona;
 use kr_research::research::{ClusterRecord, KeywordRecord};
 use kr_results::{router, ResultsState};
-use kr_shared::domain::{DomainName, JobId, JobStatus, Progress};
-use kr_shared::results::{objects, Reference, ResultsDataset, DATASET_FORMAT};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
-use kr_shared::store::{put_json, ArtifactStore, Job, User};
 use kr_tests::harness::{self, Call};
 use serde_json::{json, Value};
 
@@ -139,11 +140,11 @@ async fn fixture(demo: bool) -> Fixture {
     let mut config = harness::config();
     config.demo_user_id = demo.then(|| owner.id.as_uuid());
     let clients = harness::clients().await;
-    let results = S3ResultStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let results = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
     let job = stored_job(&store, &owner, JobStatus::Completed).await;
     let data = dataset(job.id);
     let mut csv = Vec::new();
-    kr_shared::results::export::write_csv(&data.keywords, &mut csv).unwrap();
+    kr_core::dataset::export::write_csv(&data.keywords, &mut csv).unwrap();
     results
         .put_artifact(job.id, &objects::export(), csv)
         .await
@@ -578,7 +579,7 @@ async fn the_csv_export_matches_the_keywords_endpoint_field_by_field() {
     let mut reader = csv::Reader::from_reader(reply.text.as_bytes());
     assert_eq!(
         reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        kr_shared::results::export::COLUMNS
+        kr_core::dataset::export::COLUMNS
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let api = f.keywords("?limit=500").await;

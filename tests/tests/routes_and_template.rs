@@ -1,87 +1,237 @@
-//! template.yaml, the local router of `cargo lambda watch` and the OpenAPI document must
-//! describe the same endpoints, each served by the same function; and the template must
-//! pass SAM's and cfn-lint's checks.
+//! The route table (`kr_http::routes::ROUTES`) is the one list of endpoints; every other
+//! declaration is checked against it here: each function's router and OpenAPI paths, the
+//! methods it answers, template.yaml (events, the export's streaming integration and its
+//! invoke permission), the local router of `cargo lambda watch`, and the committed
+//! `openapi.json` the locales function serves. The template must also pass SAM's and
+//! cfn-lint's checks.
+//!
+//! After changing an endpoint, regenerate the published document with
+//! `KR_UPDATE_OPENAPI=1 cargo test -p kr-tests --test routes_and_template` and review its diff.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-use kr_tests::template::{workspace_root, Template};
+use axum::Router;
+use kr_http::routes::{Function, Method, Route, ROUTES};
+use kr_tests::harness::{self, Call};
+use kr_tests::template::{workspace_root, ApiRoute, Template};
 use utoipa::openapi::OpenApi;
 
 /// The catch-all that stands in, locally, for API Gateway's JSON 404 on unknown paths.
 const LOCAL_CATCH_ALL: &str = "/{*path}";
+const PUBLISHED_DOCUMENT: &str = "functions/locales/openapi.json";
 
-fn local_router() -> BTreeMap<String, String> {
+fn routes_of(function: Function) -> impl Iterator<Item = &'static Route> {
+    ROUTES
+        .iter()
+        .filter(move |route| route.function == function)
+}
+
+/// Path → binary of the function serving it, from the table.
+fn table_paths() -> BTreeMap<String, String> {
+    ROUTES
+        .iter()
+        .map(|route| (route.path.to_string(), route.function.binary().to_string()))
+        .collect()
+}
+
+fn function_document(function: Function) -> OpenApi {
+    match function {
+        Function::Account => kr_account::api().into_openapi(),
+        Function::Jobs => kr_jobs::api().into_openapi(),
+        Function::Results => kr_results::api().into_openapi(),
+        Function::Export => kr_export::api().into_openapi(),
+        Function::Locales => kr_locales::api().into_openapi(),
+    }
+}
+
+/// The whole API as the code describes it: every function's paths in the shared skeleton.
+fn generated_document() -> OpenApi {
+    let mut document = kr_http::openapi::base_document();
+    for function in Function::ALL {
+        document.merge(function_document(function));
+    }
+    document
+}
+
+/// `(path, method, operationId)` of every operation of a document.
+fn operations(document: &OpenApi) -> BTreeSet<(String, String, String)> {
+    let json = serde_json::to_value(document).unwrap();
+    let mut found = BTreeSet::new();
+    for (path, item) in json["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let id = operation["operationId"].as_str().unwrap_or_default();
+            found.insert((path.clone(), method.clone(), id.to_string()));
+        }
+    }
+    found
+}
+
+#[test]
+fn each_function_documents_exactly_its_routes_with_their_handlers() {
+    for function in Function::ALL {
+        let expected: BTreeSet<(String, String, String)> = routes_of(function)
+            .map(|route| {
+                let handler = route.handler.rsplit("::").next().unwrap();
+                (
+                    route.path.to_string(),
+                    route.method.as_str().to_string(),
+                    handler.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            operations(&function_document(function)),
+            expected,
+            "the routes of function {}",
+            function.binary()
+        );
+    }
+}
+
+#[test]
+fn handlers_carry_their_full_path_and_live_where_the_table_says() {
+    for route in ROUTES {
+        let (module, handler) = route.handler.rsplit_once("::").unwrap();
+        let file = workspace_root()
+            .join("functions")
+            .join(route.function.binary())
+            .join("src")
+            .join(format!("{}.rs", module.replace("::", "/")));
+        let source = std::fs::read_to_string(&file)
+            .unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+        assert!(
+            source.contains(&format!("path = \"{}\"", route.path)),
+            "{} declares {} in full",
+            file.display(),
+            route.path
+        );
+        assert!(
+            source.contains(&format!("pub async fn {handler}(")),
+            "{} defines {handler}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn the_template_routes_each_path_once_to_its_function() {
+    let template = Template::load_default().unwrap().api_routes().unwrap();
+    let mut routed = BTreeMap::new();
+    for ApiRoute {
+        path,
+        method,
+        binary,
+        ..
+    } in &template
+    {
+        // Every method reaches the function, which answers the contract's JSON 405 itself;
+        // API Gateway would answer an undeclared method with a 403 of its own.
+        assert_eq!(method, "any", "{path} is routed for every method");
+        let previous = routed.insert(path.clone(), binary.clone());
+        assert!(previous.is_none(), "{path} is routed twice");
+    }
+    assert_eq!(routed, table_paths(), "template.yaml and the route table");
+}
+
+#[test]
+fn streamed_routes_have_a_streaming_integration_and_an_invoke_permission() {
+    let template = Template::load_default().unwrap();
+    let streamed: BTreeSet<(String, String)> = template
+        .api_routes()
+        .unwrap()
+        .into_iter()
+        .filter(|route| route.streaming)
+        .map(|route| (route.path, route.binary))
+        .collect();
+    let expected: BTreeSet<(String, String)> = ROUTES
+        .iter()
+        .filter(|route| route.streaming)
+        .map(|route| (route.path.to_string(), route.function.binary().to_string()))
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(streamed, expected, "response-streaming integrations");
+
+    let permissions = template.api_invoke_permissions().unwrap();
+    for (path, binary) in &expected {
+        // `{param}` segments match any value in an execute-api ARN.
+        let pattern: String = path
+            .split('/')
+            .map(|segment| {
+                if segment.starts_with('{') {
+                    "*"
+                } else {
+                    segment
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        assert!(
+            permissions
+                .iter()
+                .any(|(function, source)| function == binary
+                    && source.ends_with(&format!("}}/*/*{pattern}"))),
+            "API Gateway may invoke {binary} for {path}; permissions: {permissions:?}"
+        );
+    }
+}
+
+#[test]
+fn the_local_router_routes_each_path_to_its_function() {
     let manifest: toml::Value =
         toml::from_str(&std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap())
             .unwrap();
     let router = manifest["workspace"]["metadata"]["lambda"]["watch"]["router"]
         .as_table()
         .expect("a watch router");
-    router
+    let local: BTreeMap<String, String> = router
         .iter()
         .filter(|(path, _)| path.as_str() != LOCAL_CATCH_ALL)
         .map(|(path, function)| {
-            (
-                path.clone(),
-                function
-                    .as_str()
-                    .expect("one function per path")
-                    .to_string(),
-            )
+            let function = function.as_str().expect("one function per path");
+            (path.clone(), function.to_string())
         })
-        .collect()
-}
-
-fn paths(document: &OpenApi) -> BTreeSet<String> {
-    document.paths.paths.keys().cloned().collect()
-}
-
-fn function_documents() -> BTreeMap<&'static str, OpenApi> {
-    BTreeMap::from([
-        ("account", kr_account::openapi()),
-        ("jobs", kr_jobs::openapi()),
-        ("results", kr_results::openapi()),
-        ("export", kr_export::openapi()),
-        ("locales", kr_locales::openapi()),
-    ])
+        .collect();
+    assert_eq!(
+        local,
+        table_paths(),
+        "[workspace.metadata.lambda.watch.router] and the route table"
+    );
 }
 
 #[test]
-fn template_local_router_and_openapi_list_the_same_endpoints() {
-    let template = Template::load_default().unwrap().routes().unwrap();
-    assert_eq!(
-        template,
-        local_router(),
-        "template.yaml and [workspace.metadata.lambda.watch.router] differ"
-    );
-
-    let documents = function_documents();
-    let served_by: BTreeSet<&str> = template.values().map(String::as_str).collect();
-    assert_eq!(
-        served_by,
-        documents.keys().copied().collect(),
-        "every function with routes has a document here"
-    );
-    for (function, document) in &documents {
-        let routed: BTreeSet<String> = template
-            .iter()
-            .filter(|(_, f)| f == function)
-            .map(|(p, _)| p.clone())
-            .collect();
-        assert_eq!(paths(document), routed, "paths of function {function}");
+fn the_published_document_is_the_one_the_code_generates() {
+    let path = workspace_root().join(PUBLISHED_DOCUMENT);
+    let generated = generated_document().to_pretty_json().unwrap() + "\n";
+    if std::env::var_os("KR_UPDATE_OPENAPI").is_some() {
+        std::fs::write(&path, &generated).unwrap();
     }
-    let all: BTreeSet<String> = template.keys().cloned().collect();
+    let published: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let generated: serde_json::Value = serde_json::from_str(&generated).unwrap();
+    assert!(
+        published == generated,
+        "{PUBLISHED_DOCUMENT} is out of date: regenerate it with \
+         KR_UPDATE_OPENAPI=1 cargo test -p kr-tests --test routes_and_template"
+    );
+    let routed: BTreeSet<(String, String)> = ROUTES
+        .iter()
+        .map(|route| (route.path.to_string(), route.method.as_str().to_string()))
+        .collect();
+    let documented: BTreeSet<(String, String)> = operations(&generated_document())
+        .into_iter()
+        .map(|(path, method, _)| (path, method))
+        .collect();
     assert_eq!(
-        paths(kr_locales::full_openapi()),
-        all,
-        "the published document lists every routed path"
+        documented, routed,
+        "the published document lists every route"
     );
 }
 
 #[test]
 fn the_published_document_is_openapi_3_1_version_0_1_0_with_the_security_schemes() {
-    let document = serde_json::to_value(kr_locales::full_openapi()).unwrap();
+    let document: serde_json::Value =
+        serde_json::from_str(kr_locales::OPENAPI_JSON).expect("the served document parses");
     assert!(document["openapi"].as_str().unwrap().starts_with("3.1"));
     assert_eq!(document["info"]["version"], "0.1.0");
     let schemes = document["components"]["securitySchemes"]
@@ -92,12 +242,73 @@ fn the_published_document_is_openapi_3_1_version_0_1_0_with_the_security_schemes
     assert_eq!(schemes["sessionCookie"]["in"], "cookie");
     assert_eq!(schemes["sessionCookie"]["name"], "__session");
     let stages = serde_json::to_string(&document["components"]["schemas"]["Stage"]).unwrap();
-    for stage in kr_shared::domain::Stage::ALL {
+    for stage in kr_core::domain::Stage::ALL {
         assert!(
             stages.contains(stage.as_str()),
             "stage {} is documented",
             stage.as_str()
         );
+    }
+}
+
+async fn function_router(function: Function) -> Router {
+    let config = harness::config();
+    match function {
+        Function::Account => {
+            kr_account::router(kr_account::AccountState::from_config(config).await)
+        }
+        Function::Jobs => kr_jobs::router(kr_jobs::JobsState::from_config(config).await),
+        Function::Results => {
+            kr_results::router(kr_results::ResultsState::from_config(config).await)
+        }
+        Function::Export => kr_export::router(kr_export::ExportState::from_config(config).await),
+        Function::Locales => kr_locales::router(),
+    }
+}
+
+fn http_method(method: Method) -> &'static str {
+    match method {
+        Method::Get => "GET",
+        Method::Post => "POST",
+        Method::Delete => "DELETE",
+    }
+}
+
+/// Each function answers the table's methods on its paths with a handler, and any other
+/// method with the contract's 405. Sent without credentials, so nothing changes.
+#[tokio::test]
+async fn each_function_answers_exactly_the_tables_methods() {
+    for function in Function::ALL {
+        let router = function_router(function).await;
+        let paths: BTreeSet<&str> = routes_of(function).map(|route| route.path).collect();
+        for path in paths {
+            let concrete = path
+                .replace("{jobId}", &uuid::Uuid::new_v4().to_string())
+                .replace("{keyId}", &uuid::Uuid::new_v4().to_string())
+                .replace("{clusterId}", "c-1");
+            let listed: BTreeSet<&str> = routes_of(function)
+                .filter(|route| route.path == path)
+                .map(|route| http_method(route.method))
+                .collect();
+            for method in ["GET", "POST", "DELETE", "PUT", "PATCH"] {
+                let reply = Call::new(method, &concrete)
+                    .json(serde_json::json!({}))
+                    .send(&router)
+                    .await;
+                if listed.contains(method) {
+                    assert!(
+                        reply.code() != "method_not_allowed"
+                            && !reply.text.contains("No endpoint at this path"),
+                        "{method} {path} reaches its handler: {} {}",
+                        reply.status,
+                        reply.text
+                    );
+                } else {
+                    assert_eq!(reply.status, 405, "{method} {path}: {}", reply.text);
+                    assert_eq!(reply.code(), "method_not_allowed");
+                }
+            }
+        }
     }
 }
 

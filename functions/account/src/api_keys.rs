@@ -1,24 +1,30 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use kr_shared::domain::ApiKeyId;
-use kr_shared::http::{CurrentUser, JsonBody};
-use kr_shared::service::account::{
-    issue_api_key, ApiKeyView, IssueKeyError, MAX_API_KEY_NAME_CHARS,
-};
-use kr_shared::ApiError;
-use serde::{Deserialize, Serialize};
+use kr_core::domain::ApiKeyId;
+use kr_core::service::account::{issue_api_key, ApiKeyView, IssueKeyError, MAX_API_KEY_NAME_CHARS};
+use kr_http::extract::{CurrentUser, JsonBody};
+use kr_http::ApiError;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::AccountState;
 
+// Documents the body and is what parsing it yields, so the two cannot drift.
 /// The body of `POST /api-keys`.
-#[derive(Deserialize, ToSchema)]
-#[allow(dead_code)] // documents the body; fields are read from the JSON object to name errors
+#[derive(ToSchema)]
 pub struct CreateApiKeyRequest {
     /// A label for the key, 1 to 100 characters; defaults to "API key".
     #[schema(example = "Reporting script")]
     name: Option<String>,
+}
+
+impl CreateApiKeyRequest {
+    fn parse(body: &JsonBody) -> Result<Self, ApiError> {
+        Ok(Self {
+            name: body.optional_str("name")?.map(String::from),
+        })
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -39,15 +45,15 @@ pub struct ApiKeyList {
 /// Creates an API key (Agency plan). The secret is in the response and nowhere else.
 #[utoipa::path(
     post,
-    path = "/api-keys",
+    path = "/api/v1/api-keys",
     tag = "account",
     request_body = CreateApiKeyRequest,
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 201, description = "Created", body = CreatedApiKey),
-        (status = 400, description = "Invalid name", body = kr_shared::error::ErrorBody),
-        (status = 401, description = "No valid session or API key", body = kr_shared::error::ErrorBody),
-        (status = 403, description = "The plan does not include API keys", body = kr_shared::error::ErrorBody),
+        (status = 400, description = "Invalid name", body = kr_http::error::ErrorBody),
+        (status = 401, description = "No valid session or API key", body = kr_http::error::ErrorBody),
+        (status = 403, description = "The plan does not include API keys", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn create(
@@ -55,12 +61,12 @@ pub async fn create(
     CurrentUser(principal): CurrentUser,
     body: JsonBody,
 ) -> Result<(StatusCode, Json<CreatedApiKey>), ApiError> {
-    let name = body.optional_str("name")?;
+    let request = CreateApiKeyRequest::parse(&body)?;
     match issue_api_key(
         state.users.as_ref(),
         state.api_keys.as_ref(),
         principal.user_id,
-        name,
+        request.name.as_deref(),
     )
     .await
     {
@@ -86,12 +92,12 @@ pub async fn create(
 /// Lists the current user's API keys, newest first, without their secrets.
 #[utoipa::path(
     get,
-    path = "/api-keys",
+    path = "/api/v1/api-keys",
     tag = "account",
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "The keys", body = ApiKeyList),
-        (status = 401, description = "No valid session or API key", body = kr_shared::error::ErrorBody),
+        (status = 401, description = "No valid session or API key", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn list(
@@ -107,14 +113,14 @@ pub async fn list(
 /// Revokes a key; it stops working at once.
 #[utoipa::path(
     delete,
-    path = "/api-keys/{keyId}",
+    path = "/api/v1/api-keys/{keyId}",
     tag = "account",
     params(("keyId" = String, Path, description = "The key's id (not the secret)")),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 204, description = "Revoked"),
-        (status = 401, description = "No valid session or API key", body = kr_shared::error::ErrorBody),
-        (status = 404, description = "No such key for this user", body = kr_shared::error::ErrorBody),
+        (status = 401, description = "No valid session or API key", body = kr_http::error::ErrorBody),
+        (status = 404, description = "No such key for this user", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn revoke(

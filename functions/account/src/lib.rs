@@ -8,12 +8,10 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
-use kr_shared::auth::Authenticator;
-use kr_shared::config::Config;
-use kr_shared::http::{finish_router, API_PREFIX};
-use kr_shared::store::{ApiKeyStore, CredentialStore, SessionStore, UserStore};
-use kr_shared::wiring::Wiring;
-use utoipa::openapi::OpenApi;
+use kr_aws::Wiring;
+use kr_core::config::Config;
+use kr_core::store::{ApiKeyStore, CredentialStore, SessionStore, UserStore};
+use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -29,15 +27,10 @@ pub struct AccountState {
 
 impl AccountState {
     pub async fn from_config(config: Config) -> Self {
-        let Wiring {
-            config,
-            store,
-            auth,
-            ..
-        } = Wiring::from_config(config).await;
+        let Wiring { config, store, .. } = Wiring::from_config(config).await;
         Self {
             config,
-            auth,
+            auth: Authenticator::on(store.clone()),
             users: store.clone(),
             credentials: store.clone(),
             api_keys: store.clone(),
@@ -46,24 +39,16 @@ impl AccountState {
     }
 }
 
-fn api() -> OpenApiRouter<AccountState> {
-    OpenApiRouter::new().nest(
-        API_PREFIX,
-        OpenApiRouter::new()
-            .routes(routes!(users::me))
-            .routes(routes!(session::login))
-            .routes(routes!(session::logout))
-            .routes(routes!(api_keys::create, api_keys::list))
-            .routes(routes!(api_keys::revoke)),
-    )
-}
-
-/// The endpoints of this function in the OpenAPI document.
-pub fn openapi() -> OpenApi {
-    api().into_openapi()
+/// This function's endpoints (`kr_http::routes::ROUTES`), documented.
+pub fn api() -> OpenApiRouter<AccountState> {
+    OpenApiRouter::new()
+        .routes(routes!(users::me))
+        .routes(routes!(session::login))
+        .routes(routes!(session::logout))
+        .routes(routes!(api_keys::create, api_keys::list))
+        .routes(routes!(api_keys::revoke))
 }
 
 pub fn router(state: AccountState) -> Router {
-    let (router, _) = api().split_for_parts();
-    finish_router(router.with_state(state))
+    kr_http::router(api(), state)
 }

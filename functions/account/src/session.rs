@@ -2,23 +2,37 @@ use axum::extract::State;
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use kr_shared::auth::{PresentedCredentials, SESSION_COOKIE};
-use kr_shared::error::ErrorCode;
-use kr_shared::http::JsonBody;
-use kr_shared::service::account::log_in;
-use kr_shared::ApiError;
-use serde::Deserialize;
+use kr_core::service::account::log_in;
+use kr_http::auth::{PresentedCredentials, SESSION_COOKIE};
+use kr_http::error::ErrorCode;
+use kr_http::extract::JsonBody;
+use kr_http::ApiError;
 use utoipa::ToSchema;
 
 use crate::AccountState;
 
+// Documents the body and is what parsing it yields, so the two cannot drift.
 /// The body of `POST /auth/login`.
-#[derive(Deserialize, ToSchema)]
-#[allow(dead_code)] // documents the body; fields are read from the JSON object to name errors
+#[derive(ToSchema)]
 pub struct LoginRequest {
     #[schema(example = "ana@example.com")]
     email: String,
     password: String,
+}
+
+impl LoginRequest {
+    /// The e-mail is trimmed; the password is taken exactly as typed.
+    fn parse(body: &JsonBody) -> Result<Self, ApiError> {
+        let email = body.required_str("email")?.to_string();
+        let password = match body.get("password") {
+            Some(serde_json::Value::String(password)) if !password.is_empty() => password.clone(),
+            Some(serde_json::Value::String(_)) | None => {
+                return Err(ApiError::field("password", "is required"))
+            }
+            Some(_) => return Err(ApiError::field("password", "must be a string")),
+        };
+        Ok(Self { email, password })
+    }
 }
 
 fn session_cookie(value: &str, max_age_secs: u64) -> HeaderValue {
@@ -31,33 +45,26 @@ fn session_cookie(value: &str, max_age_secs: u64) -> HeaderValue {
 /// Signs in with e-mail and password and sets the `__session` cookie.
 #[utoipa::path(
     post,
-    path = "/auth/login",
+    path = "/api/v1/auth/login",
     tag = "account",
     request_body = LoginRequest,
     responses(
         (status = 204, description = "Signed in; `Set-Cookie: __session=…; HttpOnly; Secure; SameSite=Lax; Path=/`"),
-        (status = 400, description = "Missing e-mail or password", body = kr_shared::error::ErrorBody),
-        (status = 401, description = "Wrong e-mail or password", body = kr_shared::error::ErrorBody),
-        (status = 413, description = "Body over 64 KiB", body = kr_shared::error::ErrorBody),
+        (status = 400, description = "Missing e-mail or password", body = kr_http::error::ErrorBody),
+        (status = 401, description = "Wrong e-mail or password", body = kr_http::error::ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn login(
     State(state): State<AccountState>,
     body: JsonBody,
 ) -> Result<Response, ApiError> {
-    let email = body.required_str("email")?;
-    let password = match body.get("password") {
-        Some(serde_json::Value::String(password)) if !password.is_empty() => password.as_str(),
-        Some(serde_json::Value::String(_)) | None => {
-            return Err(ApiError::field("password", "is required"))
-        }
-        Some(_) => return Err(ApiError::field("password", "must be a string")),
-    };
+    let request = LoginRequest::parse(&body)?;
     let Some((token, _)) = log_in(
         state.credentials.as_ref(),
         state.sessions.as_ref(),
-        email,
-        password,
+        &request.email,
+        &request.password,
         state.config.session_ttl,
     )
     .await?
@@ -75,12 +82,12 @@ pub async fn login(
 /// was open, so a retried logout is harmless.
 #[utoipa::path(
     post,
-    path = "/auth/logout",
+    path = "/api/v1/auth/logout",
     tag = "account",
     security((), ("sessionCookie" = [])),
     responses(
         (status = 204, description = "Signed out"),
-        (status = 403, description = "Cross-origin request riding on the cookie", body = kr_shared::error::ErrorBody),
+        (status = 403, description = "Cross-origin request riding on the cookie", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn logout(

@@ -1,20 +1,20 @@
 use axum::extract::State;
 use axum::Json;
-use kr_shared::http::CurrentUser;
-use kr_shared::service::account::UserView;
-use kr_shared::ApiError;
+use kr_core::service::account::UserView;
+use kr_http::extract::CurrentUser;
+use kr_http::ApiError;
 
 use crate::AccountState;
 
 /// The current user, with the balances that gate the new-job flow.
 #[utoipa::path(
     get,
-    path = "/users/me",
+    path = "/api/v1/users/me",
     tag = "account",
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "The current user", body = UserView),
-        (status = 401, description = "No valid session or API key", body = kr_shared::error::ErrorBody),
+        (status = 401, description = "No valid session or API key", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn me(

@@ -1,4 +1,4 @@
-use kr_shared::config::Config;
+use kr_core::config::Config;
 
 /// Streams the response (Lambda response streaming behind API Gateway's STREAM mode), so
 /// neither the function nor API Gateway buffers the whole file.

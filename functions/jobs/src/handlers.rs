@@ -3,39 +3,19 @@ use axum::http::header::LOCATION;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use kr_shared::domain::{JobId, JobStatus};
-use kr_shared::error::{ErrorBody, ErrorCode};
-use kr_shared::http::{viewable_job, CurrentUser, JsonBody, QueryParams, Viewer, API_PREFIX};
-use kr_shared::service::jobs::{self, CreateJobError, CreatedJobView, JobRequest, JobView};
-use kr_shared::ApiError;
-use serde::{Deserialize, Serialize};
+use kr_core::domain::{JobId, JobStatus};
+use kr_core::service::jobs::{self, CreateJobError, CreateJobRequest, CreatedJobView, JobView};
+use kr_http::error::{ErrorBody, ErrorCode};
+use kr_http::extract::{viewable_job, CurrentUser, JsonBody, QueryParams, Viewer};
+use kr_http::ApiError;
+use kr_http::API_PREFIX;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::JobsState;
 
 pub const DEFAULT_PAGE: u32 = 20;
 pub const MAX_PAGE: u32 = 100;
-
-/// The body of `POST /jobs`.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)] // documents the body; fields are read from the JSON object to name errors
-pub struct CreateJobRequest {
-    /// Required. Normalised: scheme, path, port-free, lowercase, no leading `www.`, IDN to
-    /// punycode; must be a public registrable domain.
-    #[schema(example = "example.com")]
-    primary_domain: String,
-    /// Optional, at most 10, normalised the same way; duplicates collapse; none may equal
-    /// the primary domain.
-    #[schema(example = json!(["competitor.com"]))]
-    competitor_domains: Option<Vec<String>>,
-    /// Required, a `language_code` from `GET /languages`.
-    #[schema(example = "en")]
-    language_code: String,
-    /// Required JSON integer, a `location_code` from `GET /locations`.
-    #[schema(example = 2840)]
-    location_code: i64,
-}
 
 #[derive(Serialize, ToSchema)]
 pub struct CreatedJobEnvelope {
@@ -68,7 +48,7 @@ fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
 /// response without charging again; the same key with a different body is refused (400).
 #[utoipa::path(
     post,
-    path = "/jobs",
+    path = "/api/v1/jobs",
     tag = "jobs",
     request_body = CreateJobRequest,
     params(("Idempotency-Key" = Option<String>, Header, description = "Makes retries safe: 1 to 255 printable characters, kept 24 hours")),
@@ -88,7 +68,7 @@ pub async fn create(
     headers: HeaderMap,
     body: JsonBody,
 ) -> Result<Response, ApiError> {
-    let request = JobRequest::parse(&body).map_err(ApiError::validation)?;
+    let request = CreateJobRequest::parse(&body.0).map_err(ApiError::validation)?;
     let idempotency_key = match headers.get("idempotency-key") {
         None => None,
         Some(value) => Some(
@@ -134,7 +114,7 @@ pub async fn create(
 /// Lists the current user's jobs, newest first.
 #[utoipa::path(
     get,
-    path = "/jobs",
+    path = "/api/v1/jobs",
     tag = "jobs",
     params(
         ("limit" = Option<u32>, Query, description = "1 to 100, default 20"),
@@ -182,7 +162,7 @@ pub async fn list(
 /// Readable by its owner, and by anyone for a demo job; everyone else gets 404.
 #[utoipa::path(
     get,
-    path = "/jobs/{jobId}",
+    path = "/api/v1/jobs/{jobId}",
     tag = "jobs",
     params(("jobId" = String, Path, format = Uuid)),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -205,7 +185,7 @@ pub async fn get(
 /// Deletes a job and all its results; a running pipeline stops. Owner only; refunds nothing.
 #[utoipa::path(
     delete,
-    path = "/jobs/{jobId}",
+    path = "/api/v1/jobs/{jobId}",
     tag = "jobs",
     params(("jobId" = String, Path, format = Uuid)),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -223,7 +203,7 @@ pub async fn delete(
     let id = parse_job_id(&job_id)?;
     if jobs::delete_job(
         state.jobs.as_ref(),
-        state.results.as_ref(),
+        state.objects.as_ref(),
         principal.user_id,
         id,
     )

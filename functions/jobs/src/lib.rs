@@ -6,13 +6,11 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
-use kr_shared::auth::Authenticator;
-use kr_shared::config::Config;
-use kr_shared::http::{finish_router, API_PREFIX};
-use kr_shared::store::sqs::SqsJobQueue;
-use kr_shared::store::{JobQueue, JobStore, ResultStore};
-use kr_shared::wiring::Wiring;
-use utoipa::openapi::OpenApi;
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::Wiring;
+use kr_core::config::Config;
+use kr_core::store::{JobQueue, JobStore, ResultStore};
+use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -22,7 +20,7 @@ pub struct JobsState {
     pub auth: Arc<Authenticator>,
     pub jobs: Arc<dyn JobStore>,
     pub queue: Arc<dyn JobQueue>,
-    pub results: Arc<dyn ResultStore>,
+    pub objects: Arc<dyn ResultStore>,
 }
 
 impl JobsState {
@@ -33,29 +31,21 @@ impl JobsState {
                 wiring.clients.sqs,
                 wiring.config.jobs_queue_url.clone(),
             )),
-            auth: wiring.auth,
+            auth: Authenticator::on(wiring.store.clone()),
             jobs: wiring.store,
-            results: wiring.results,
+            objects: wiring.objects,
             config: wiring.config,
         }
     }
 }
 
-fn api() -> OpenApiRouter<JobsState> {
-    OpenApiRouter::new().nest(
-        API_PREFIX,
-        OpenApiRouter::new()
-            .routes(routes!(handlers::create, handlers::list))
-            .routes(routes!(handlers::get, handlers::delete)),
-    )
-}
-
-/// The endpoints of this function in the OpenAPI document.
-pub fn openapi() -> OpenApi {
-    api().into_openapi()
+/// This function's endpoints (`kr_http::routes::ROUTES`), documented.
+pub fn api() -> OpenApiRouter<JobsState> {
+    OpenApiRouter::new()
+        .routes(routes!(handlers::create, handlers::list))
+        .routes(routes!(handlers::get, handlers::delete))
 }
 
 pub fn router(state: JobsState) -> Router {
-    let (router, _) = api().split_for_parts();
-    finish_router(router.with_state(state))
+    kr_http::router(api(), state)
 }

@@ -7,45 +7,41 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use serde_json::Value;
 
-use crate::full_openapi;
+use crate::{document, OPENAPI_JSON};
 
 /// The OpenAPI 3.1 description of every endpoint.
 #[utoipa::path(
     get,
-    path = "/openapi.json",
+    path = "/api/v1/openapi.json",
     tag = "meta",
     security(()),
     responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json"))
 )]
 pub async fn openapi_json() -> impl IntoResponse {
-    let body = full_openapi()
-        .to_json()
-        .unwrap_or_else(|_| "{}".to_string());
     (
         [
             (CONTENT_TYPE, "application/json"),
             (CACHE_CONTROL, "public, max-age=300"),
         ],
-        body,
+        OPENAPI_JSON,
     )
 }
 
 /// This API's documentation as one self-contained HTML page.
 #[utoipa::path(
     get,
-    path = "/docs",
+    path = "/api/v1/docs",
     tag = "meta",
     security(()),
     responses((status = 200, description = "HTML documentation", content_type = "text/html"))
 )]
 pub async fn docs_page() -> impl IntoResponse {
-    let document = serde_json::to_value(full_openapi()).unwrap_or(Value::Null);
     (
         [
             (CONTENT_TYPE, "text/html; charset=utf-8"),
             (CACHE_CONTROL, "public, max-age=300"),
         ],
-        render(&document),
+        render(document()),
     )
 }
 

@@ -1,5 +1,7 @@
 //! The locales function: languages and locations (no authentication, cacheable), and the
-//! machine-readable and human-readable descriptions of the whole API.
+//! machine-readable and human-readable descriptions of the whole API. The description is
+//! `openapi.json` beside this crate, generated from every function's code and kept identical
+//! to it by `tests/tests/routes_and_template.rs`, so this function links no other function.
 
 mod docs;
 mod lists;
@@ -7,46 +9,28 @@ mod lists;
 use std::sync::OnceLock;
 
 use axum::Router;
-use kr_shared::http::{finish_router, openapi::base_document, API_PREFIX};
-use utoipa::openapi::OpenApi;
+use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-fn api() -> OpenApiRouter {
-    OpenApiRouter::new().nest(
-        API_PREFIX,
-        OpenApiRouter::new()
-            .routes(routes!(lists::languages))
-            .routes(routes!(lists::locations))
-            .routes(routes!(docs::openapi_json))
-            .routes(routes!(docs::docs_page)),
-    )
+/// The published OpenAPI document, as committed.
+pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
+
+/// This function's endpoints (`kr_http::routes::ROUTES`), documented.
+pub fn api() -> OpenApiRouter {
+    OpenApiRouter::new()
+        .routes(routes!(lists::languages))
+        .routes(routes!(lists::locations))
+        .routes(routes!(docs::openapi_json))
+        .routes(routes!(docs::docs_page))
 }
 
-/// The endpoints of this function in the OpenAPI document.
-pub fn openapi() -> OpenApi {
-    api().into_openapi()
-}
-
-/// The whole API: every function's paths, generated from the routers that serve them.
-pub fn full_openapi() -> &'static OpenApi {
-    static DOCUMENT: OnceLock<OpenApi> = OnceLock::new();
-    DOCUMENT.get_or_init(|| {
-        let mut document = base_document();
-        for part in [
-            kr_account::openapi(),
-            kr_jobs::openapi(),
-            kr_results::openapi(),
-            kr_export::openapi(),
-            openapi(),
-        ] {
-            document.merge(part);
-        }
-        document
-    })
+/// The published document, parsed once per instance.
+fn document() -> &'static Value {
+    static DOCUMENT: OnceLock<Value> = OnceLock::new();
+    DOCUMENT.get_or_init(|| serde_json::from_str(OPENAPI_JSON).expect("openapi.json is JSON"))
 }
 
 pub fn router() -> Router {
-    let (router, _) = api().split_for_parts();
-    finish_router(router)
+    kr_http::router(api(), ())
 }

@@ -1,7 +1,7 @@
 use axum::http::header::CACHE_CONTROL;
 use axum::response::IntoResponse;
 use axum::Json;
-use kr_shared::locales::{self, Language, Location};
+use kr_core::locales::{self, Language, Location};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -21,7 +21,7 @@ pub struct LocationList {
 /// The languages a job may use (`languageCode`).
 #[utoipa::path(
     get,
-    path = "/languages",
+    path = "/api/v1/languages",
     tag = "locales",
     security(()),
     responses((status = 200, description = "Every language, by name", body = LanguageList))
@@ -38,7 +38,7 @@ pub async fn languages() -> impl IntoResponse {
 /// The locations a job may use (`locationCode`): every country DataForSEO Labs covers.
 #[utoipa::path(
     get,
-    path = "/locations",
+    path = "/api/v1/locations",
     tag = "locales",
     security(()),
     responses((status = 200, description = "Every location, by name", body = LocationList))

@@ -1,4 +1,4 @@
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    kr_shared::http::serve(kr_locales::router()).await
+    kr_http::serve(kr_locales::router()).await
 }

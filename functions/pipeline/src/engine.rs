@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use kr_shared::domain::{JobStatus, Progress, Stage};
-use kr_shared::store::{
-    Job, JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, StoreError, Transition,
+use kr_core::domain::Job;
+use kr_core::domain::{JobStatus, Progress, Stage};
+use kr_core::store::{
+    JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, StoreError, Transition,
 };
 
 use crate::runner::{FailureKind, ProgressReporter, StageError, StageOutcome, StageRunner};
@@ -39,7 +40,7 @@ pub struct Pipeline {
     pub jobs: Arc<dyn JobStore>,
     pub transitions: Arc<dyn JobTransitions>,
     pub queue: Arc<dyn JobQueue>,
-    pub results: Arc<dyn ResultStore>,
+    pub objects: Arc<dyn ResultStore>,
     pub runner: Arc<dyn StageRunner>,
     /// Deliveries of one stage's message before its job is failed. Below the queue's
     /// `maxReceiveCount`, so the job is failed with a message rather than dead-lettered.
@@ -161,7 +162,7 @@ impl Pipeline {
 
     /// The job was deleted while a stage ran: remove whatever the stage stored.
     async fn forget(&self, job: &Job) -> Result<Handled, Retry> {
-        self.results.delete_results(job.id).await?;
+        self.objects.delete_results(job.id).await?;
         Ok(Handled::JobGone)
     }
 }

@@ -3,8 +3,8 @@
 
 use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use chrono::{Duration, Utc};
-use kr_shared::service::jobs::requeue_stale_jobs;
-use kr_shared::store::PipelineMessage;
+use kr_core::service::jobs::requeue_stale_jobs;
+use kr_core::store::PipelineMessage;
 use serde_json::{json, Value};
 
 use crate::engine::Pipeline;

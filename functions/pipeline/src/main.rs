@@ -1,13 +1,13 @@
 use std::sync::Arc;
 
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::Wiring;
+use kr_core::config::Config;
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::{DataForSeo, ProviderSettings};
 use kr_pipeline::provider_credentials::resolve_credentials;
 use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
 use kr_pipeline::Pipeline;
-use kr_shared::config::Config;
-use kr_shared::store::sqs::SqsJobQueue;
-use kr_shared::wiring::Wiring;
 use lambda_runtime::{service_fn, LambdaEvent};
 use serde_json::Value;
 
@@ -22,19 +22,19 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         config,
         clients,
         store,
-        results,
+        objects,
         ..
     } = Wiring::from_config(config).await;
     let env = |name: &str| std::env::var(name).ok();
     let credentials = resolve_credentials(
         env,
-        &kr_shared::aws::sdk_config(config.aws_endpoint.as_deref()).await,
+        &kr_aws::sdk_config(config.aws_endpoint.as_deref()).await,
     )
     .await?;
     let provider = match ProviderSettings::from_vars(env, credentials)? {
         Some(settings) => Some(Arc::new(DataForSeo::new(
             settings,
-            results.clone(),
+            objects.clone(),
             store.clone(),
         )?)),
         None => None,
@@ -42,7 +42,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
     tracing::info!(provider = provider.is_some(), "keyword data provider");
     let runner = ResearchRunner {
         crawler: Crawler::new(CrawlConfig::from_env()?)?,
-        artifacts: results.clone(),
+        objects: objects.clone(),
         settings: ResearchSettings::from_vars(env)?,
         provider,
     };
@@ -50,7 +50,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         jobs: store.clone(),
         transitions: store,
         queue: Arc::new(SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone())),
-        results,
+        objects,
         runner: Arc::new(runner),
         max_attempts: MAX_ATTEMPTS,
     });

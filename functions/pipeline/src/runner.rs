@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use kr_core::domain::{Job, ProviderUsage};
+use kr_core::domain::{Progress, Stage};
+use kr_core::store::JobTransitions;
 use kr_dataforseo::UsageSink;
-use kr_shared::domain::{Progress, Stage};
-use kr_shared::store::{Job, JobTransitions, ProviderUsage};
 use tokio::sync::Mutex;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use kr_shared::domain::JobId;
-use kr_shared::results::{objects, ResultsDataset};
-use kr_shared::store::{get_json, ArtifactStore, Job, StoreError};
+use kr_core::dataset::{objects, ResultsDataset};
+use kr_core::domain::{Job, JobId};
+use kr_core::store::{get_json, ArtifactStore, StoreError};
 
 use crate::query::IndexedDataset;
 

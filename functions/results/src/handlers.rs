@@ -2,14 +2,12 @@ use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::Json;
-use kr_research::personas::Persona;
-use kr_research::research::{ClusterRecord, KeywordRecord};
-use kr_shared::domain::{JobId, JobStatus};
-use kr_shared::error::ErrorBody;
-use kr_shared::http::{self, QueryParams, Viewer};
-use kr_shared::results::{objects, Reference};
-use kr_shared::store::{get_json, Job};
-use kr_shared::ApiError;
+use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, Persona, Reference};
+use kr_core::domain::{Job, JobId, JobStatus};
+use kr_core::store::get_json;
+use kr_http::error::ErrorBody;
+use kr_http::extract::{self, QueryParams, Viewer};
+use kr_http::ApiError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -46,7 +44,7 @@ pub struct ReferenceList {
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
 async fn viewable_job(state: &ResultsState, viewer: Viewer, raw_id: &str) -> Result<Job, ApiError> {
-    let found = http::viewable_job(state.jobs.as_ref(), &state.config, viewer, raw_id).await;
+    let found = extract::viewable_job(state.jobs.as_ref(), &state.config, viewer, raw_id).await;
     if found.is_err() {
         if let Ok(id) = raw_id.parse::<JobId>() {
             state.cache.forget(id);
@@ -60,7 +58,7 @@ async fn dataset(state: &ResultsState, job: &Job) -> Result<Option<Arc<IndexedDa
     if job.status != JobStatus::Completed {
         return Ok(None);
     }
-    Ok(Some(state.cache.get(job, state.artifacts.as_ref()).await?))
+    Ok(Some(state.cache.get(job, state.objects.as_ref()).await?))
 }
 
 async fn keyword_page(
@@ -91,7 +89,7 @@ async fn keyword_page(
 /// `organicOpportunityScore` (default), `paidOpportunityScore`, `opportunityValue`.
 #[utoipa::path(
     get,
-    path = "/jobs/{jobId}/keywords",
+    path = "/api/v1/jobs/{jobId}/keywords",
     tag = "results",
     params(("jobId" = String, Path, format = Uuid), KeywordParams),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -115,7 +113,7 @@ pub async fn keywords(
 /// The keywords of one cluster; the same parameters as the job's keywords.
 #[utoipa::path(
     get,
-    path = "/jobs/{jobId}/clusters/{clusterId}/keywords",
+    path = "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords",
     tag = "results",
     params(("jobId" = String, Path, format = Uuid), ("clusterId" = String, Path), KeywordParams),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -154,7 +152,7 @@ const CLUSTER_SORTS: [&str; 6] = [
 /// default `desc`; nulls last, ties by name then id).
 #[utoipa::path(
     get,
-    path = "/jobs/{jobId}/clusters",
+    path = "/api/v1/jobs/{jobId}/clusters",
     tag = "results",
     params(
         ("jobId" = String, Path, format = Uuid),
@@ -236,7 +234,7 @@ pub async fn clusters(
 /// The job's personas, each with the keywords that fit it best.
 #[utoipa::path(
     get,
-    path = "/jobs/{jobId}/personas",
+    path = "/api/v1/jobs/{jobId}/personas",
     tag = "results",
     params(("jobId" = String, Path, format = Uuid)),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -261,7 +259,7 @@ pub async fn personas(
 /// Previews of the primary and competitor sites; available at any stage of the job.
 #[utoipa::path(
     get,
-    path = "/jobs/{jobId}/references",
+    path = "/api/v1/jobs/{jobId}/references",
     tag = "results",
     params(("jobId" = String, Path, format = Uuid)),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -278,7 +276,7 @@ pub async fn references(
     let job = viewable_job(&state, viewer, &job_id).await?;
     let sites = 1 + job.competitor_domains.len();
     let mut references: Vec<Option<Reference>> =
-        get_json(state.artifacts.as_ref(), job.id, objects::REFERENCES)
+        get_json(state.objects.as_ref(), job.id, objects::REFERENCES)
             .await?
             .unwrap_or_default();
     references.resize(sites, None);

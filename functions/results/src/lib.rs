@@ -9,12 +9,10 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
-use kr_shared::auth::Authenticator;
-use kr_shared::config::Config;
-use kr_shared::http::{finish_router, API_PREFIX};
-use kr_shared::store::{ArtifactStore, JobStore};
-use kr_shared::wiring::Wiring;
-use utoipa::openapi::OpenApi;
+use kr_aws::Wiring;
+use kr_core::config::Config;
+use kr_core::store::{ArtifactStore, JobStore};
+use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -28,7 +26,7 @@ pub struct ResultsState {
     pub config: Arc<Config>,
     pub auth: Arc<Authenticator>,
     pub jobs: Arc<dyn JobStore>,
-    pub artifacts: Arc<dyn ArtifactStore>,
+    pub objects: Arc<dyn ArtifactStore>,
     pub cache: Arc<DatasetCache>,
 }
 
@@ -37,32 +35,24 @@ impl ResultsState {
         let wiring = Wiring::from_config(config).await;
         Self {
             config: wiring.config,
-            auth: wiring.auth,
+            auth: Authenticator::on(wiring.store.clone()),
             jobs: wiring.store,
-            artifacts: wiring.results,
+            objects: wiring.objects,
             cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
         }
     }
 }
 
-fn api() -> OpenApiRouter<ResultsState> {
-    OpenApiRouter::new().nest(
-        API_PREFIX,
-        OpenApiRouter::new()
-            .routes(routes!(handlers::keywords))
-            .routes(routes!(handlers::clusters))
-            .routes(routes!(handlers::cluster_keywords))
-            .routes(routes!(handlers::personas))
-            .routes(routes!(handlers::references)),
-    )
-}
-
-/// The endpoints of this function in the OpenAPI document.
-pub fn openapi() -> OpenApi {
-    api().into_openapi()
+/// This function's endpoints (`kr_http::routes::ROUTES`), documented.
+pub fn api() -> OpenApiRouter<ResultsState> {
+    OpenApiRouter::new()
+        .routes(routes!(handlers::keywords))
+        .routes(routes!(handlers::clusters))
+        .routes(routes!(handlers::cluster_keywords))
+        .routes(routes!(handlers::personas))
+        .routes(routes!(handlers::references))
 }
 
 pub fn router(state: ResultsState) -> Router {
-    let (router, _) = api().split_for_parts();
-    finish_router(router.with_state(state))
+    kr_http::router(api(), state)
 }

@@ -5,10 +5,9 @@
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
-use kr_research::intent::Intent;
-use kr_shared::http::QueryParams;
-use kr_shared::results::{KeywordRecord, ResultsDataset};
-use kr_shared::ApiError;
+use kr_core::dataset::{Intent, KeywordRecord, ResultsDataset};
+use kr_http::extract::QueryParams;
+use kr_http::ApiError;
 
 pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 500;
@@ -95,11 +94,7 @@ impl SortKey {
             Self::Cpc => by(a.cpc, b.cpc, descending),
             Self::Competition => by(a.competition, b.competition, descending),
             Self::Difficulty => by(a.difficulty, b.difficulty, descending),
-            Self::Intent => by(
-                Some(intent_name(a.intent)),
-                Some(intent_name(b.intent)),
-                descending,
-            ),
+            Self::Intent => by(Some(a.intent.as_str()), Some(b.intent.as_str()), descending),
             Self::OrganicOpportunityScore => by(
                 Some(a.organic_opportunity_score),
                 Some(b.organic_opportunity_score),
@@ -116,15 +111,6 @@ impl SortKey {
                 descending,
             ),
         }
-    }
-}
-
-pub fn intent_name(intent: Intent) -> &'static str {
-    match intent {
-        Intent::Informational => "informational",
-        Intent::Commercial => "commercial",
-        Intent::Transactional => "transactional",
-        Intent::Navigational => "navigational",
     }
 }
 
@@ -293,7 +279,7 @@ impl KeywordQuery {
                 list(raw)
                     .iter()
                     .map(|name| {
-                        Intent::ALL.into_iter().find(|i| intent_name(*i) == name).ok_or_else(|| {
+                        Intent::ALL.into_iter().find(|i| i.as_str() == name).ok_or_else(|| {
                             ApiError::field("intent", format!("{name:?} is not one of informational, commercial, transactional, navigational"))
                         })
                     })

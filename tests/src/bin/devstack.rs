@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, Context, Result};
 use clap::{Parser, Subcommand};
-use kr_shared::aws::AwsClients;
-use kr_shared::config::Config;
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::sqs::SqsJobQueue;
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::AwsClients;
+use kr_core::config::Config;
 use kr_tests::bridge::{Bridge, HttpInvoker, Invoker};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::provision::{function_environment, provision};

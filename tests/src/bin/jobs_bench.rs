@@ -5,15 +5,16 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use chrono::{Duration, Utc};
-use kr_shared::auth::{Authenticator, PresentedCredentials};
-use kr_shared::aws::AwsClients;
-use kr_shared::config::Config;
-use kr_shared::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress};
-use kr_shared::service::account::issue_api_key;
-use kr_shared::service::jobs::{create_job, JobRequest};
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::sqs::SqsJobQueue;
-use kr_shared::store::{Job, JobStore};
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::AwsClients;
+use kr_core::config::Config;
+use kr_core::domain::Job;
+use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress};
+use kr_core::service::account::issue_api_key;
+use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::store::JobStore;
+use kr_http::auth::{Authenticator, PresentedCredentials};
 use kr_tests::counting::RequestCounter;
 use kr_tests::harness;
 
@@ -118,7 +119,7 @@ async fn main() -> Result<()> {
     print_row("auth lookup (API key, per request)", &counter.take(), None);
 
     let queue = SqsJobQueue::new(clients.sqs.clone(), config.jobs_queue_url.clone());
-    let request = |primary: &str| JobRequest {
+    let request = |primary: &str| CreateJobRequest {
         primary_domain: DomainName::parse(primary).unwrap(),
         competitor_domains: vec![],
         language_code: LanguageCode::parse("en").unwrap(),

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use kr_shared::domain::JobStatus;
-use kr_shared::results::{objects, ResultsDataset};
-use kr_shared::store::{get_json, Job, ProviderUsage};
+use kr_core::dataset::{objects, ResultsDataset};
+use kr_core::domain::JobStatus;
+use kr_core::domain::{Job, ProviderUsage};
+use kr_core::store::get_json;
 use kr_tests::dataforseo_mock::{
     paths, MockConfig, MockDataForSeo, MockStats, COMPETITORS, PRIMARY,
 };
@@ -43,7 +44,7 @@ async fn run_job(rig: &Rig, mock: &MockDataForSeo) -> Result<Figures> {
             done.error_message
         );
     }
-    let dataset: ResultsDataset = get_json(rig.results.as_ref(), done.id, &objects::dataset())
+    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), done.id, &objects::dataset())
         .await?
         .context("the job stored no dataset")?;
     Ok(Figures {

@@ -7,17 +7,18 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use kr_aws::dynamo::DynamoStore;
+use kr_aws::s3::S3ObjectStore;
+use kr_aws::AwsClients;
+use kr_core::config::Config;
+use kr_core::dataset::export::write_csv;
+use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
+use kr_core::domain::Job;
+use kr_core::domain::{DomainName, JobId, JobStatus, Plan, Progress};
+use kr_core::service::account::issue_api_key;
+use kr_core::store::{put_json, ArtifactStore};
 use kr_research::intent::Intent;
 use kr_research::research::{ClusterRecord, KeywordRecord};
-use kr_shared::aws::AwsClients;
-use kr_shared::config::Config;
-use kr_shared::domain::{DomainName, JobId, JobStatus, Plan, Progress};
-use kr_shared::results::export::write_csv;
-use kr_shared::results::{objects, ResultsDataset, DATASET_FORMAT};
-use kr_shared::service::account::issue_api_key;
-use kr_shared::store::dynamo::DynamoStore;
-use kr_shared::store::s3::S3ResultStore;
-use kr_shared::store::{put_json, ArtifactStore, Job};
 use kr_tests::harness::{self, Call};
 
 const WORDS: [&str; 16] = [
@@ -117,7 +118,7 @@ async fn seed(count: usize) -> Result<()> {
     let config = Config::from_env()?;
     let clients = AwsClients::from_config(&config).await;
     let store = DynamoStore::new(clients.dynamodb.clone(), config.table_name.clone());
-    let results = S3ResultStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let results = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
     let user = harness::new_user(&store, Plan::Agency, 1, 1).await;
     let (_, key) = issue_api_key(&store, &store, user.id, Some("bench"))
         .await
@@ -209,13 +210,13 @@ async fn query(job: &str, key: &str) -> Result<()> {
 
 /// The handler's own work, without the store round trips to the emulator.
 async fn engine_times(job: &str) -> Result<Vec<Duration>> {
+    use kr_http::extract::QueryParams;
     use kr_results::query::{IndexedDataset, KeywordQuery};
-    use kr_shared::http::QueryParams;
     let config = Config::from_env()?;
     let clients = AwsClients::from_config(&config).await;
-    let results = S3ResultStore::new(clients.s3, config.results_bucket);
+    let results = S3ObjectStore::new(clients.s3, config.results_bucket);
     let dataset: ResultsDataset =
-        kr_shared::store::get_json(&results, job.parse()?, &objects::dataset())
+        kr_core::store::get_json(&results, job.parse()?, &objects::dataset())
             .await?
             .context("dataset")?;
     let indexed = IndexedDataset::new(dataset);

@@ -1,10 +1,11 @@
+use kr_core::dataset::export::write_csv;
+use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
+use kr_core::domain::Job;
+use kr_core::domain::Stage;
+use kr_core::store::put_json;
 use kr_research::personas::OfflinePersonaGenerator;
 use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
-use kr_shared::domain::Stage;
-use kr_shared::results::export::write_csv;
-use kr_shared::results::{objects, ResultsDataset, DATASET_FORMAT};
-use kr_shared::store::{put_json, Job};
 
 use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
@@ -56,18 +57,13 @@ impl ResearchRunner {
             StageError::transient("Writing the CSV export failed.")
         })?;
         // The export first: the dataset's presence is what makes the results complete.
-        self.artifacts
+        self.objects
             .put_artifact(job.id, &objects::export(), csv)
             .await
             .map_err(storage_failure)?;
-        put_json(
-            self.artifacts.as_ref(),
-            job.id,
-            &objects::dataset(),
-            &dataset,
-        )
-        .await
-        .map_err(storage_failure)?;
+        put_json(self.objects.as_ref(), job.id, &objects::dataset(), &dataset)
+            .await
+            .map_err(storage_failure)?;
         Ok(StageOutcome::Completed {
             keyword_count: dataset.keywords.len() as i64,
         })

@@ -2,9 +2,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::future::join_all;
+use kr_core::domain::Job;
+use kr_core::domain::Stage;
 use kr_research::SiteRole;
-use kr_shared::domain::Stage;
-use kr_shared::store::Job;
 
 use super::ResearchRunner;
 use crate::runner::{ProgressReporter, StageError, StageOutcome};

@@ -11,6 +11,10 @@ mod settings;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use kr_core::dataset::objects;
+use kr_core::domain::Job;
+use kr_core::domain::Stage;
+use kr_core::store::{get_json, put_json, ArtifactStore, StoreError};
 use kr_crawler::Crawler;
 use kr_dataforseo::DataForSeo;
 use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
@@ -18,9 +22,6 @@ use kr_research::metrics::estimate_all;
 use kr_research::research::Measured;
 use kr_research::text::Language;
 use kr_research::PageContent;
-use kr_shared::domain::Stage;
-use kr_shared::results::objects;
-use kr_shared::store::{get_json, put_json, ArtifactStore, Job, StoreError};
 use serde::{Deserialize, Serialize};
 
 pub use settings::ResearchSettings;
@@ -38,7 +39,7 @@ pub struct Discovered {
 
 pub struct ResearchRunner {
     pub crawler: Crawler,
-    pub artifacts: Arc<dyn ArtifactStore>,
+    pub objects: Arc<dyn ArtifactStore>,
     pub settings: ResearchSettings,
     /// Measured data; `None` (no credentials) means the offline estimate.
     pub provider: Option<Arc<DataForSeo>>,
@@ -56,7 +57,7 @@ impl ResearchRunner {
         stage: Stage,
     ) -> Result<T, StageError> {
         get_json(
-            self.artifacts.as_ref(),
+            self.objects.as_ref(),
             job.id,
             &objects::stage(stage.as_str()),
         )
@@ -77,7 +78,7 @@ impl ResearchRunner {
         value: &T,
     ) -> Result<(), StageError> {
         put_json(
-            self.artifacts.as_ref(),
+            self.objects.as_ref(),
             job.id,
             &objects::stage(stage.as_str()),
             value,

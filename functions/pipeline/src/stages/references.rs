@@ -1,6 +1,7 @@
 use futures_util::future::join_all;
-use kr_shared::results::{objects, Reference};
-use kr_shared::store::{put_json, Job};
+use kr_core::dataset::objects;
+use kr_core::domain::Job;
+use kr_core::store::put_json;
 
 use super::{storage_failure, ResearchRunner};
 use crate::runner::{StageError, StageOutcome};
@@ -13,13 +14,7 @@ impl ResearchRunner {
         let domains = std::iter::once(&job.primary_domain).chain(&job.competitor_domains);
         let fetched = join_all(domains.map(|domain| async move {
             match self.crawler.fetch_reference(domain.as_str()).await {
-                Ok(reference) => Some(Reference {
-                    url: reference.url,
-                    title: reference.title,
-                    description: reference.description,
-                    image_url: reference.image_url,
-                    link: reference.link,
-                }),
+                Ok(reference) => Some(reference),
                 Err(err) => {
                     tracing::info!(job = %job.id, %domain, %err, "no preview");
                     None
@@ -27,14 +22,9 @@ impl ResearchRunner {
             }
         }))
         .await;
-        put_json(
-            self.artifacts.as_ref(),
-            job.id,
-            objects::REFERENCES,
-            &fetched,
-        )
-        .await
-        .map_err(storage_failure)?;
+        put_json(self.objects.as_ref(), job.id, objects::REFERENCES, &fetched)
+            .await
+            .map_err(storage_failure)?;
         Ok(StageOutcome::Continue)
     }
 }

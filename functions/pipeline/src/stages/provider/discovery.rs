@@ -2,9 +2,9 @@
 //! from the site's own top phrases, merged with the crawl (see `selection`).
 
 use futures_util::future::join_all;
+use kr_core::domain::Job;
 use kr_dataforseo::JobSession;
 use kr_research::discovery::Candidate;
-use kr_shared::store::Job;
 
 use super::market;
 use super::selection::{select, Gathered};

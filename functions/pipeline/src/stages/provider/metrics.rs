@@ -6,12 +6,12 @@
 //! the spending cap stopped the calls, gets the offline estimate and says so in its source.
 
 use futures_util::stream::{self, StreamExt};
+use kr_core::domain::Job;
 use kr_dataforseo::{Bulk, JobSession, Market, ProviderError};
 use kr_research::discovery::Candidate;
 use kr_research::metrics::{estimate_all, KeywordMetrics, ESTIMATE_SOURCE};
 use kr_research::research::Measured;
 use kr_research::text::Language;
-use kr_shared::store::Job;
 
 use super::facts::parse_intent;
 use super::market;

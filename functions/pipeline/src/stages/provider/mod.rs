@@ -11,8 +11,8 @@ pub use discovery::discover_with_provider;
 pub use facts::KeywordFacts;
 pub use metrics::measure_with_provider;
 
+use kr_core::domain::Job;
 use kr_dataforseo::{Market, ProviderError};
-use kr_shared::store::Job;
 
 use crate::runner::StageError;
 

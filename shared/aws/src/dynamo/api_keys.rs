@@ -1,0 +1,257 @@
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::{Delete, KeysAndAttributes, Put, TransactWriteItem};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::keys::{api_key_pk, user_api_key_sk, user_pk, API_KEY_SK, PK, SK, USER_API_KEY_PREFIX};
+use super::{
+    condition_held, failed_conditions, from_item, key, s, sdk_error, to_item, DynamoStore, Item,
+};
+use kr_core::domain::{ApiKeyId, SecretHash, UserId};
+use kr_core::store::{ApiKeyOwner, ApiKeyRecord, ApiKeyStore, StoreError};
+
+/// Looked up by the hash of the secret on every authenticated request.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LookupItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    user_id: UserId,
+    key_id: ApiKeyId,
+    last_used_at: Option<DateTime<Utc>>,
+}
+
+/// The user's view of a key: listed and revoked by id, never holding the secret.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UserKeyItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    key_id: ApiKeyId,
+    secret_hash: String,
+    name: String,
+    prefix: String,
+    created_at: DateTime<Utc>,
+}
+
+fn transact_put(table: &str, item: Item) -> Result<TransactWriteItem, StoreError> {
+    let put = Put::builder()
+        .table_name(table)
+        .set_item(Some(item))
+        .condition_expression("attribute_not_exists(PK)")
+        .build()
+        .map_err(StoreError::new)?;
+    Ok(TransactWriteItem::builder().put(put).build())
+}
+
+fn transact_delete(table: &str, key: Item) -> Result<TransactWriteItem, StoreError> {
+    let delete = Delete::builder()
+        .table_name(table)
+        .set_key(Some(key))
+        .condition_expression("attribute_exists(PK)")
+        .build()
+        .map_err(StoreError::new)?;
+    Ok(TransactWriteItem::builder().delete(delete).build())
+}
+
+impl DynamoStore {
+    /// Keyed by lookup partition key. `lastUsedAt` lives on the lookup item (it is written by
+    /// the auth path), so listing
+    /// reads it from there.
+    async fn last_used(
+        &self,
+        hashes: Vec<String>,
+    ) -> Result<HashMap<String, DateTime<Utc>>, StoreError> {
+        let mut found = HashMap::new();
+        for chunk in hashes.chunks(100) {
+            let mut pending: Vec<Item> = chunk
+                .iter()
+                .map(|hash| key(api_key_pk(hash), API_KEY_SK))
+                .collect();
+            while !pending.is_empty() {
+                let request = KeysAndAttributes::builder()
+                    .set_keys(Some(std::mem::take(&mut pending)))
+                    .consistent_read(true)
+                    .build()
+                    .map_err(StoreError::new)?;
+                let output = self
+                    .client
+                    .batch_get_item()
+                    .request_items(&self.table, request)
+                    .send()
+                    .await
+                    .map_err(sdk_error)?;
+                for item in output
+                    .responses
+                    .and_then(|mut r| r.remove(&self.table))
+                    .unwrap_or_default()
+                {
+                    let lookup: LookupItem = from_item(item)?;
+                    if let Some(at) = lookup.last_used_at {
+                        found.insert(lookup.pk, at);
+                    }
+                }
+                pending = output
+                    .unprocessed_keys
+                    .and_then(|mut u| u.remove(&self.table))
+                    .map(|k| k.keys)
+                    .unwrap_or_default();
+            }
+        }
+        Ok(found)
+    }
+}
+
+#[async_trait]
+impl ApiKeyStore for DynamoStore {
+    async fn create_api_key(
+        &self,
+        record: &ApiKeyRecord,
+        secret_hash: &SecretHash,
+    ) -> Result<(), StoreError> {
+        let lookup = to_item(&LookupItem {
+            pk: api_key_pk(secret_hash.as_str()),
+            sk: API_KEY_SK.into(),
+            user_id: record.user_id,
+            key_id: record.id,
+            last_used_at: None,
+        })?;
+        let user_copy = to_item(&UserKeyItem {
+            pk: user_pk(record.user_id),
+            sk: user_api_key_sk(record.id),
+            key_id: record.id,
+            secret_hash: secret_hash.as_str().to_string(),
+            name: record.name.clone(),
+            prefix: record.prefix.clone(),
+            created_at: record.created_at,
+        })?;
+        self.client
+            .transact_write_items()
+            .transact_items(transact_put(&self.table, lookup)?)
+            .transact_items(transact_put(&self.table, user_copy)?)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(())
+    }
+
+    async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError> {
+        let mut items = Vec::new();
+        let mut start = None;
+        loop {
+            let output = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expression_attribute_names("#pk", PK)
+                .expression_attribute_names("#sk", SK)
+                .expression_attribute_values(":pk", s(user_pk(user)))
+                .expression_attribute_values(":prefix", s(USER_API_KEY_PREFIX))
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            for item in output.items.unwrap_or_default() {
+                items.push(from_item::<UserKeyItem>(item)?);
+            }
+            start = output.last_evaluated_key;
+            if start.is_none() {
+                break;
+            }
+        }
+        let last_used = self
+            .last_used(items.iter().map(|k| k.secret_hash.clone()).collect())
+            .await?;
+        let mut keys: Vec<ApiKeyRecord> = items
+            .into_iter()
+            .map(|item| ApiKeyRecord {
+                id: item.key_id,
+                user_id: user,
+                last_used_at: last_used.get(&api_key_pk(&item.secret_hash)).copied(),
+                name: item.name,
+                prefix: item.prefix,
+                created_at: item.created_at,
+            })
+            .collect();
+        keys.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
+        Ok(keys)
+    }
+
+    async fn revoke_api_key(&self, user: UserId, key_id: ApiKeyId) -> Result<bool, StoreError> {
+        let item = self
+            .get(key(user_pk(user), user_api_key_sk(key_id)))
+            .await?;
+        let Some(item) = item else {
+            return Ok(false);
+        };
+        let user_copy: UserKeyItem = from_item(item)?;
+        let result = self
+            .client
+            .transact_write_items()
+            .transact_items(transact_delete(
+                &self.table,
+                key(user_pk(user), user_api_key_sk(key_id)),
+            )?)
+            .transact_items(transact_delete(
+                &self.table,
+                key(api_key_pk(&user_copy.secret_hash), API_KEY_SK),
+            )?)
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            // Revoked concurrently by another request: the key is gone either way.
+            Err(err) if failed_conditions(&err).is_some() => Ok(false),
+            Err(err) => Err(sdk_error(err)),
+        }
+    }
+
+    async fn resolve_api_key(
+        &self,
+        secret_hash: &SecretHash,
+    ) -> Result<Option<ApiKeyOwner>, StoreError> {
+        // Strongly consistent, so a revoked key stops working at once.
+        let item = self
+            .get(key(api_key_pk(secret_hash.as_str()), API_KEY_SK))
+            .await?;
+        item.map(|item| {
+            let lookup: LookupItem = from_item(item)?;
+            Ok(ApiKeyOwner {
+                user_id: lookup.user_id,
+                key_id: lookup.key_id,
+                last_used_at: lookup.last_used_at,
+            })
+        })
+        .transpose()
+    }
+
+    async fn touch_api_key(
+        &self,
+        secret_hash: &SecretHash,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(api_key_pk(secret_hash.as_str()), API_KEY_SK)))
+            .update_expression("SET lastUsedAt = :at")
+            .condition_expression("attribute_exists(PK)")
+            .expression_attribute_values(
+                ":at",
+                s(at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            )
+            .send()
+            .await;
+        // A key revoked meanwhile has nothing left to touch.
+        condition_held(result)?;
+        Ok(())
+    }
+}

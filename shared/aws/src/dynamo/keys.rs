@@ -1,0 +1,122 @@
+//! The single-table key layout. Every item's partition and sort key is built here, so the
+//! layout can be read in one place (README, "DynamoDB layout").
+
+use chrono::{DateTime, SecondsFormat, Utc};
+
+use kr_core::domain::{ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId};
+
+pub const PK: &str = "PK";
+pub const SK: &str = "SK";
+/// A user's jobs, newest first.
+pub const GSI1: &str = "GSI1";
+/// A user's jobs of one status, newest first.
+pub const GSI2: &str = "GSI2";
+/// Jobs waiting in `queued`, oldest first, for the re-enqueue sweeper.
+pub const GSI3: &str = "GSI3";
+/// Epoch seconds after which DynamoDB may delete the item.
+pub const TTL_ATTRIBUTE: &str = "ttl";
+
+pub const PROFILE_SK: &str = "PROFILE";
+/// Kept apart from the profile so a failed transaction tells "no runs" (profile condition)
+/// from "no domain allowance" (this item's condition).
+pub const DOMAIN_QUOTA_SK: &str = "QUOTA#DOMAINS";
+
+pub fn user_pk(user: UserId) -> String {
+    format!("USER#{user}")
+}
+
+pub fn email_pk(email: &Email) -> String {
+    format!("EMAIL#{email}")
+}
+
+pub const EMAIL_SK: &str = "EMAIL";
+
+/// The lookup item of an API key, by the hex SHA-256 of its secret.
+pub fn api_key_pk(hash_hex: &str) -> String {
+    format!("APIKEY#{hash_hex}")
+}
+
+pub const API_KEY_SK: &str = "APIKEY";
+
+/// The user-scoped copy of an API key, for listing and revoking by id.
+pub fn user_api_key_sk(key: ApiKeyId) -> String {
+    format!("APIKEY#{key}")
+}
+
+pub const USER_API_KEY_PREFIX: &str = "APIKEY#";
+
+pub fn session_pk(hash: &SecretHash) -> String {
+    format!("SESSION#{}", hash.as_str())
+}
+
+pub const SESSION_SK: &str = "SESSION";
+
+pub fn job_pk(job: JobId) -> String {
+    format!("JOB#{job}")
+}
+
+pub const JOB_SK: &str = "JOB";
+
+/// GSI1: all of a user's jobs.
+pub fn user_jobs_pk(user: UserId) -> String {
+    format!("USER#{user}#JOBS")
+}
+
+/// GSI2: a user's jobs of one status.
+pub fn user_status_pk(user: UserId, status: JobStatus) -> String {
+    format!("USER#{user}#STATUS#{status}")
+}
+
+/// Sorts by creation time (milliseconds, fixed width), the id breaking ties.
+pub fn job_sort_key(created_at: DateTime<Utc>, job: JobId) -> String {
+    format!(
+        "{}#{job}",
+        created_at.to_rfc3339_opts(SecondsFormat::Millis, true)
+    )
+}
+
+/// GSI3: the one partition of jobs waiting in `queued`, for the re-enqueue sweeper.
+pub const QUEUED_PK: &str = "QUEUED";
+
+/// A primary domain the user has started jobs on; it never counts against the allowance again.
+pub fn domain_sk(domain: &DomainName) -> String {
+    format!("DOMAIN#{domain}")
+}
+
+/// Keys chosen by clients are hashed so their length and characters never matter.
+pub fn idempotency_pk(user: UserId, key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!(
+        "IDEMP#{user}#{}",
+        hex::encode(Sha256::digest(key.as_bytes()))
+    )
+}
+
+pub const IDEMPOTENCY_SK: &str = "IDEMP";
+
+/// The profile attribute counting a user's jobs of one status, for list totals.
+pub fn status_counter(status: JobStatus) -> &'static str {
+    match status {
+        JobStatus::Queued => "jobsQueued",
+        JobStatus::Running => "jobsRunning",
+        JobStatus::Completed => "jobsCompleted",
+        JobStatus::Failed => "jobsFailed",
+    }
+}
+
+pub const ALL_JOBS_COUNTER: &str = "jobsTotal";
+
+/// A provider rate limit shared by every worker of the deployment: its slot and minute items.
+pub fn rate_pk(pool: &str) -> String {
+    format!("RATE#{pool}")
+}
+
+/// One of a pool's concurrent slots; the item exists while (or since) someone held it.
+pub fn slot_sk(slot: u32) -> String {
+    format!("SLOT#{slot:02}")
+}
+
+/// Requests counted in one calendar minute (minutes since the Unix epoch).
+pub fn minute_sk(epoch_minute: i64) -> String {
+    format!("MINUTE#{epoch_minute}")
+}

@@ -1,0 +1,157 @@
+//! DynamoDB adapter: a single table, keys described in `keys`, one module per port.
+
+mod api_keys;
+mod job_item;
+mod jobs;
+mod keys;
+mod rate_gate;
+mod sessions;
+mod transitions;
+mod users;
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::Client;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use kr_core::store::StoreError;
+
+pub use keys::{GSI1, GSI2, GSI3, PK, SK, TTL_ATTRIBUTE};
+
+pub type Item = HashMap<String, AttributeValue>;
+
+/// Implements every store port on one DynamoDB table.
+#[derive(Clone, Debug)]
+pub struct DynamoStore {
+    client: Client,
+    table: String,
+}
+
+impl DynamoStore {
+    pub fn new(client: Client, table: impl Into<String>) -> Self {
+        Self {
+            client,
+            table: table.into(),
+        }
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// One item by key, strongly consistent: every read here must see the latest write (a
+    /// revoked key, a deleted job).
+    pub(crate) async fn get(&self, key: Item) -> Result<Option<Item>, StoreError> {
+        let output = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(output.item)
+    }
+}
+
+pub(crate) fn sdk_error<E, R>(err: SdkError<E, R>) -> StoreError
+where
+    E: std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    StoreError(DisplayErrorContext(err).to_string())
+}
+
+/// `Ok(true)` when a conditional write was applied, `Ok(false)` when its condition did not
+/// hold, and the error otherwise.
+pub(crate) fn condition_held<T, E, R>(result: Result<T, SdkError<E, R>>) -> Result<bool, StoreError>
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    match result {
+        Ok(_) => Ok(true),
+        Err(err)
+            if err
+                .as_service_error()
+                .and_then(|e| e.code())
+                .is_some_and(|code| code == "ConditionalCheckFailedException") =>
+        {
+            Ok(false)
+        }
+        Err(err) => Err(sdk_error(err)),
+    }
+}
+
+pub(crate) fn to_item<T: Serialize>(value: &T) -> Result<Item, StoreError> {
+    serde_dynamo::to_item(value).map_err(StoreError::new)
+}
+
+pub(crate) fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, StoreError> {
+    serde_dynamo::from_item(item).map_err(StoreError::new)
+}
+
+pub(crate) fn key(pk: impl Into<String>, sk: impl Into<String>) -> Item {
+    HashMap::from([
+        (PK.to_string(), AttributeValue::S(pk.into())),
+        (SK.to_string(), AttributeValue::S(sk.into())),
+    ])
+}
+
+pub(crate) fn s(value: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(value.into())
+}
+
+pub(crate) fn n(value: impl std::fmt::Display) -> AttributeValue {
+    AttributeValue::N(value.to_string())
+}
+
+/// Which items of a cancelled transaction failed their condition, by position.
+/// `None` when the failure was not a condition failure (then it is a store error).
+pub(crate) fn failed_conditions(
+    err: &SdkError<TransactWriteItemsError, aws_sdk_dynamodb::config::http::HttpResponse>,
+) -> Option<Vec<bool>> {
+    let TransactWriteItemsError::TransactionCanceledException(cancelled) =
+        err.as_service_error()?
+    else {
+        return None;
+    };
+    let reasons = cancelled.cancellation_reasons();
+    let failed: Vec<bool> = reasons
+        .iter()
+        .map(|reason| reason.code() == Some("ConditionalCheckFailed"))
+        .collect();
+    // Any other reason (throttling, conflict with a concurrent transaction) is not a verdict
+    // on our conditions, so the caller must not treat it as one.
+    let only_conditions = reasons.iter().all(|reason| {
+        matches!(
+            reason.code(),
+            None | Some("None") | Some("ConditionalCheckFailed")
+        )
+    });
+    (only_conditions && failed.iter().any(|f| *f)).then_some(failed)
+}
+
+/// True when a transaction was cancelled because another transaction touched the same
+/// items at the same time; such a transaction can simply be tried again.
+pub(crate) fn is_transaction_conflict(
+    err: &SdkError<TransactWriteItemsError, aws_sdk_dynamodb::config::http::HttpResponse>,
+) -> bool {
+    match err.as_service_error() {
+        Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => cancelled
+            .cancellation_reasons()
+            .iter()
+            .any(|reason| matches!(reason.code(), Some("TransactionConflict"))),
+        Some(TransactWriteItemsError::TransactionInProgressException(_)) => true,
+        _ => false,
+    }
+}

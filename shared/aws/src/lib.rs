@@ -1,0 +1,12 @@
+//! The AWS adapters: every store port of `kr-core` implemented on one DynamoDB table
+//! (`dynamo`), the results bucket (`s3`) and the jobs queue (`sqs`), with the SDK clients
+//! they share built once per cold start (`clients`, `wiring`).
+
+pub mod clients;
+pub mod dynamo;
+pub mod s3;
+pub mod sqs;
+pub mod wiring;
+
+pub use clients::{sdk_config, AwsClients};
+pub use wiring::Wiring;

@@ -1,0 +1,38 @@
+//! What every function builds at cold start from its configuration.
+
+use std::sync::Arc;
+
+use kr_core::config::Config;
+
+use crate::clients::AwsClients;
+use crate::dynamo::DynamoStore;
+use crate::s3::S3ObjectStore;
+
+pub struct Wiring {
+    pub config: Arc<Config>,
+    pub clients: AwsClients,
+    /// Implements every DynamoDB port.
+    pub store: Arc<DynamoStore>,
+    /// Implements every S3 port: the objects stored for each job and the provider cache.
+    pub objects: Arc<S3ObjectStore>,
+}
+
+impl Wiring {
+    pub async fn from_config(config: Config) -> Self {
+        let clients = AwsClients::from_config(&config).await;
+        let store = Arc::new(DynamoStore::new(
+            clients.dynamodb.clone(),
+            config.table_name.clone(),
+        ));
+        let objects = Arc::new(S3ObjectStore::new(
+            clients.s3.clone(),
+            config.results_bucket.clone(),
+        ));
+        Self {
+            config: Arc::new(config),
+            clients,
+            store,
+            objects,
+        }
+    }
+}

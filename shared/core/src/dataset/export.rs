@@ -1,0 +1,82 @@
+//! The CSV export: header row, then one row per keyword in dataset order.
+
+use std::io::Write;
+
+use super::KeywordRecord;
+
+pub const COLUMNS: [&str; 13] = [
+    "Keyword",
+    "Cluster",
+    "Cluster ID",
+    "Search Volume",
+    "CPC",
+    "Competition",
+    "Difficulty",
+    "Intent",
+    "Persona",
+    "Organic Opportunity Score",
+    "Paid Opportunity Score",
+    "Opportunity Value",
+    "Metrics Source",
+];
+
+/// A spreadsheet would run a cell starting with these as a formula; the leading `'`
+/// makes it text.
+fn guarded(text: &str) -> String {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
+        _ => text.to_string(),
+    }
+}
+
+fn number<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// RFC 4180 quoting; an empty cell for null.
+pub fn write_csv<W: Write>(keywords: &[KeywordRecord], out: W) -> csv::Result<()> {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(out);
+    writer.write_record(COLUMNS)?;
+    for keyword in keywords {
+        writer.write_record([
+            guarded(&keyword.keyword),
+            guarded(&keyword.cluster_name),
+            guarded(&keyword.cluster_id),
+            number(keyword.search_volume),
+            number(keyword.cpc),
+            number(keyword.competition),
+            number(keyword.difficulty),
+            keyword.intent.as_str().to_string(),
+            keyword
+                .persona_avatar_name
+                .as_deref()
+                .map(guarded)
+                .unwrap_or_default(),
+            keyword.organic_opportunity_score.to_string(),
+            keyword.paid_opportunity_score.to_string(),
+            keyword.opportunity_value.to_string(),
+            guarded(&keyword.metrics_source),
+        ])?;
+    }
+    writer.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formulas_are_guarded_and_plain_text_is_not() {
+        for (input, expected) in [
+            ("=SUM(A1)", "'=SUM(A1)"),
+            ("+1", "'+1"),
+            ("-x", "'-x"),
+            ("@me", "'@me"),
+            ("\tx", "'\tx"),
+            ("coffee", "coffee"),
+        ] {
+            assert_eq!(super::guarded(input), expected);
+        }
+    }
+}

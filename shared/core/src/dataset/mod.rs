@@ -1,0 +1,65 @@
+//! What a finished job leaves behind, as the pipeline writes it and the results functions
+//! read it: the references, and one versioned dataset of keywords, clusters and personas.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::domain::JobId;
+
+pub mod export;
+mod page;
+mod records;
+
+pub use page::{PageContent, SiteRole};
+pub use records::{
+    ClusterRecord, Intent, KeywordRecord, MonthlySearch, Persona, Ranking, RankingKind,
+};
+
+/// The format of [`ResultsDataset`]; part of its object name, so a reader never misreads an
+/// older or newer layout.
+pub const DATASET_FORMAT: u32 = 1;
+
+/// Object names under a job's prefix.
+pub mod objects {
+    pub const REFERENCES: &str = "references.json";
+
+    pub fn dataset() -> String {
+        format!("results/dataset-v{}.json", super::DATASET_FORMAT)
+    }
+
+    /// The CSV export, written with the dataset from the same records.
+    pub fn export() -> String {
+        format!("results/keywords-v{}.csv", super::DATASET_FORMAT)
+    }
+
+    pub fn stage(name: &str) -> String {
+        format!("stages/{name}.json")
+    }
+}
+
+/// Every keyword of a job with its cluster and persona, the clusters and the personas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultsDataset {
+    pub format: u32,
+    pub job_id: JobId,
+    pub keywords: Vec<KeywordRecord>,
+    pub clusters: Vec<ClusterRecord>,
+    pub personas: Vec<Persona>,
+}
+
+/// A site preview (contract: `GET /jobs/{id}/references`). Missing parts are `null`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Reference {
+    /// The site address fetched.
+    pub url: String,
+    /// `og:title`, else `<title>`.
+    pub title: Option<String>,
+    /// `og:description`, else the meta description.
+    pub description: Option<String>,
+    /// Absolute `og:image`, else `twitter:image`, else the site icon.
+    pub image_url: Option<String>,
+    /// The canonical link, else `og:url`, else the final URL after redirects.
+    pub link: Option<String>,
+}

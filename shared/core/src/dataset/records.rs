@@ -1,0 +1,132 @@
+//! The result records, shaped as the API contract's Keyword, Cluster and Persona records.
+
+use serde::{Deserialize, Serialize};
+
+use utoipa::ToSchema;
+
+/// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
+#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ranking {
+    pub domain: String,
+    /// Position among results of the same type (organic results, or ads).
+    pub position: u32,
+    pub url: String,
+    /// An organic result or a paid ad; only organic positions count as the site's ranking
+    /// in scores.
+    #[serde(rename = "type", default)]
+    pub kind: RankingKind,
+}
+
+#[derive(ToSchema, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RankingKind {
+    #[default]
+    Organic,
+    Paid,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordRecord {
+    /// "k-" and the keyword's rank in discovery, from 1.
+    pub id: String,
+    pub keyword: String,
+    pub search_volume: Option<i64>,
+    pub cpc: Option<f64>,
+    pub competition: Option<f64>,
+    pub difficulty: Option<i64>,
+    pub intent: Intent,
+    pub persona_avatar_name: Option<String>,
+    pub cluster_id: String,
+    pub cluster_name: String,
+    pub organic_opportunity_score: f64,
+    pub paid_opportunity_score: f64,
+    pub opportunity_value: f64,
+    pub monthly_searches: Vec<MonthlySearch>,
+    /// Where the figures come from: `dataforseo` (DataForSEO Labs), `dataforseo_google_ads`
+    /// (Google Ads through DataForSEO, where Labs does not cover the market) or `estimate`
+    /// (estimated from the crawl, not measured).
+    pub metrics_source: String,
+    /// Positions of the primary and competitor domains for this keyword (DataForSEO's ranked
+    /// keywords); empty without the data provider.
+    pub rankings: Vec<Ranking>,
+    /// Competitors cover it and the primary site does not.
+    pub content_gap: bool,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterRecord {
+    pub id: String,
+    pub name: String,
+    pub primary_keyword: String,
+    pub keyword_count: usize,
+    /// Sum of the members' known volumes (0 if none is known).
+    pub total_search_volume: i64,
+    /// Mean of the members' known difficulties, 1 decimal; null if none is known.
+    pub avg_difficulty: Option<f64>,
+    /// Mean of the members' known CPCs, 2 decimals; null if none is known.
+    pub avg_cpc: Option<f64>,
+    /// The most common intent among members (ties in the order informational, commercial,
+    /// transactional, navigational).
+    pub dominant_intent: Intent,
+    /// Mean of the members' scores, 2 decimals.
+    pub organic_opportunity_score: f64,
+    pub paid_opportunity_score: f64,
+    /// Sum of the members' values, USD per month.
+    pub opportunity_value: f64,
+}
+
+#[derive(
+    ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Intent {
+    Informational,
+    Commercial,
+    Transactional,
+    Navigational,
+}
+
+impl Intent {
+    pub const ALL: [Intent; 4] = [
+        Intent::Informational,
+        Intent::Commercial,
+        Intent::Transactional,
+        Intent::Navigational,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Intent::Informational => "informational",
+            Intent::Commercial => "commercial",
+            Intent::Transactional => "transactional",
+            Intent::Navigational => "navigational",
+        }
+    }
+}
+
+#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthlySearch {
+    pub year: i32,
+    /// 1 to 12.
+    pub month: u32,
+    pub search_volume: i64,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Persona {
+    /// Stable within a job, e.g. "p-budget".
+    pub id: String,
+    pub avatar_name: String,
+    pub title: String,
+    pub description: String,
+    pub goals: Vec<String>,
+    pub pain_points: Vec<String>,
+    pub keyword_count: usize,
+    /// Its most valuable keywords, best first, at most [`TOP_KEYWORDS`].
+    pub top_keywords: Vec<String>,
+}

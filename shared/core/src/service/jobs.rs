@@ -1,0 +1,389 @@
+//! Job use cases: create (validated, charged, enqueued), read, list, delete, re-enqueue.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use crate::domain::{
+    DomainName, Job, JobId, JobStatus, LanguageCode, LocationCode, NewJob, Progress, ProviderUsage,
+    Stage, UserId,
+};
+use crate::store::{
+    CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage, ResultStore, StoreError,
+};
+use crate::validation::FieldError;
+
+pub const MAX_COMPETITORS: usize = 10;
+pub const MAX_IDEMPOTENCY_KEY_CHARS: usize = 255;
+
+/// The Job resource.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    pub id: JobId,
+    pub status: JobStatus,
+    #[schema(example = "example.com")]
+    pub primary_domain: String,
+    /// Normalised, in request order; `[]` when none.
+    pub competitor_domains: Vec<String>,
+    #[schema(example = "en")]
+    pub language_code: String,
+    #[schema(example = 2840)]
+    pub location_code: u32,
+    #[serde(with = "crate::time")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: DateTime<Utc>,
+    /// When the first stage started.
+    #[serde(with = "crate::time::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub started_at: Option<DateTime<Utc>>,
+    /// When the job completed or failed.
+    #[serde(with = "crate::time::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub completed_at: Option<DateTime<Utc>>,
+    pub progress: Progress,
+    /// Why the job failed; `null` unless `status` is `failed`.
+    pub error_message: Option<String>,
+    /// Number of keywords found; `null` until the job is completed or failed.
+    pub keyword_count: Option<i64>,
+    /// What the job's paid data provider calls cost so far; `null` when it made none (no
+    /// provider configured, or a job that has not reached the provider yet).
+    pub usage: Option<UsageView>,
+}
+
+/// Paid data provider calls of a job.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageView {
+    /// The data provider.
+    #[schema(example = "dataforseo")]
+    pub provider: String,
+    /// Sum of the `cost` the provider reported for every response, in USD.
+    #[schema(example = 0.1234)]
+    pub cost_usd: f64,
+    /// Requests sent to the provider, retries included.
+    #[schema(example = 17)]
+    pub requests: u64,
+    /// Answers taken from the cross-job cache instead of a paid request.
+    #[schema(example = 3)]
+    pub cache_hits: u64,
+    /// The per-job spending cap in USD; `null` when none is configured.
+    #[schema(example = 5.0)]
+    pub cap_usd: Option<f64>,
+    /// The cap stopped further paid calls; the job finished with the data it had.
+    pub cap_reached: bool,
+}
+
+impl From<&ProviderUsage> for UsageView {
+    fn from(usage: &ProviderUsage) -> Self {
+        Self {
+            provider: usage.provider.clone(),
+            cost_usd: usage.cost_usd,
+            requests: usage.requests,
+            cache_hits: usage.cache_hits,
+            cap_usd: usage.cap_usd,
+            cap_reached: usage.cap_reached,
+        }
+    }
+}
+
+impl From<&Job> for JobView {
+    fn from(job: &Job) -> Self {
+        Self {
+            id: job.id,
+            status: job.status,
+            primary_domain: job.primary_domain.to_string(),
+            competitor_domains: job
+                .competitor_domains
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            language_code: job.language_code.clone(),
+            location_code: job.location_code,
+            created_at: job.created_at,
+            started_at: job.started_at,
+            completed_at: job.completed_at,
+            progress: job.progress.clone(),
+            error_message: job.error_message.clone(),
+            keyword_count: if job.status.is_finished() {
+                Some(job.keyword_count.unwrap_or(0))
+            } else {
+                None
+            },
+            usage: job.usage.as_ref().map(UsageView::from),
+        }
+    }
+}
+
+/// The reply to a create: only what the contract lists.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedJobView {
+    pub id: JobId,
+    pub status: JobStatus,
+    #[serde(with = "crate::time")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: DateTime<Utc>,
+}
+
+// Documents the body and is what parsing it yields (every field a value that passed
+// validation), so the two cannot drift.
+/// The body of `POST /jobs`.
+#[derive(Debug, Clone, ToSchema)]
+#[schema(rename_all = "camelCase")]
+pub struct CreateJobRequest {
+    /// Required. Normalised: scheme, path, port-free, lowercase, no leading `www.`, IDN to
+    /// punycode; must be a public registrable domain.
+    #[schema(value_type = String, example = "example.com")]
+    pub primary_domain: DomainName,
+    /// Optional, at most 10, normalised the same way; duplicates collapse; none may equal
+    /// the primary domain.
+    #[schema(value_type = Option<Vec<String>>, example = json!(["competitor.com"]))]
+    pub competitor_domains: Vec<DomainName>,
+    /// Required, a `language_code` from `GET /languages`.
+    #[schema(value_type = String, example = "en")]
+    pub language_code: LanguageCode,
+    /// Required JSON integer, a `location_code` from `GET /locations`.
+    #[schema(value_type = i64, example = 2840)]
+    pub location_code: LocationCode,
+}
+
+impl CreateJobRequest {
+    /// Validates every field of a JSON object and reports all problems at once, each named
+    /// as sent. A `null` field counts as absent.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, Vec<FieldError>> {
+        let field = |name: &str| body.get(name).filter(|value| !value.is_null());
+        let mut errors = Vec::new();
+        let primary = match field("primaryDomain") {
+            None => Err("is required".to_string()),
+            Some(Value::String(raw)) => DomainName::parse(raw),
+            Some(_) => Err("must be a string".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("primaryDomain", message)))
+        .ok();
+        let competitors =
+            parse_competitors(field("competitorDomains"), primary.as_ref(), &mut errors);
+        let language = match field("languageCode") {
+            None => Err("is required".to_string()),
+            Some(Value::String(raw)) => LanguageCode::parse(raw),
+            Some(_) => Err("must be a string".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("languageCode", message)))
+        .ok();
+        let location = match field("locationCode") {
+            None => Err("is required".to_string()),
+            Some(Value::Number(number)) => match number.as_i64() {
+                Some(code) => LocationCode::parse(code),
+                None => Err("must be an integer".to_string()),
+            },
+            Some(_) => Err("must be an integer (a JSON number, not a string)".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("locationCode", message)))
+        .ok();
+        match (primary, language, location) {
+            (Some(primary_domain), Some(language_code), Some(location_code))
+                if errors.is_empty() =>
+            {
+                Ok(Self {
+                    primary_domain,
+                    competitor_domains: competitors,
+                    language_code,
+                    location_code,
+                })
+            }
+            _ => Err(errors),
+        }
+    }
+
+    /// Identifies the request for idempotent replays: the same key with a different
+    /// request is a client error, not a replay.
+    pub fn fingerprint(&self) -> String {
+        let canonical = serde_json::json!([
+            self.primary_domain.as_str(),
+            self.competitor_domains
+                .iter()
+                .map(DomainName::as_str)
+                .collect::<Vec<_>>(),
+            self.language_code.as_str(),
+            self.location_code.get(),
+        ]);
+        hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
+    }
+}
+
+fn parse_competitors(
+    raw: Option<&Value>,
+    primary: Option<&DomainName>,
+    errors: &mut Vec<FieldError>,
+) -> Vec<DomainName> {
+    let items = match raw {
+        None => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            errors.push(FieldError::new(
+                "competitorDomains",
+                "must be an array of domain names",
+            ));
+            return Vec::new();
+        }
+    };
+    let mut domains: Vec<DomainName> = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let field = format!("competitorDomains[{index}]");
+        let parsed = match item {
+            Value::String(raw) => DomainName::parse(raw),
+            _ => Err("must be a string".to_string()),
+        };
+        match parsed {
+            Err(message) => errors.push(FieldError::new(field, message)),
+            Ok(domain) if Some(&domain) == primary => {
+                errors.push(FieldError::new(field, "must differ from primaryDomain"))
+            }
+            Ok(domain) if domains.contains(&domain) => {}
+            Ok(domain) => domains.push(domain),
+        }
+    }
+    if domains.len() > MAX_COMPETITORS {
+        errors.push(FieldError::new(
+            "competitorDomains",
+            format!("must list at most {MAX_COMPETITORS} distinct domains"),
+        ));
+    }
+    domains
+}
+
+/// Checks a client's `Idempotency-Key` header value.
+pub fn parse_idempotency_key(raw: &str) -> Result<String, String> {
+    let key = raw.trim();
+    if key.is_empty()
+        || key.chars().count() > MAX_IDEMPOTENCY_KEY_CHARS
+        || key.chars().any(|c| c.is_control())
+    {
+        return Err(format!(
+            "must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable characters"
+        ));
+    }
+    Ok(key.to_string())
+}
+
+#[derive(Debug)]
+pub enum CreateJobError {
+    InsufficientCredits,
+    DomainLimitReached,
+    IdempotencyKeyReused,
+    Store(StoreError),
+}
+
+impl From<StoreError> for CreateJobError {
+    fn from(err: StoreError) -> Self {
+        Self::Store(err)
+    }
+}
+
+/// Stores the job (charging a run and, for a new primary domain, the allowance) and sends
+/// its first pipeline message. A failed send leaves the job `queued` for the sweeper
+/// ([`requeue_stale_jobs`]) rather than failing a request whose job is already paid for.
+pub async fn create_job(
+    jobs: &dyn JobStore,
+    queue: &dyn JobQueue,
+    owner: UserId,
+    request: CreateJobRequest,
+    idempotency_key: Option<String>,
+) -> Result<CreatedJobView, CreateJobError> {
+    let idempotency = idempotency_key.map(|key| Idempotency {
+        key,
+        fingerprint: request.fingerprint(),
+    });
+    let new_job = NewJob {
+        id: JobId::new(),
+        owner,
+        primary_domain: request.primary_domain,
+        competitor_domains: request.competitor_domains,
+        language_code: request.language_code,
+        location_code: request.location_code,
+        created_at: Utc::now(),
+    };
+    match jobs.create_job(&new_job, idempotency.as_ref()).await? {
+        CreateJobOutcome::Created(job) => {
+            let message = PipelineMessage {
+                job_id: job.id,
+                stage: Stage::first(),
+            };
+            if let Err(err) = queue.enqueue(&message).await {
+                tracing::error!(job = %job.id, %err, "could not enqueue a new job; the sweeper will retry");
+            }
+            Ok(CreatedJobView {
+                id: job.id,
+                status: job.status,
+                created_at: job.created_at,
+            })
+        }
+        CreateJobOutcome::Replayed { id, created_at } => Ok(CreatedJobView {
+            id,
+            status: JobStatus::Queued,
+            created_at,
+        }),
+        CreateJobOutcome::IdempotencyKeyReused => Err(CreateJobError::IdempotencyKeyReused),
+        CreateJobOutcome::InsufficientCredits => Err(CreateJobError::InsufficientCredits),
+        CreateJobOutcome::DomainLimitReached => Err(CreateJobError::DomainLimitReached),
+    }
+}
+
+/// The job if `viewer` may read it: its owner, or anyone for a demo job.
+pub async fn readable_job(
+    jobs: &dyn JobStore,
+    id: JobId,
+    viewer: Option<UserId>,
+    demo_user: Option<UserId>,
+) -> Result<Option<Job>, StoreError> {
+    let Some(job) = jobs.job(id).await? else {
+        return Ok(None);
+    };
+    let allowed = Some(job.owner) == viewer || Some(job.owner) == demo_user;
+    Ok(allowed.then_some(job))
+}
+
+/// Deletes the job and everything stored for it. The pipeline checks for the job before
+/// every write, so a stage in flight stops without bringing it back.
+pub async fn delete_job(
+    jobs: &dyn JobStore,
+    results: &dyn ResultStore,
+    owner: UserId,
+    id: JobId,
+) -> Result<bool, StoreError> {
+    let Some(job) = jobs.delete_job(owner, id).await? else {
+        return Ok(false);
+    };
+    results.delete_results(job.id).await?;
+    Ok(true)
+}
+
+/// Re-sends the first message of jobs that have sat in `queued` since before `older_than`
+/// (a lost send, or a message that expired). Returns how many were re-sent.
+pub async fn requeue_stale_jobs(
+    jobs: &dyn JobStore,
+    queue: &dyn JobQueue,
+    older_than: DateTime<Utc>,
+) -> Result<usize, StoreError> {
+    const BATCH: u32 = 100;
+    let mut resent = 0;
+    loop {
+        // Each re-sent job is marked, which moves it out of the stale window.
+        let stale = jobs.stale_queued_jobs(older_than, BATCH).await?;
+        for id in &stale {
+            queue
+                .enqueue(&PipelineMessage {
+                    job_id: *id,
+                    stage: Stage::first(),
+                })
+                .await?;
+            jobs.mark_enqueued(*id, Utc::now()).await?;
+        }
+        resent += stale.len();
+        if stale.len() < BATCH as usize {
+            return Ok(resent);
+        }
+    }
+}

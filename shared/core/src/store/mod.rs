@@ -1,0 +1,301 @@
+//! Store ports: one small trait per group of store operations. Handlers and the pipeline
+//! depend on these traits; `kr-aws` implements them on DynamoDB, S3 and SQS.
+
+mod message;
+mod models;
+
+pub use message::PipelineMessage;
+pub use models::*;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::domain::{
+    ApiKeyId, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan, Progress, ProviderUsage,
+    SecretHash, Stage, UserId,
+};
+
+/// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
+#[derive(Debug, thiserror::Error)]
+#[error("store: {0}")]
+pub struct StoreError(pub String);
+
+impl StoreError {
+    pub fn new(cause: impl std::fmt::Display) -> Self {
+        Self(cause.to_string())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CreateUserError {
+    #[error("a user with this e-mail address exists")]
+    EmailTaken,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[async_trait]
+pub trait UserStore: Send + Sync {
+    async fn create_user(&self, user: NewUser) -> Result<User, CreateUserError>;
+    async fn user(&self, id: UserId) -> Result<Option<User>, StoreError>;
+    async fn user_by_email(&self, email: &Email) -> Result<Option<User>, StoreError>;
+    async fn set_balance(
+        &self,
+        id: UserId,
+        credits: Option<i64>,
+        domains: Option<i64>,
+    ) -> Result<Option<User>, StoreError>;
+    async fn set_plan(&self, id: UserId, plan: Plan) -> Result<Option<User>, StoreError>;
+}
+
+#[async_trait]
+pub trait CredentialStore: Send + Sync {
+    /// The password hash and owner for a login attempt.
+    async fn login_credentials(
+        &self,
+        email: &Email,
+    ) -> Result<Option<LoginCredentials>, StoreError>;
+}
+
+#[async_trait]
+pub trait ApiKeyStore: Send + Sync {
+    async fn create_api_key(
+        &self,
+        key: &ApiKeyRecord,
+        secret_hash: &SecretHash,
+    ) -> Result<(), StoreError>;
+    async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError>;
+    /// Returns false when the user has no such key.
+    async fn revoke_api_key(&self, user: UserId, key: ApiKeyId) -> Result<bool, StoreError>;
+    /// The one read behind every API-key-authenticated request.
+    async fn resolve_api_key(
+        &self,
+        secret_hash: &SecretHash,
+    ) -> Result<Option<ApiKeyOwner>, StoreError>;
+    async fn touch_api_key(
+        &self,
+        secret_hash: &SecretHash,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+}
+
+#[async_trait]
+pub trait SessionStore: Send + Sync {
+    async fn create_session(
+        &self,
+        token_hash: &SecretHash,
+        session: &Session,
+    ) -> Result<(), StoreError>;
+    /// The one read behind every cookie-authenticated request; expired sessions are `None`.
+    async fn resolve_session(
+        &self,
+        token_hash: &SecretHash,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Session>, StoreError>;
+    async fn delete_session(&self, token_hash: &SecretHash) -> Result<(), StoreError>;
+}
+
+#[async_trait]
+pub trait JobStore: Send + Sync {
+    /// Stores the job, consumes a run and, for a primary domain new to the user, one unit of
+    /// domain allowance, all in one transaction.
+    async fn create_job(
+        &self,
+        job: &NewJob,
+        idempotency: Option<&Idempotency>,
+    ) -> Result<CreateJobOutcome, StoreError>;
+    async fn job(&self, id: JobId) -> Result<Option<Job>, StoreError>;
+    /// Newest first; reads `offset + limit` index entries, never the whole history.
+    async fn list_jobs(
+        &self,
+        owner: UserId,
+        status: Option<JobStatus>,
+        limit: u32,
+        offset: u32,
+    ) -> Result<JobPage, StoreError>;
+    /// Removes the job if `owner` owns it; returns what was removed.
+    async fn delete_job(&self, owner: UserId, id: JobId) -> Result<Option<Job>, StoreError>;
+    /// Jobs still `queued` whose last enqueue is older than `before`, oldest first.
+    async fn stale_queued_jobs(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<JobId>, StoreError>;
+    /// Records that the job's first message was (re)sent at `at`.
+    async fn mark_enqueued(&self, id: JobId, at: DateTime<Utc>) -> Result<(), StoreError>;
+}
+
+/// Messages that drive the pipeline.
+#[async_trait]
+pub trait JobQueue: Send + Sync {
+    async fn enqueue(&self, message: &PipelineMessage) -> Result<(), StoreError>;
+}
+
+/// Everything stored for a job outside DynamoDB.
+#[async_trait]
+pub trait ResultStore: Send + Sync {
+    async fn delete_results(&self, job: JobId) -> Result<(), StoreError>;
+}
+
+/// Outcome of a conditional job transition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transition {
+    /// Written; the job as it now is.
+    Applied(Box<Job>),
+    /// Someone else moved the job first (a duplicate message, a concurrent worker).
+    Superseded,
+    /// The job no longer exists.
+    Gone,
+}
+
+/// The pipeline's writes to a job. Each is conditional on the job's `version`, so stale or
+/// duplicate work can never move a job backwards or resurrect a deleted one. What each step
+/// does to the job is the domain's ([`Job::start`] and its siblings); a store only writes it.
+#[async_trait]
+pub trait JobTransitions: Send + Sync {
+    /// Writes `change.next` if the job is still at `current.version`, moving the owner's
+    /// status counters (and giving the run back when `change.refund`) in the same write.
+    async fn apply(&self, current: &Job, change: JobChange) -> Result<Transition, StoreError>;
+    /// Progress inside the current stage; no version change, so it never conflicts with
+    /// the stage's own transition. `false` when the job has moved on or is gone.
+    async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError>;
+    /// Replaces the job's provider usage, like progress without a version change; the
+    /// stage's own transition then carries the same figures. `false` when the job has moved
+    /// on or is gone.
+    async fn record_usage(&self, job: &Job, usage: &ProviderUsage) -> Result<bool, StoreError>;
+
+    /// `queued → running` at the first stage.
+    async fn start_job(&self, job: &Job, at: DateTime<Utc>) -> Result<Transition, StoreError> {
+        self.apply_if(job, job.start(at)).await
+    }
+    /// The current stage is done; `next` runs next.
+    async fn advance_job(
+        &self,
+        job: &Job,
+        next: Stage,
+        progress: Progress,
+    ) -> Result<Transition, StoreError> {
+        self.apply(job, job.advance(next, progress)).await
+    }
+    /// `running → completed`.
+    async fn complete_job(
+        &self,
+        job: &Job,
+        keyword_count: i64,
+        at: DateTime<Utc>,
+    ) -> Result<Transition, StoreError> {
+        self.apply_if(job, job.complete(keyword_count, at)).await
+    }
+    /// `queued|running → failed`, giving the run back. The refund happens at most once: the
+    /// transition is conditional on the job not being finished.
+    async fn fail_job(
+        &self,
+        job: &Job,
+        error_message: &str,
+        at: DateTime<Utc>,
+    ) -> Result<Transition, StoreError> {
+        self.apply_if(job, job.fail(error_message, at)).await
+    }
+    /// A change the lifecycle refused (`None`) means the job has already moved on.
+    async fn apply_if(
+        &self,
+        current: &Job,
+        change: Option<JobChange>,
+    ) -> Result<Transition, StoreError> {
+        match change {
+            Some(change) => self.apply(current, change).await,
+            None => Ok(Transition::Superseded),
+        }
+    }
+}
+
+/// Named objects stored for a job (stage outputs, references, the results dataset).
+#[async_trait]
+pub trait ArtifactStore: Send + Sync {
+    async fn put_artifact(&self, job: JobId, name: &str, bytes: Vec<u8>) -> Result<(), StoreError>;
+    async fn get_artifact(&self, job: JobId, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
+}
+
+pub async fn put_json<T: serde::Serialize + Sync>(
+    store: &dyn ArtifactStore,
+    job: JobId,
+    name: &str,
+    value: &T,
+) -> Result<(), StoreError> {
+    store
+        .put_artifact(
+            job,
+            name,
+            serde_json::to_vec(value).map_err(StoreError::new)?,
+        )
+        .await
+}
+
+pub async fn get_json<T: serde::de::DeserializeOwned>(
+    store: &dyn ArtifactStore,
+    job: JobId,
+    name: &str,
+) -> Result<Option<T>, StoreError> {
+    match store.get_artifact(job, name).await? {
+        Some(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(StoreError::new),
+        None => Ok(None),
+    }
+}
+
+/// A stored object read piece by piece, so serving it never holds it whole in memory.
+pub type ObjectStream = futures_util::stream::BoxStream<'static, Result<bytes::Bytes, StoreError>>;
+
+/// A data provider's raw response, kept so later jobs asking the same question do not pay
+/// again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CachedResponse {
+    pub stored_at: DateTime<Utc>,
+    pub body: Vec<u8>,
+}
+
+/// Provider responses shared across jobs, keyed by a digest of endpoint and parameters.
+#[async_trait]
+pub trait ProviderCache: Send + Sync {
+    async fn cached_response(&self, key: &str) -> Result<Option<CachedResponse>, StoreError>;
+    async fn store_response(&self, key: &str, response: &CachedResponse) -> Result<(), StoreError>;
+}
+
+/// One of a pool's concurrent slots, held until released or until `expires_at`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotLease {
+    pub pool: String,
+    pub slot: u32,
+    /// Proves ownership on release, so an expired lease cannot free someone else's slot.
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Provider rate limits shared by every worker of the deployment (one provider account).
+#[async_trait]
+pub trait ProviderRateGate: Send + Sync {
+    /// Takes a free one of `limit` slots of `pool` for at most `lease`; `None` when all are held.
+    async fn try_acquire_slot(
+        &self,
+        pool: &str,
+        limit: u32,
+        lease: std::time::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Option<SlotLease>, StoreError>;
+    async fn release_slot(&self, lease: &SlotLease) -> Result<(), StoreError>;
+    /// Counts one request against `limit` per calendar minute of `pool`; `false` when that
+    /// minute is already full.
+    async fn try_take_minute_token(
+        &self,
+        pool: &str,
+        limit: u32,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+}
+
+#[async_trait]
+pub trait ExportStore: Send + Sync {
+    /// The job's CSV export as a stream; `None` when it was never written.
+    async fn open_export(&self, job: JobId) -> Result<Option<ObjectStream>, StoreError>;
+}

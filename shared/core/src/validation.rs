@@ -1,0 +1,21 @@
+//! Invalid input, named the way the client sent it, so every problem of a request can be
+//! reported at once.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// One invalid input, named the way the client sent it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The public entry points: a site's reference preview, and a bounded breadth-first crawl.
+
+use std::collections::{HashSet, VecDeque};
+
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use url::Url;
+
+use kr_core::dataset::{PageContent, SiteRole};
+
+use crate::charset::decode_html;
+use crate::config::CrawlConfig;
+use crate::error::CrawlError;
+use crate::extract::{Document, ExtractedPage};
+use crate::frontier::Frontier;
+use crate::http::{FetchError, Fetched, HttpClient, Want};
+use crate::session::{Scope, Session};
+use crate::site::{crawlable, is_non_html_path, Site};
+use crate::sitemap::{gunzip_if_needed, parse_sitemap};
+use kr_core::dataset::Reference;
+
+/// Requests a crawl may spend per page it is allowed to keep, so a site full of errors or
+/// non-HTML links cannot keep the crawler busy without limit.
+const REQUESTS_PER_PAGE: usize = 3;
+/// Sitemap pages are queued as if two links away from the home page: after the pages the
+/// home page links to (usually the site's main sections), which say most about the site.
+const SITEMAP_DEPTH: usize = 2;
+/// Sitemap indexes may list indexes; deeper than this is not a real site.
+const MAX_SITEMAP_NESTING: usize = 2;
+
+/// What a crawl of one site produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteCrawl {
+    /// The home page address the crawl started from: `https://<domain>/`, else `http://`, and
+    /// the same with `www.` when the bare domain cannot be connected to.
+    pub home_url: String,
+    /// One entry per HTML page, `site` set to the role the crawl was asked for.
+    pub pages: Vec<PageContent>,
+    /// HTML pages fetched and extracted (`pages.len()`).
+    pub pages_fetched: usize,
+    /// Pages requested but not used: errors, non-HTML, redirects off the site or to a page
+    /// already seen, too many redirects.
+    pub pages_skipped: usize,
+    /// Pages not requested because robots.txt or the address checks forbid them.
+    pub pages_refused: usize,
+    /// The home page preview; `None` when the home page could not be fetched.
+    pub reference: Option<Reference>,
+}
+
+/// Crawls sites. One crawler is meant to serve a whole job: its politeness gates are shared
+/// by every crawl it runs, so parallel crawls of one site still respect the per-site limits.
+pub struct Crawler {
+    config: CrawlConfig,
+    http: HttpClient,
+}
+
+impl Crawler {
+    pub fn new(config: CrawlConfig) -> Result<Self, CrawlError> {
+        config.validate()?;
+        let http = HttpClient::new(&config)?;
+        Ok(Self { config, http })
+    }
+
+    pub fn config(&self) -> &CrawlConfig {
+        &self.config
+    }
+
+    /// The reference preview of the site's home page (one robots.txt and one page request).
+    pub async fn fetch_reference(&self, domain: &str) -> Result<Reference, CrawlError> {
+        let session = Session::new(&self.http, &self.config, Site::from_domain(domain)?);
+        let home = session.open().await?;
+        let fetched = session
+            .fetch(
+                home.clone(),
+                Want::Html,
+                Scope::Anywhere,
+                self.config.max_body_bytes,
+            )
+            .await
+            .map_err(|error| session.error(error))?;
+        Ok(extract_home(&fetched, &home).1)
+    }
+
+    /// Crawls up to `max_pages` HTML pages of the site, breadth-first from the home page, plus
+    /// the pages its sitemaps list. `on_progress` is called with the number of pages fetched
+    /// so far after each page. Fails only when not a single page could be fetched.
+    pub async fn crawl_site(
+        &self,
+        domain: &str,
+        role: SiteRole,
+        max_pages: usize,
+        on_progress: &(dyn Fn(usize) + Send + Sync),
+    ) -> Result<SiteCrawl, CrawlError> {
+        let mut session = Session::new(&self.http, &self.config, Site::from_domain(domain)?);
+        let home = session.open().await?;
+        let mut crawl = SiteCrawl {
+            home_url: home.to_string(),
+            pages: Vec::new(),
+            pages_fetched: 0,
+            pages_skipped: 0,
+            pages_refused: 0,
+            reference: None,
+        };
+        if max_pages == 0 {
+            return Ok(crawl);
+        }
+        let mut frontier = Frontier::default();
+        frontier.mark_known(session.site(), &home);
+        let max_requests = max_pages.saturating_mul(REQUESTS_PER_PAGE);
+        let mut requests = 1;
+
+        // The home page alone first: where it lands decides the site's host, and it gives
+        // the reference and the first links.
+        let mut robots_of = vec![home.clone()];
+        let mut sitemap_home = home.clone();
+        let home_error = match session
+            .fetch(
+                home.clone(),
+                Want::Html,
+                Scope::Anywhere,
+                self.config.max_body_bytes,
+            )
+            .await
+        {
+            Ok(fetched) => {
+                if let Some(host) = fetched
+                    .url
+                    .host_str()
+                    .filter(|host| !session.site().contains_host(host))
+                {
+                    // The domain moved (e.g. to another TLD): crawl where it went.
+                    session.rescope(Site::from_host(host));
+                }
+                frontier.mark_known(session.site(), &fetched.url);
+                if let Ok(root) = fetched.url.join("/") {
+                    robots_of.push(root.clone());
+                    sitemap_home = root;
+                }
+                let (page, reference) = extract_home(&fetched, &home);
+                crawl.reference = Some(reference);
+                self.keep_page(&mut crawl, &mut frontier, session.site(), page, 0, role);
+                on_progress(crawl.pages_fetched);
+                None
+            }
+            Err(error) => {
+                tracing::debug!(url = %home, ?error, "home page not used");
+                count_failure(&mut crawl, &error);
+                Some(session.error(error))
+            }
+        };
+
+        self.queue_sitemap_pages(
+            &session,
+            &robots_of,
+            &sitemap_home,
+            &mut frontier,
+            max_pages,
+        )
+        .await;
+
+        let session = &session;
+        let mut in_flight = FuturesUnordered::new();
+        loop {
+            while in_flight.len() < self.config.per_host_concurrency
+                && crawl.pages_fetched + in_flight.len() < max_pages
+                && requests + in_flight.len() < max_requests
+            {
+                let Some((url, depth)) = frontier.pop() else {
+                    break;
+                };
+                in_flight.push(async move {
+                    let result = session
+                        .fetch(
+                            url.clone(),
+                            Want::Html,
+                            Scope::Site,
+                            self.config.max_body_bytes,
+                        )
+                        .await;
+                    (url, depth, result)
+                });
+            }
+            let Some((url, depth, result)) = in_flight.next().await else {
+                break;
+            };
+            if made_request(&result) {
+                requests += 1;
+            }
+            let site = session.site();
+            match result {
+                // A redirect to a page known already (crawled or queued) is that page again.
+                Ok(fetched)
+                    if site.page_key(&fetched.url) != site.page_key(&url)
+                        && !frontier.mark_known(site, &fetched.url) =>
+                {
+                    tracing::debug!(%url, to = %fetched.url, "page redirects to a known page");
+                    crawl.pages_skipped += 1;
+                }
+                Ok(fetched) => {
+                    let page = extract_fetched(&fetched);
+                    self.keep_page(&mut crawl, &mut frontier, site, page, depth, role);
+                    on_progress(crawl.pages_fetched);
+                }
+                Err(error) => {
+                    tracing::debug!(%url, ?error, "page not used");
+                    count_failure(&mut crawl, &error);
+                }
+            }
+        }
+        tracing::info!(
+            site = session.site().apex(),
+            fetched = crawl.pages_fetched,
+            skipped = crawl.pages_skipped,
+            refused = crawl.pages_refused,
+            "site crawled"
+        );
+
+        if crawl.pages.is_empty() {
+            return Err(home_error.unwrap_or_else(|| CrawlError::Unreachable {
+                domain: session.site().apex().to_owned(),
+            }));
+        }
+        Ok(crawl)
+    }
+
+    /// Adds a page to the result and queues the site links it has (unless it asks robots not
+    /// to follow them).
+    fn keep_page(
+        &self,
+        crawl: &mut SiteCrawl,
+        frontier: &mut Frontier,
+        site: &Site,
+        page: ExtractedPage,
+        depth: usize,
+        role: SiteRole,
+    ) {
+        if !page.nofollow {
+            for link in page.links.into_iter().filter(|link| !link.nofollow) {
+                if site.contains(&link.url) && !is_non_html_path(&link.url) {
+                    frontier.push(site, link.url, depth + 1);
+                }
+            }
+        }
+        crawl.pages.push(PageContent {
+            site: Some(role),
+            ..page.content
+        });
+        crawl.pages_fetched = crawl.pages.len();
+    }
+
+    /// Reads the site's sitemaps (indexes and gzip included, within the configured bounds) and
+    /// queues the site pages they list. Stops once it has a generous supply of pages, since
+    /// the crawl can use at most `max_pages`.
+    async fn queue_sitemap_pages(
+        &self,
+        session: &Session<'_>,
+        robots_of: &[Url],
+        home: &Url,
+        frontier: &mut Frontier,
+        max_pages: usize,
+    ) {
+        let wanted = self
+            .config
+            .max_sitemap_urls
+            .min(max_pages.saturating_mul(2));
+        let mut queue: VecDeque<(Url, usize)> = session
+            .sitemap_candidates(robots_of, home)
+            .await
+            .into_iter()
+            .map(|url| (url, 0))
+            .collect();
+        let mut seen: HashSet<Url> = queue.iter().map(|(url, _)| url.clone()).collect();
+        let (mut files, mut queued) = (0, 0);
+        while let Some((url, nesting)) = queue.pop_front() {
+            if files >= self.config.max_sitemap_files || queued >= wanted {
+                break;
+            }
+            files += 1;
+            let Ok(fetched) = session
+                .fetch(
+                    url,
+                    Want::Any,
+                    Scope::Anywhere,
+                    self.config.max_sitemap_bytes,
+                )
+                .await
+            else {
+                continue;
+            };
+            if !(200..300).contains(&fetched.status) {
+                continue;
+            }
+            let body = gunzip_if_needed(fetched.body, self.config.max_sitemap_bytes);
+            let entries = parse_sitemap(&body, self.config.max_sitemap_urls);
+            for page in entries.pages {
+                let Some(page) = Url::parse(&page).ok().and_then(crawlable) else {
+                    continue;
+                };
+                if queued < wanted
+                    && session.site().contains(&page)
+                    && !is_non_html_path(&page)
+                    && frontier.push(session.site(), page, SITEMAP_DEPTH)
+                {
+                    queued += 1;
+                }
+            }
+            if nesting < MAX_SITEMAP_NESTING {
+                for nested in entries
+                    .sitemaps
+                    .iter()
+                    .filter_map(|s| fetched.url.join(s).ok())
+                {
+                    if seen.insert(nested.clone()) {
+                        queue.push_back((nested, nesting + 1));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether the fetch cost a request to the site (refusals are decided before any request).
+fn made_request(result: &Result<Fetched, FetchError>) -> bool {
+    !matches!(
+        result,
+        Err(FetchError::Refused(_)
+            | FetchError::RobotsDisallowed
+            | FetchError::RobotsUnavailable
+            | FetchError::OffSite)
+    )
+}
+
+fn count_failure(crawl: &mut SiteCrawl, error: &FetchError) {
+    match error {
+        FetchError::Refused(_) | FetchError::RobotsDisallowed | FetchError::RobotsUnavailable => {
+            crawl.pages_refused += 1
+        }
+        _ => crawl.pages_skipped += 1,
+    }
+}
+
+fn decode(fetched: &Fetched) -> String {
+    decode_html(&fetched.body, fetched.content_type.as_deref())
+}
+
+/// Parsing stays in plain functions: the parsed tree is not `Send` and must not live across
+/// an `.await`.
+fn extract_fetched(fetched: &Fetched) -> ExtractedPage {
+    Document::parse(&decode(fetched), &fetched.url).page()
+}
+
+fn extract_home(fetched: &Fetched, requested: &Url) -> (ExtractedPage, Reference) {
+    let document = Document::parse(&decode(fetched), &fetched.url);
+    (document.page(), document.reference(requested))
+}

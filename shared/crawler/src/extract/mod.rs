@@ -1,0 +1,264 @@
+//! What the research engine reads from an HTML page, and the links the crawler follows.
+
+mod jsonld;
+mod parse;
+pub(crate) mod text;
+
+use std::collections::HashSet;
+
+use scraper::{ElementRef, Html, Selector};
+use url::Url;
+
+use kr_core::dataset::PageContent;
+
+use crate::site::{crawlable, Site};
+use text::{collapse_whitespace, main_text_blocks, plain_text};
+
+/// A link found on a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutLink {
+    /// Absolute, without fragment.
+    pub url: Url,
+    /// `rel="nofollow"`: the author asks crawlers not to follow it.
+    pub nofollow: bool,
+}
+
+/// The extraction result of one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractedPage {
+    /// Everything but `site`, which the crawler fills in.
+    pub content: PageContent,
+    /// Every http(s) link on the page, absolute, each URL once, in document order.
+    pub links: Vec<OutLink>,
+    /// `<meta name="robots" content="nofollow">` (or `none`): no link on the page should be
+    /// followed.
+    pub nofollow: bool,
+}
+
+/// Extracts a page fetched from `url` (the final URL, after redirects).
+pub fn extract_page(html: &str, url: &Url) -> ExtractedPage {
+    Document::parse(html, url).page()
+}
+
+/// A parsed page with the URL its relative links resolve against.
+pub(crate) struct Document {
+    pub(crate) html: Html,
+    pub(crate) url: Url,
+    pub(crate) base: Url,
+}
+
+fn selector(css: &str) -> Selector {
+    Selector::parse(css).expect("selectors in this module are valid CSS")
+}
+
+/// Collects non-empty values once each, in first-seen order. A set beside the list keeps
+/// this linear: hostile pages carry hundreds of thousands of links.
+struct Unique<T> {
+    items: Vec<T>,
+    seen: HashSet<T>,
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Unique<T> {
+    fn new() -> Self {
+        Self {
+            items: Vec::new(),
+            seen: HashSet::new(),
+        }
+    }
+
+    fn push(&mut self, item: T) -> bool {
+        let new = self.seen.insert(item.clone());
+        if new {
+            self.items.push(item);
+        }
+        new
+    }
+}
+
+/// True for elements in the HTML namespace (an `<svg><title>` is not the page title).
+fn is_html(element: ElementRef<'_>) -> bool {
+    &*element.value().name.ns == "http://www.w3.org/1999/xhtml"
+}
+
+impl Document {
+    pub(crate) fn parse(html: &str, url: &Url) -> Self {
+        let html = parse::parse_document(html);
+        let base = html
+            .select(&selector("base[href]"))
+            .next()
+            .and_then(|base| url.join(base.attr("href")?.trim()).ok())
+            .filter(|base| matches!(base.scheme(), "http" | "https"))
+            .unwrap_or_else(|| url.clone());
+        Self {
+            html,
+            url: url.clone(),
+            base,
+        }
+    }
+
+    /// Resolves an attribute value against the document base; only http(s) results count.
+    pub(crate) fn resolve(&self, href: &str) -> Option<Url> {
+        let href = href.trim();
+        if href.is_empty() {
+            return None;
+        }
+        self.base.join(href).ok().and_then(crawlable)
+    }
+
+    pub(crate) fn title(&self) -> Option<String> {
+        self.html
+            .select(&selector("title"))
+            .find(|title| is_html(*title))
+            .map(plain_text)
+            .filter(|title| !title.is_empty())
+    }
+
+    /// The `content` of the first `<meta>` whose `name` or `property` is one of `keys`
+    /// (compared case-insensitively), trimmed and non-empty.
+    pub(crate) fn meta(&self, keys: &[&str]) -> Option<String> {
+        self.html
+            .select(&selector("meta[content]"))
+            .find_map(|meta| {
+                let named = [meta.attr("property"), meta.attr("name")]
+                    .into_iter()
+                    .flatten()
+                    .any(|key| keys.iter().any(|k| k.eq_ignore_ascii_case(key.trim())));
+                if !named {
+                    return None;
+                }
+                Some(collapse_whitespace(meta.attr("content")?)).filter(|c| !c.is_empty())
+            })
+    }
+
+    pub(crate) fn page(&self) -> ExtractedPage {
+        let site = self.url.host_str().map(Site::from_host);
+        let mut content = PageContent {
+            url: self.url.to_string(),
+            site: None,
+            title: self.title().unwrap_or_default(),
+            meta_description: self.meta(&["description"]).unwrap_or_default(),
+            lang: self
+                .html
+                .root_element()
+                .attr("lang")
+                .map(str::trim)
+                .filter(|lang| !lang.is_empty())
+                .map(str::to_owned),
+            ..PageContent::default()
+        };
+        for heading in self.html.select(&selector("h1, h2, h3, h4, h5, h6")) {
+            let text = plain_text(heading);
+            if !text.is_empty() {
+                content.headings.push(text);
+            }
+        }
+        content.body_text = self.main_text();
+        let mut alts = Unique::new();
+        for image in self.html.select(&selector("img[alt]")) {
+            let alt = collapse_whitespace(image.attr("alt").unwrap_or_default());
+            if !alt.is_empty() {
+                alts.push(alt);
+            }
+        }
+        content.image_alts = alts.items;
+        for script in self.html.select(&selector("script[type]")) {
+            let kind = script.attr("type").unwrap_or_default();
+            let kind = kind.split(';').next().unwrap_or_default().trim();
+            if kind.eq_ignore_ascii_case("application/ld+json") {
+                jsonld::collect_names(
+                    &script.text().collect::<String>(),
+                    &mut content.json_ld_names,
+                );
+            }
+        }
+
+        let mut anchors = Unique::new();
+        let mut link_urls = Unique::new();
+        let mut links: Vec<OutLink> = Vec::new();
+        for anchor in self.html.select(&selector("a[href], area[href]")) {
+            let Some(url) = self.resolve(anchor.attr("href").unwrap_or_default()) else {
+                continue;
+            };
+            if site.as_ref().is_some_and(|site| site.contains(&url)) {
+                let text = anchor_text(anchor);
+                if !text.is_empty() {
+                    anchors.push(text);
+                }
+            }
+            if link_urls.push(url.clone()) {
+                let nofollow = anchor.attr("rel").is_some_and(|rel| {
+                    rel.split_ascii_whitespace()
+                        .any(|r| r.eq_ignore_ascii_case("nofollow"))
+                });
+                links.push(OutLink { url, nofollow });
+            }
+        }
+        content.anchors = anchors.items;
+        let nofollow = self.meta(&["robots"]).is_some_and(|robots| {
+            robots
+                .split(',')
+                .map(str::trim)
+                .any(|d| d.eq_ignore_ascii_case("nofollow") || d.eq_ignore_ascii_case("none"))
+        });
+        ExtractedPage {
+            content,
+            links,
+            nofollow,
+        }
+    }
+
+    /// The page's main text: `<main>` when present, else its `<article>`s, else `<body>`,
+    /// always without navigation, site header and footer, asides, scripts and forms.
+    fn main_text(&self) -> String {
+        let mut blocks = Vec::new();
+        let main = self.html.select(&selector("main, [role=main]")).next();
+        if let Some(main) = main {
+            main_text_blocks(main, &mut blocks);
+        } else {
+            let articles: Vec<ElementRef<'_>> = self
+                .html
+                .select(&selector("article"))
+                // Nested articles (comments) are already part of their outer article.
+                .filter(|article| {
+                    !article
+                        .ancestors()
+                        .filter_map(ElementRef::wrap)
+                        .any(|a| a.value().name() == "article")
+                })
+                .collect();
+            if articles.is_empty() {
+                main_text_blocks(self.html.root_element(), &mut blocks);
+            } else {
+                articles
+                    .into_iter()
+                    .for_each(|article| main_text_blocks(article, &mut blocks));
+            }
+        }
+        blocks.join("\n")
+    }
+}
+
+/// What a link says: its text, else its accessible name, else the alt text of its image.
+fn anchor_text(anchor: ElementRef<'_>) -> String {
+    let text = plain_text(anchor);
+    if !text.is_empty() {
+        return text;
+    }
+    for attribute in ["aria-label", "title"] {
+        if let Some(label) = anchor
+            .attr(attribute)
+            .map(collapse_whitespace)
+            .filter(|l| !l.is_empty())
+        {
+            return label;
+        }
+    }
+    anchor
+        .select(&selector("img[alt]"))
+        .filter_map(|image| image.attr("alt").map(collapse_whitespace))
+        .find(|alt| !alt.is_empty())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,84 @@
+use std::sync::Arc;
+
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::header::ORIGIN;
+use axum::http::request::Parts;
+use axum::http::Method;
+
+use crate::auth::{AuthMethod, Authenticator, Caller, PresentedCredentials, Principal};
+use crate::ApiError;
+use kr_core::config::Config;
+
+async fn identify<S>(parts: &Parts, state: &S) -> Result<Caller, ApiError>
+where
+    Arc<Authenticator>: FromRef<S>,
+{
+    let authenticator = Arc::<Authenticator>::from_ref(state);
+    Ok(authenticator
+        .identify(PresentedCredentials::from_headers(&parts.headers))
+        .await?)
+}
+
+/// Browsers attach the session cookie to cross-site requests; a state-changing request that
+/// rides on the cookie must come from one of our own origins. API keys are never sent
+/// implicitly, so they need no such check.
+fn check_origin(principal: &Principal, parts: &Parts, config: &Config) -> Result<(), ApiError> {
+    let unsafe_method = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
+    if principal.method != AuthMethod::Session || !unsafe_method {
+        return Ok(());
+    }
+    match parts
+        .headers
+        .get(ORIGIN)
+        .map(|origin| origin.to_str().unwrap_or(""))
+    {
+        Some(origin) if !config.is_allowed_origin(origin) => Err(ApiError::forbidden(
+            "This request's Origin is not allowed to use the session cookie.",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// An authenticated caller; anything else is 401 (contract: authenticated endpoints).
+#[derive(Debug, Clone, Copy)]
+pub struct CurrentUser(pub Principal);
+
+impl<S> FromRequestParts<S> for CurrentUser
+where
+    S: Send + Sync,
+    Arc<Authenticator>: FromRef<S>,
+    Arc<Config>: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match identify(parts, state).await? {
+            Caller::Authenticated(principal) => {
+                check_origin(&principal, parts, &Arc::<Config>::from_ref(state))?;
+                Ok(Self(principal))
+            }
+            Caller::Anonymous | Caller::Rejected => Err(ApiError::unauthorized()),
+        }
+    }
+}
+
+/// Whoever reads a job-scoped resource: the owner, or anyone for a demo job. Invalid
+/// credentials make the caller anonymous rather than failing, so demo jobs stay readable
+/// and other jobs answer 404 without revealing that they exist.
+#[derive(Debug, Clone, Copy)]
+pub struct Viewer(pub Option<Principal>);
+
+impl<S> FromRequestParts<S> for Viewer
+where
+    S: Send + Sync,
+    Arc<Authenticator>: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(match identify(parts, state).await? {
+            Caller::Authenticated(principal) => Some(principal),
+            Caller::Anonymous | Caller::Rejected => None,
+        }))
+    }
+}

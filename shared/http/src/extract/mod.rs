@@ -1,0 +1,12 @@
+//! The extractors every function shares: who is calling, a size-capped JSON body, typed
+//! query parameters, and the job a job-scoped request may read.
+
+mod body;
+mod caller;
+mod query;
+mod viewable;
+
+pub use body::JsonBody;
+pub use caller::{CurrentUser, Viewer};
+pub use query::QueryParams;
+pub use viewable::viewable_job;

@@ -1,0 +1,178 @@
+//! Every endpoint of the API in one table: method, full path, the function that serves it
+//! and the handler in that function's crate. The handlers carry the same full paths in their
+//! `#[utoipa::path]` (search for a path to find its handler), and
+//! `tests/tests/routes_and_template.rs` checks every other declaration against this table:
+//! each function's router and OpenAPI paths, `template.yaml` (events, the streaming
+//! integration of the export and its invoke permission), the local router of
+//! `cargo lambda watch` in `Cargo.toml`, and the published `openapi.json`.
+
+/// Every endpoint lives below this prefix.
+pub const API_PREFIX: &str = "/api/v1";
+
+/// The HTTP functions, by the binary name `template.yaml` deploys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Function {
+    Account,
+    Jobs,
+    Results,
+    Export,
+    Locales,
+}
+
+impl Function {
+    pub const ALL: [Function; 5] = [
+        Self::Account,
+        Self::Jobs,
+        Self::Results,
+        Self::Export,
+        Self::Locales,
+    ];
+
+    /// The binary (and `functions/<name>` crate directory) of the function.
+    pub fn binary(self) -> &'static str {
+        match self {
+            Self::Account => "account",
+            Self::Jobs => "jobs",
+            Self::Results => "results",
+            Self::Export => "export",
+            Self::Locales => "locales",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Delete,
+}
+
+impl Method {
+    /// As the OpenAPI document names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Get => "get",
+            Self::Post => "post",
+            Self::Delete => "delete",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Route {
+    pub method: Method,
+    /// The full path, as API Gateway and the OpenAPI document write it.
+    pub path: &'static str,
+    pub function: Function,
+    /// `module::fn` in the function's crate (`functions/<binary>/src/`).
+    pub handler: &'static str,
+    /// Answered with Lambda response streaming, so API Gateway needs an integration of its
+    /// own (`responseTransferMode: STREAM`) and a permission to invoke it.
+    pub streaming: bool,
+}
+
+const fn route(
+    method: Method,
+    path: &'static str,
+    function: Function,
+    handler: &'static str,
+) -> Route {
+    Route {
+        method,
+        path,
+        function,
+        handler,
+        streaming: false,
+    }
+}
+
+const fn streamed(route: Route) -> Route {
+    Route {
+        streaming: true,
+        ..route
+    }
+}
+
+use Function::{Account, Export, Jobs, Locales, Results};
+use Method::{Delete, Get, Post};
+
+pub const ROUTES: &[Route] = &[
+    route(Get, "/api/v1/users/me", Account, "users::me"),
+    route(Post, "/api/v1/auth/login", Account, "session::login"),
+    route(Post, "/api/v1/auth/logout", Account, "session::logout"),
+    route(Post, "/api/v1/api-keys", Account, "api_keys::create"),
+    route(Get, "/api/v1/api-keys", Account, "api_keys::list"),
+    route(
+        Delete,
+        "/api/v1/api-keys/{keyId}",
+        Account,
+        "api_keys::revoke",
+    ),
+    route(Post, "/api/v1/jobs", Jobs, "handlers::create"),
+    route(Get, "/api/v1/jobs", Jobs, "handlers::list"),
+    route(Get, "/api/v1/jobs/{jobId}", Jobs, "handlers::get"),
+    route(Delete, "/api/v1/jobs/{jobId}", Jobs, "handlers::delete"),
+    route(
+        Get,
+        "/api/v1/jobs/{jobId}/keywords",
+        Results,
+        "handlers::keywords",
+    ),
+    route(
+        Get,
+        "/api/v1/jobs/{jobId}/clusters",
+        Results,
+        "handlers::clusters",
+    ),
+    route(
+        Get,
+        "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords",
+        Results,
+        "handlers::cluster_keywords",
+    ),
+    route(
+        Get,
+        "/api/v1/jobs/{jobId}/personas",
+        Results,
+        "handlers::personas",
+    ),
+    route(
+        Get,
+        "/api/v1/jobs/{jobId}/references",
+        Results,
+        "handlers::references",
+    ),
+    streamed(route(
+        Get,
+        "/api/v1/jobs/{jobId}/export-keywords",
+        Export,
+        "handlers::export_keywords",
+    )),
+    route(Get, "/api/v1/languages", Locales, "lists::languages"),
+    route(Get, "/api/v1/locations", Locales, "lists::locations"),
+    route(Get, "/api/v1/openapi.json", Locales, "docs::openapi_json"),
+    route(Get, "/api/v1/docs", Locales, "docs::docs_page"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_path_is_under_the_prefix_and_each_method_path_pair_is_listed_once() {
+        let mut seen = std::collections::BTreeSet::new();
+        for route in ROUTES {
+            assert!(route.path.starts_with(API_PREFIX), "{}", route.path);
+            assert!(seen.insert((route.path, route.method)), "{route:?} twice");
+        }
+    }
+
+    #[test]
+    fn a_path_belongs_to_one_function() {
+        for a in ROUTES {
+            for b in ROUTES.iter().filter(|b| b.path == a.path) {
+                assert_eq!(a.function, b.function, "{}", a.path);
+            }
+        }
+    }
+}

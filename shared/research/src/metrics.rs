@@ -1,0 +1,256 @@
+//! Keyword metrics: the record a data provider (DataForSEO) fills with measured figures, and
+//! an offline estimator that fills it from what the crawl shows.
+//!
+//! # The estimate (not measured data)
+//!
+//! Without a data provider the engine has no search volumes, bids or SERPs. The estimator
+//! derives plausible, *relative* figures from the crawl so that keywords can be ranked and
+//! compared within a job; they are not measurements and must not be presented as such
+//! (records carry `metricsSource: "estimate"`). For a candidate with
+//!
+//! - `n`: words in the keyword (1 to 5),
+//! - `share`: share of the crawled sites using it (0 to 1),
+//! - `q = ln(1 + weighted_prominence / sites_using_it)`: how prominently each site uses it,
+//!   `weighted_prominence` being its field-weighted occurrence count (`Prominence::weighted`),
+//! - `m`: modifier strength, 1.0 with a transactional cue ("buy", "price", "near me"), else
+//!   0.6 with a commercial cue ("best", "vs", "review"), else 0,
+//!
+//! the figures are:
+//!
+//! ```text
+//! search_volume = bucket(BASE[n] × (0.5 + share) × (1 + 0.25 × q)),  BASE = 1900, 590, 210, 90, 40
+//! cpc (USD)     = round₂(0.25 × (1 + 3m) × (0.5 + share) × (1 + 0.1 × (n − 1)))
+//! competition   = round₂(clamp₀₁(0.05 + 0.45m + 0.35 × share + 0.15 × q / (1 + q)))
+//! difficulty    = round(100 × clamp₀₁(0.10 + 0.40 × share + 0.25 × v + 0.15m
+//!                                      + 0.10 × q / (1 + q) − 0.05 × (n − 1)))
+//! ```
+//!
+//! where `v = ln(1 + search_volume) / ln(1 + 110000)` and `bucket` rounds to the nearest (in
+//! log scale) of Google Keyword Planner's published volume steps (10, 20, 30, 40, 50, 70, 90,
+//! 110, 140, ..., 90500, 110000). The reasoning: longer phrases are searched less (the long
+//! tail), terms that more sites use prominently are more in demand and more contested, and
+//! commercial modifiers attract advertisers (higher CPC and competition). `monthlySearches`
+//! stays empty: an estimate has no history.
+
+use serde::{Deserialize, Serialize};
+
+pub use kr_core::dataset::MonthlySearch;
+
+use crate::discovery::Candidate;
+use crate::intent::IntentClassifier;
+use crate::text::Language;
+
+/// `metricsSource` of estimated metrics.
+pub const ESTIMATE_SOURCE: &str = "estimate";
+
+/// Search metrics of a keyword. `None` means unknown (a provider had no data).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordMetrics {
+    /// Average monthly searches.
+    pub search_volume: Option<i64>,
+    /// Average cost per click, USD.
+    pub cpc: Option<f64>,
+    /// Advertiser competition, 0 to 1.
+    pub competition: Option<f64>,
+    /// Organic ranking difficulty, 0 to 100.
+    pub difficulty: Option<i64>,
+    /// Searches per month, oldest first; empty when unknown.
+    pub monthly_searches: Vec<MonthlySearch>,
+}
+
+const BASE_VOLUME: [f64; 5] = [1900.0, 590.0, 210.0, 90.0, 40.0];
+
+/// Google Keyword Planner's volume steps.
+const VOLUME_BUCKETS: [i64; 42] = [
+    10, 20, 30, 40, 50, 70, 90, 110, 140, 170, 210, 260, 320, 390, 480, 590, 720, 880, 1000, 1300,
+    1600, 1900, 2400, 2900, 3600, 4400, 5400, 6600, 8100, 9900, 12100, 14800, 18100, 22200, 27100,
+    33100, 40500, 49500, 60500, 74000, 90500, 110000,
+];
+
+/// Estimates metrics for one job's candidates (formula in the module docs).
+#[derive(Debug, Clone)]
+pub struct MetricsEstimator {
+    cues: IntentClassifier,
+}
+
+impl MetricsEstimator {
+    pub fn new(language: &Language) -> Self {
+        MetricsEstimator {
+            cues: IntentClassifier::new(language, &[]),
+        }
+    }
+
+    pub fn estimate(&self, candidate: &Candidate) -> KeywordMetrics {
+        let cues = self.cues.cues(&candidate.keyword);
+        let modifier = if cues.transactional {
+            1.0
+        } else if cues.commercial {
+            0.6
+        } else {
+            0.0
+        };
+        let words = candidate.word_count.clamp(1, BASE_VOLUME.len());
+        let share = candidate.site_share.clamp(0.0, 1.0);
+        let per_site = candidate.prominence.weighted() / candidate.site_count.max(1) as f64;
+        let q = per_site.ln_1p();
+        let saturation = q / (1.0 + q);
+        let extra_words = (words - 1) as f64;
+
+        let volume = bucket(BASE_VOLUME[words - 1] * (0.5 + share) * (1.0 + 0.25 * q));
+        let cpc = 0.25 * (1.0 + 3.0 * modifier) * (0.5 + share) * (1.0 + 0.1 * extra_words);
+        let competition = 0.05 + 0.45 * modifier + 0.35 * share + 0.15 * saturation;
+        let relative_volume = (volume as f64).ln_1p() / (110_000f64).ln_1p();
+        let difficulty =
+            0.10 + 0.40 * share + 0.25 * relative_volume + 0.15 * modifier + 0.10 * saturation
+                - 0.05 * extra_words;
+        KeywordMetrics {
+            search_volume: Some(volume),
+            cpc: Some(round2(cpc)),
+            competition: Some(round2(competition.clamp(0.0, 1.0))),
+            difficulty: Some((100.0 * difficulty.clamp(0.0, 1.0)).round() as i64),
+            monthly_searches: Vec::new(),
+        }
+    }
+}
+
+/// Estimated metrics of every candidate, in order.
+pub fn estimate_all(candidates: &[Candidate], language: &Language) -> Vec<KeywordMetrics> {
+    let estimator = MetricsEstimator::new(language);
+    candidates.iter().map(|c| estimator.estimate(c)).collect()
+}
+
+/// The volume step nearest to `raw` on a log scale (never below the first step).
+fn bucket(raw: f64) -> i64 {
+    let target = raw.max(1.0).ln();
+    let mut best = VOLUME_BUCKETS[0];
+    for &step in &VOLUME_BUCKETS {
+        if ((step as f64).ln() - target).abs() < ((best as f64).ln() - target).abs() {
+            best = step;
+        }
+    }
+    best
+}
+
+fn round2(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discovery::Prominence;
+
+    fn candidate(keyword: &str, site_share: f64, title_mentions: usize) -> Candidate {
+        Candidate {
+            keyword: keyword.to_string(),
+            score: 1.0,
+            word_count: keyword.split(' ').count(),
+            primary_occurrences: 1,
+            competitor_occurrences: 0,
+            page_count: 1,
+            site_count: 1,
+            site_share,
+            in_primary: true,
+            competitor_sites: 0,
+            content_gap: false,
+            prominence: Prominence {
+                title: title_mentions,
+                body: 1,
+                ..Prominence::default()
+            },
+        }
+    }
+
+    fn estimate(candidate: &Candidate) -> KeywordMetrics {
+        MetricsEstimator::new(&Language::english()).estimate(candidate)
+    }
+
+    #[test]
+    fn follows_the_documented_formula() {
+        // One word, one site of two, one title and one body mention:
+        // q = ln(1 + 6) ; volume = 1900 × 1.0 × (1 + 0.25 q) = 2824.3 → bucket 2900.
+        let metrics = estimate(&candidate("tents", 0.5, 1));
+        assert_eq!(metrics.search_volume, Some(2900));
+        assert_eq!(metrics.cpc, Some(0.25));
+        let q = 7f64.ln();
+        let competition = 0.05 + 0.35 * 0.5 + 0.15 * q / (1.0 + q);
+        assert_eq!(metrics.competition, Some(round2(competition)));
+        let v = 2901f64.ln() / 110_001f64.ln();
+        let difficulty = 0.10 + 0.40 * 0.5 + 0.25 * v + 0.10 * q / (1.0 + q);
+        assert_eq!(
+            metrics.difficulty,
+            Some((difficulty * 100.0).round() as i64)
+        );
+        assert!(metrics.monthly_searches.is_empty());
+    }
+
+    #[test]
+    fn longer_tails_have_lower_volume() {
+        let volumes: Vec<i64> = [
+            "tents",
+            "alpine tents",
+            "alpine tents for two",
+            "light alpine tents for two",
+        ]
+        .iter()
+        .map(|k| estimate(&candidate(k, 0.5, 1)).search_volume.unwrap())
+        .collect();
+        assert!(
+            volumes.windows(2).all(|pair| pair[0] > pair[1]),
+            "{volumes:?}"
+        );
+    }
+
+    #[test]
+    fn commercial_modifiers_raise_cpc_and_competition() {
+        let plain = estimate(&candidate("alpine tents", 0.5, 1));
+        let commercial = estimate(&candidate("best alpine tents", 0.5, 1));
+        let transactional = estimate(&candidate("buy alpine tents", 0.5, 1));
+        assert!(commercial.cpc > plain.cpc && transactional.cpc > commercial.cpc);
+        assert!(commercial.competition > plain.competition);
+        assert!(transactional.competition > commercial.competition);
+    }
+
+    #[test]
+    fn wider_spread_raises_volume_competition_and_difficulty() {
+        let narrow = estimate(&candidate("alpine tents", 0.2, 1));
+        let wide = estimate(&candidate("alpine tents", 1.0, 1));
+        assert!(wide.search_volume > narrow.search_volume);
+        assert!(wide.competition > narrow.competition);
+        assert!(wide.difficulty > narrow.difficulty);
+    }
+
+    #[test]
+    fn values_stay_in_range() {
+        for share in [0.0, 0.3, 1.0] {
+            for mentions in [0, 3, 500] {
+                for keyword in ["x", "buy cheap tents near me now"] {
+                    let m = estimate(&candidate(keyword, share, mentions));
+                    assert!((10..=110_000).contains(&m.search_volume.unwrap()));
+                    assert!((0.0..=1.0).contains(&m.competition.unwrap()));
+                    assert!((0..=100).contains(&m.difficulty.unwrap()));
+                    assert!(m.cpc.unwrap() > 0.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn buckets_snap_to_planner_steps() {
+        assert_eq!(bucket(0.0), 10);
+        assert_eq!(bucket(1_000_000.0), 110_000);
+        assert_eq!(bucket(1400.0), 1300); // the log-midpoint of 1300 and 1600 is 1442
+        assert_eq!(bucket(1500.0), 1600);
+    }
+
+    #[test]
+    fn serialises_camel_case_with_nulls() {
+        let json = serde_json::to_value(KeywordMetrics::default()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"searchVolume": null, "cpc": null, "competition": null,
+                               "difficulty": null, "monthlySearches": []})
+        );
+    }
+}

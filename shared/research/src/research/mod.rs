@@ -1,0 +1,219 @@
+//! The whole research run, and the assembly of stage outputs into result records.
+//!
+//! [`research`] = [`discover`] → [`estimate_all`] → [`assemble`].
+//! The pipeline may run the stages separately and swap the estimate for provider data: it
+//! then calls [`assemble`] with one [`Measured`] per candidate (metrics, their source,
+//! rankings, intent, SERP).
+//!
+//! Inside [`assemble`]: intent per keyword (the provider's, else [`IntentClassifier`] with
+//! the brand terms), scores ([`crate::scores`], relevance = [`relevance`] of the discovery
+//! score against the job's best, the primary's position read from the rankings), clusters
+//! ([`cluster_by_serp`]: SERP overlap with hubs by search volume, then the lexical clustering
+//! for the rest with hubs ranked by that relevance), personas
+//! ([`OfflinePersonaGenerator`] or any [`PersonaGenerator`], keywords ranked by organic
+//! opportunity score), then cluster aggregates.
+
+mod aggregate;
+mod measured;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clusters::{
+    cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
+    DEFAULT_THRESHOLD,
+};
+use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
+use crate::intent::IntentClassifier;
+use crate::metrics::estimate_all;
+use crate::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword};
+use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
+use crate::text::Language;
+use crate::PageContent;
+pub use kr_core::dataset::{ClusterRecord, KeywordRecord, Persona, Ranking, RankingKind};
+pub use measured::{Measured, NO_DATA_SOURCE};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResearchOutput {
+    /// Best first (discovery order).
+    pub keywords: Vec<KeywordRecord>,
+    /// SERP-overlap clusters in hub order (highest volume first), then the lexical ones in
+    /// theirs (most relevant first).
+    pub clusters: Vec<ClusterRecord>,
+    pub personas: Vec<Persona>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResearchInput {
+    pub language: Language,
+    /// Brand and domain names of the job's sites ("acme", "acme.com"): navigational intent.
+    pub brand_terms: Vec<String>,
+    /// Clamped to 1..=20,000.
+    pub max_keywords: usize,
+    /// Jaccard threshold for clustering.
+    pub cluster_threshold: f64,
+    /// The primary domain, to find its position among a keyword's rankings.
+    pub primary_domain: Option<String>,
+    pub scores: ScoreConfig,
+    /// Shared top-10 result URLs that put two keywords with SERPs in one cluster.
+    pub serp_overlap: usize,
+}
+
+impl Default for ResearchInput {
+    fn default() -> Self {
+        ResearchInput {
+            language: Language::english(),
+            brand_terms: Vec::new(),
+            max_keywords: DEFAULT_MAX_KEYWORDS,
+            cluster_threshold: DEFAULT_THRESHOLD,
+            primary_domain: None,
+            scores: ScoreConfig::default(),
+            serp_overlap: DEFAULT_SERP_OVERLAP,
+        }
+    }
+}
+
+/// Runs every stage offline, with estimated metrics.
+pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput {
+    let candidates = discover(
+        pages,
+        &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
+    );
+    let measured: Vec<Measured> = estimate_all(&candidates, &input.language)
+        .into_iter()
+        .map(Measured::estimated)
+        .collect();
+    assemble(&candidates, &measured, input, &OfflinePersonaGenerator)
+}
+
+/// Turns discovered candidates and what is known about them into result records.
+///
+/// `measured[i]` belongs to `candidates[i]`. A missing entry means nothing is known: null
+/// metrics with source [`NO_DATA_SOURCE`]. Empty rankings mean no rank data (the primary is
+/// taken as not ranking).
+pub fn assemble(
+    candidates: &[Candidate],
+    measured: &[Measured],
+    input: &ResearchInput,
+    personas: &dyn PersonaGenerator,
+) -> ResearchOutput {
+    let classifier = IntentClassifier::new(&input.language, &input.brand_terms);
+    let best_score = candidates.iter().map(|c| c.score).fold(0.0, f64::max);
+    let nothing = Measured {
+        source: NO_DATA_SOURCE.to_string(),
+        ..Measured::default()
+    };
+    let mut keywords: Vec<KeywordRecord> = Vec::with_capacity(candidates.len());
+    let mut cluster_inputs = Vec::with_capacity(candidates.len());
+    for (index, candidate) in candidates.iter().enumerate() {
+        let known = measured.get(index).unwrap_or(&nothing);
+        let (metrics, rankings) = (&known.metrics, known.rankings.clone());
+        let relevance = relevance(candidate.score, best_score);
+        let scores = score(
+            &ScoreInput {
+                search_volume: metrics.search_volume,
+                cpc: metrics.cpc,
+                competition: metrics.competition,
+                difficulty: metrics.difficulty,
+                relevance,
+                content_gap: candidate.content_gap,
+                primary_position: primary_position(&rankings, input.primary_domain.as_deref()),
+            },
+            &input.scores,
+        );
+        // SERP hubs by volume: the most searched query is the one its page should target.
+        // Lexical hubs by relevance: the phrase that best represents the sites' content
+        // names the cluster. By volume, single generic words ("bathroom") would swallow
+        // every specific phrase ("bathroom installation") and name the clusters.
+        cluster_inputs.push(SerpClusterInput {
+            keyword: candidate.keyword.clone(),
+            volume: metrics.search_volume.unwrap_or(0) as f64,
+            lexical_value: relevance,
+            serp_urls: known.serp_urls.clone(),
+        });
+        keywords.push(KeywordRecord {
+            id: format!("k-{}", index + 1),
+            keyword: candidate.keyword.clone(),
+            search_volume: metrics.search_volume,
+            cpc: metrics.cpc,
+            competition: metrics.competition,
+            difficulty: metrics.difficulty,
+            intent: known
+                .intent
+                .unwrap_or_else(|| classifier.classify(&candidate.keyword)),
+            persona_avatar_name: None,
+            cluster_id: String::new(),
+            cluster_name: String::new(),
+            organic_opportunity_score: scores.organic_opportunity_score,
+            paid_opportunity_score: scores.paid_opportunity_score,
+            opportunity_value: scores.opportunity_value,
+            monthly_searches: metrics.monthly_searches.clone(),
+            metrics_source: known.source.clone(),
+            rankings,
+            content_gap: candidate.content_gap,
+        });
+    }
+
+    let clusters = cluster_by_serp(
+        &cluster_inputs,
+        &SerpClusterConfig {
+            overlap: input.serp_overlap,
+            lexical: ClusterConfig {
+                language: input.language.clone(),
+                threshold: input.cluster_threshold,
+            },
+        },
+    );
+    for found in &clusters {
+        for &member in &found.members {
+            keywords[member].cluster_id = found.id.clone();
+            keywords[member].cluster_name = found.name.clone();
+        }
+    }
+
+    let persona_set = personas.generate(&PersonaInput {
+        language: input.language.clone(),
+        keywords: keywords
+            .iter()
+            .map(|k| PersonaKeyword {
+                keyword: k.keyword.clone(),
+                intent: k.intent,
+                value: k.organic_opportunity_score,
+            })
+            .collect(),
+    });
+    for (keyword, slot) in keywords.iter_mut().zip(&persona_set.assignments) {
+        keyword.persona_avatar_name = slot.map(|p| persona_set.personas[p].avatar_name.clone());
+    }
+
+    let cluster_records = clusters
+        .iter()
+        .map(|c| aggregate::summarize(c, &keywords))
+        .collect();
+    ResearchOutput {
+        keywords,
+        clusters: cluster_records,
+        personas: persona_set.personas,
+    }
+}
+
+/// The primary domain's best position among a keyword's rankings ("www." ignored).
+fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Option<u32> {
+    let primary = bare_domain(primary_domain?);
+    rankings
+        .iter()
+        .filter(|r| r.kind == RankingKind::Organic && bare_domain(&r.domain) == primary)
+        .map(|r| r.position)
+        .min()
+}
+
+fn bare_domain(domain: &str) -> String {
+    let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    lower.strip_prefix("www.").unwrap_or(&lower).to_string()
+}
+
+#[cfg(test)]
+mod provider_tests;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,210 @@
+use std::collections::HashSet;
+
+use super::*;
+use crate::intent::Intent;
+use crate::SiteRole;
+
+fn page(site: SiteRole, title: &str, headings: &[&str], body: &str) -> PageContent {
+    PageContent {
+        url: format!("https://example.com/{}", title.replace(' ', "-")),
+        site: Some(site),
+        title: title.to_string(),
+        headings: headings.iter().map(|h| h.to_string()).collect(),
+        body_text: body.to_string(),
+        ..PageContent::default()
+    }
+}
+
+pub(super) fn crawl() -> Vec<PageContent> {
+    vec![
+        page(
+            SiteRole::Primary,
+            "Acme Plumbing | Emergency plumber",
+            &["Emergency plumber near me", "Boiler repair"],
+            "Acme sends an emergency plumber within the hour. Boiler repair and leak detection.",
+        ),
+        page(
+            SiteRole::Primary,
+            "Boiler repair prices",
+            &["Boiler repair cost", "Cheap boiler service"],
+            "Our boiler repair prices are fixed. Boiler service for landlords.",
+        ),
+        page(
+            SiteRole::Competitor(0),
+            "Best plumbers in town",
+            &["Emergency plumber", "Bathroom installation"],
+            "Compare bathroom installation quotes. Emergency plumber reviews.",
+        ),
+        page(
+            SiteRole::Competitor(1),
+            "Bathroom installation guide",
+            &["How to plan a bathroom installation", "Underfloor heating"],
+            "Underfloor heating explained. Bathroom installation for business premises.",
+        ),
+    ]
+}
+
+pub(super) fn input() -> ResearchInput {
+    ResearchInput {
+        brand_terms: vec!["acme.com".to_string()],
+        max_keywords: 200,
+        ..ResearchInput::default()
+    }
+}
+
+#[test]
+fn every_keyword_has_a_cluster_persona_slot_and_estimated_metrics() {
+    let output = research(&crawl(), &input());
+    assert!(!output.keywords.is_empty());
+    let cluster_ids: HashSet<&str> = output.clusters.iter().map(|c| c.id.as_str()).collect();
+    let persona_names: HashSet<&str> = output
+        .personas
+        .iter()
+        .map(|p| p.avatar_name.as_str())
+        .collect();
+    for keyword in &output.keywords {
+        assert!(
+            cluster_ids.contains(keyword.cluster_id.as_str()),
+            "{}",
+            keyword.keyword
+        );
+        if let Some(name) = &keyword.persona_avatar_name {
+            assert!(persona_names.contains(name.as_str()));
+        }
+        assert_eq!(keyword.metrics_source, "estimate");
+        assert!(keyword.search_volume.is_some() && keyword.cpc.is_some());
+        assert!(keyword.monthly_searches.is_empty() && keyword.rankings.is_empty());
+        assert!((0.0..=100.0).contains(&keyword.organic_opportunity_score));
+        assert!(keyword.opportunity_value >= 0.0);
+    }
+    let clustered: usize = output.clusters.iter().map(|c| c.keyword_count).sum();
+    assert_eq!(clustered, output.keywords.len());
+    assert!((MIN_PERSONAS..=MAX_PERSONAS).contains(&output.personas.len()));
+    let assigned: usize = output.personas.iter().map(|p| p.keyword_count).sum();
+    let with_persona = output
+        .keywords
+        .iter()
+        .filter(|k| k.persona_avatar_name.is_some())
+        .count();
+    assert_eq!(assigned, with_persona);
+    let ids: HashSet<&str> = output.keywords.iter().map(|k| k.id.as_str()).collect();
+    assert_eq!(ids.len(), output.keywords.len());
+}
+
+use crate::personas::{MAX_PERSONAS, MIN_PERSONAS};
+
+#[test]
+fn intent_brand_and_content_gap_reach_the_records() {
+    let output = research(&crawl(), &input());
+    let find = |text: &str| {
+        output
+            .keywords
+            .iter()
+            .find(|k| k.keyword == text)
+            .unwrap_or_else(|| panic!("{text} missing"))
+    };
+    assert_eq!(find("acme plumbing").intent, Intent::Navigational);
+    assert_eq!(find("boiler repair prices").intent, Intent::Transactional);
+    assert_eq!(find("best plumbers").intent, Intent::Commercial);
+    assert_eq!(find("underfloor heating").intent, Intent::Informational);
+    assert!(find("bathroom installation").content_gap);
+    assert!(!find("emergency plumber").content_gap);
+    assert_eq!(
+        find("cheap boiler service").persona_avatar_name.as_deref(),
+        Some("Budget-conscious Bea")
+    );
+    assert_eq!(
+        find("underfloor heating").persona_avatar_name.as_deref(),
+        Some("Curious Casey")
+    );
+}
+
+#[test]
+fn cluster_aggregates_match_their_members() {
+    let output = research(&crawl(), &input());
+    for record in &output.clusters {
+        let members: Vec<&KeywordRecord> = output
+            .keywords
+            .iter()
+            .filter(|k| k.cluster_id == record.id)
+            .collect();
+        assert_eq!(record.keyword_count, members.len());
+        assert!(members.iter().any(|k| k.keyword == record.primary_keyword));
+        let volume: i64 = members.iter().filter_map(|k| k.search_volume).sum();
+        assert_eq!(record.total_search_volume, volume);
+        let value: f64 = members.iter().map(|k| k.opportunity_value).sum();
+        assert!((record.opportunity_value - value).abs() < 0.01);
+        let cpc = members.iter().filter_map(|k| k.cpc).sum::<f64>() / members.len() as f64;
+        assert!((record.avg_cpc.unwrap() - cpc).abs() <= 0.005 + 1e-9);
+        let dominant = members
+            .iter()
+            .filter(|k| k.intent == record.dominant_intent)
+            .count();
+        for intent in Intent::ALL {
+            assert!(members.iter().filter(|k| k.intent == intent).count() <= dominant);
+        }
+    }
+    let bathroom = output
+        .clusters
+        .iter()
+        .find(|c| c.name == "bathroom installation")
+        .expect("a bathroom installation cluster");
+    assert!(bathroom.keyword_count >= 2, "{bathroom:?}");
+}
+
+#[test]
+fn is_deterministic() {
+    let first = research(&crawl(), &input());
+    for _ in 0..3 {
+        assert_eq!(research(&crawl(), &input()), first);
+    }
+}
+
+#[test]
+fn serialises_as_the_contract_records() {
+    let output = research(&crawl(), &input());
+    let keyword = serde_json::to_value(&output.keywords[0]).unwrap();
+    for field in [
+        "id",
+        "keyword",
+        "searchVolume",
+        "cpc",
+        "competition",
+        "difficulty",
+        "intent",
+        "personaAvatarName",
+        "clusterId",
+        "clusterName",
+        "organicOpportunityScore",
+        "paidOpportunityScore",
+        "opportunityValue",
+        "monthlySearches",
+        "metricsSource",
+        "rankings",
+    ] {
+        assert!(keyword.get(field).is_some(), "keyword.{field}");
+    }
+    let cluster = serde_json::to_value(&output.clusters[0]).unwrap();
+    for field in [
+        "id",
+        "name",
+        "primaryKeyword",
+        "keywordCount",
+        "totalSearchVolume",
+        "avgDifficulty",
+        "avgCpc",
+        "dominantIntent",
+        "organicOpportunityScore",
+        "paidOpportunityScore",
+        "opportunityValue",
+    ] {
+        assert!(cluster.get(field).is_some(), "cluster.{field}");
+    }
+}
+
+#[test]
+fn empty_crawl_gives_empty_results_with_default_personas() {
+    let output = research(&[], &ResearchInput::default());
+    assert!(output.keywords.is_empty() && output.clusters.is_empty());
+    assert_eq!(output.personas.len(), MIN_PERSONAS);
+}
