@@ -91,7 +91,7 @@ async fn keyword_page(
     get,
     path = "/api/v1/jobs/{jobId}/keywords",
     tag = "results",
-    params(("jobId" = String, Path, format = Uuid), KeywordParams),
+    params(("jobId" = String, Path, format = Uuid), KeywordQuery),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "A page of keywords", body = KeywordPage),
@@ -115,7 +115,7 @@ pub async fn keywords(
     get,
     path = "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords",
     tag = "results",
-    params(("jobId" = String, Path, format = Uuid), ("clusterId" = String, Path), KeywordParams),
+    params(("jobId" = String, Path, format = Uuid), ("clusterId" = String, Path), KeywordQuery),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "A page of the cluster's keywords", body = KeywordPage),
@@ -281,61 +281,4 @@ pub async fn references(
             .unwrap_or_default();
     references.resize(sites, None);
     Ok(Json(ReferenceList { references }))
-}
-
-/// The keyword filters, for the OpenAPI description.
-#[derive(utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)] // describes the query string; parsing is in `KeywordQuery`
-pub struct KeywordParams {
-    /// 1 to 500, default 50.
-    limit: Option<u32>,
-    /// 0 or more, default 0.
-    offset: Option<u32>,
-    /// Case-insensitive substring of the keyword.
-    search: Option<String>,
-    /// Comma list of informational, commercial, transactional, navigational.
-    intent: Option<String>,
-    /// Whole number, 0 or more.
-    #[param(rename = "minVolume")]
-    min_volume: Option<i64>,
-    #[param(rename = "maxVolume")]
-    max_volume: Option<i64>,
-    /// 0 to 100.
-    #[param(rename = "minDifficulty")]
-    min_difficulty: Option<i64>,
-    #[param(rename = "maxDifficulty")]
-    max_difficulty: Option<i64>,
-    /// Comma list of persona avatar names; `__none__` selects keywords without a persona.
-    #[param(rename = "personaAvatarNames")]
-    persona_avatar_names: Option<String>,
-    /// USD, 0 or more.
-    #[param(rename = "minCpc")]
-    min_cpc: Option<f64>,
-    #[param(rename = "maxCpc")]
-    max_cpc: Option<f64>,
-    /// 0 to 1.
-    #[param(rename = "minCompetition")]
-    min_competition: Option<f64>,
-    #[param(rename = "maxCompetition")]
-    max_competition: Option<f64>,
-    #[param(rename = "minOrganicOpportunityScore")]
-    min_organic_opportunity_score: Option<f64>,
-    #[param(rename = "maxOrganicOpportunityScore")]
-    max_organic_opportunity_score: Option<f64>,
-    #[param(rename = "minPaidOpportunityScore")]
-    min_paid_opportunity_score: Option<f64>,
-    #[param(rename = "maxPaidOpportunityScore")]
-    max_paid_opportunity_score: Option<f64>,
-    /// USD per month, 0 or more.
-    #[param(rename = "minOpportunityValue")]
-    min_opportunity_value: Option<f64>,
-    #[param(rename = "maxOpportunityValue")]
-    max_opportunity_value: Option<f64>,
-    /// See the endpoint description; default organicOpportunityScore.
-    #[param(rename = "sortBy")]
-    sort_by: Option<String>,
-    /// asc or desc (default).
-    #[param(rename = "sortOrder")]
-    sort_order: Option<String>,
 }

@@ -3,6 +3,7 @@
 
 mod cache;
 mod handlers;
+mod parameters;
 pub mod query;
 
 use std::sync::Arc;

@@ -140,14 +140,30 @@ impl Metric {
     }
 }
 
-/// The query parameters of one range filter and the values they may take.
-struct RangeParameters {
+/// The query parameters of one range filter and the values they may take; parsing and the
+/// OpenAPI description (`parameters.rs`) both read them from here.
+pub(crate) struct RangeParameters {
     metric: Metric,
-    min: &'static str,
-    max: &'static str,
-    lowest: f64,
-    highest: Option<f64>,
-    whole_numbers: bool,
+    pub(crate) min: &'static str,
+    pub(crate) max: &'static str,
+    pub(crate) lowest: f64,
+    pub(crate) highest: Option<f64>,
+    pub(crate) whole_numbers: bool,
+}
+
+impl RangeParameters {
+    /// What the filter bounds, for the parameter's description.
+    pub(crate) fn label(&self) -> &'static str {
+        match self.metric {
+            Metric::Volume => "monthly search volume",
+            Metric::Difficulty => "difficulty",
+            Metric::Cpc => "cost per click, USD",
+            Metric::Competition => "advertiser competition",
+            Metric::Organic => "organic opportunity score",
+            Metric::Paid => "paid opportunity score",
+            Metric::Value => "opportunity value, USD per month",
+        }
+    }
 }
 
 const fn range(
@@ -167,7 +183,7 @@ const fn range(
     }
 }
 
-const RANGES: [RangeParameters; 7] = [
+pub(crate) const RANGES: [RangeParameters; 7] = [
     range(Metric::Volume, "minVolume", "maxVolume", None, true),
     range(
         Metric::Difficulty,

@@ -71,7 +71,7 @@ pub struct Route {
     pub streaming: bool,
 }
 
-const fn route(
+const fn buffered(
     method: Method,
     path: &'static str,
     function: Function,
@@ -86,72 +86,44 @@ const fn route(
     }
 }
 
-const fn streamed(route: Route) -> Route {
+const fn streamed(
+    method: Method,
+    path: &'static str,
+    function: Function,
+    handler: &'static str,
+) -> Route {
     Route {
         streaming: true,
-        ..route
+        ..buffered(method, path, function, handler)
     }
 }
 
 use Function::{Account, Export, Jobs, Locales, Results};
 use Method::{Delete, Get, Post};
 
+#[rustfmt::skip]
 pub const ROUTES: &[Route] = &[
-    route(Get, "/api/v1/users/me", Account, "users::me"),
-    route(Post, "/api/v1/auth/login", Account, "session::login"),
-    route(Post, "/api/v1/auth/logout", Account, "session::logout"),
-    route(Post, "/api/v1/api-keys", Account, "api_keys::create"),
-    route(Get, "/api/v1/api-keys", Account, "api_keys::list"),
-    route(
-        Delete,
-        "/api/v1/api-keys/{keyId}",
-        Account,
-        "api_keys::revoke",
-    ),
-    route(Post, "/api/v1/jobs", Jobs, "handlers::create"),
-    route(Get, "/api/v1/jobs", Jobs, "handlers::list"),
-    route(Get, "/api/v1/jobs/{jobId}", Jobs, "handlers::get"),
-    route(Delete, "/api/v1/jobs/{jobId}", Jobs, "handlers::delete"),
-    route(
-        Get,
-        "/api/v1/jobs/{jobId}/keywords",
-        Results,
-        "handlers::keywords",
-    ),
-    route(
-        Get,
-        "/api/v1/jobs/{jobId}/clusters",
-        Results,
-        "handlers::clusters",
-    ),
-    route(
-        Get,
-        "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords",
-        Results,
-        "handlers::cluster_keywords",
-    ),
-    route(
-        Get,
-        "/api/v1/jobs/{jobId}/personas",
-        Results,
-        "handlers::personas",
-    ),
-    route(
-        Get,
-        "/api/v1/jobs/{jobId}/references",
-        Results,
-        "handlers::references",
-    ),
-    streamed(route(
-        Get,
-        "/api/v1/jobs/{jobId}/export-keywords",
-        Export,
-        "handlers::export_keywords",
-    )),
-    route(Get, "/api/v1/languages", Locales, "lists::languages"),
-    route(Get, "/api/v1/locations", Locales, "lists::locations"),
-    route(Get, "/api/v1/openapi.json", Locales, "docs::openapi_json"),
-    route(Get, "/api/v1/docs", Locales, "docs::docs_page"),
+    //       method  path                                                  function handler
+    buffered(Get,    "/api/v1/users/me",                                   Account, "users::me"),
+    buffered(Post,   "/api/v1/auth/login",                                 Account, "session::login"),
+    buffered(Post,   "/api/v1/auth/logout",                                Account, "session::logout"),
+    buffered(Post,   "/api/v1/api-keys",                                   Account, "api_keys::create"),
+    buffered(Get,    "/api/v1/api-keys",                                   Account, "api_keys::list"),
+    buffered(Delete, "/api/v1/api-keys/{keyId}",                           Account, "api_keys::revoke"),
+    buffered(Post,   "/api/v1/jobs",                                       Jobs,    "handlers::create"),
+    buffered(Get,    "/api/v1/jobs",                                       Jobs,    "handlers::list"),
+    buffered(Get,    "/api/v1/jobs/{jobId}",                               Jobs,    "handlers::get"),
+    buffered(Delete, "/api/v1/jobs/{jobId}",                               Jobs,    "handlers::delete"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/keywords",                      Results, "handlers::keywords"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/clusters",                      Results, "handlers::clusters"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords", Results, "handlers::cluster_keywords"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/personas",                      Results, "handlers::personas"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/references",                    Results, "handlers::references"),
+    streamed(Get,    "/api/v1/jobs/{jobId}/export-keywords",               Export,  "handlers::export_keywords"),
+    buffered(Get,    "/api/v1/languages",                                  Locales, "lists::languages"),
+    buffered(Get,    "/api/v1/locations",                                  Locales, "lists::locations"),
+    buffered(Get,    "/api/v1/openapi.json",                               Locales, "docs::openapi_json"),
+    buffered(Get,    "/api/v1/docs",                                       Locales, "docs::docs_page"),
 ];
 
 #[cfg(test)]

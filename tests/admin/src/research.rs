@@ -27,22 +27,15 @@ fn write_lines(lines: impl IntoIterator<Item = String>) -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
-fn intent_name(intent: kr_research::intent::Intent) -> String {
-    serde_json::to_value(intent)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
-}
-
 pub fn run(command: Command) -> Result<(), String> {
     match command {
         Command::ClassifyIntent { language, brands } => {
             let classifier = IntentClassifier::new(&Language::new(&language), &brands);
             let input = read_stdin()?;
             write_lines(
-                input.lines().map(|keyword| {
-                    format!("{keyword}\t{}", intent_name(classifier.classify(keyword)))
-                }),
+                input
+                    .lines()
+                    .map(|keyword| format!("{keyword}\t{}", classifier.classify(keyword).as_str())),
             )
         }
         Command::ExtractKeywords { language } => {
