@@ -124,6 +124,14 @@ impl Template {
         Ok(routes)
     }
 
+    /// The binary of every function the template deploys, in template order.
+    pub fn function_binaries(&self) -> Result<Vec<String>> {
+        self.resources_of_type("AWS::Serverless::Function")?
+            .into_iter()
+            .map(|(id, _)| self.function_binary(&id))
+            .collect()
+    }
+
     fn function_binary(&self, logical_id: &str) -> Result<String> {
         self.resources()?
             .get(logical_id)

@@ -1,0 +1,102 @@
+//! The tree reads as the architecture (README, "Layout"): `functions/` holds only Lambdas that
+//! `template.yaml` deploys, `shared/` holds libraries whose dependencies point down only, and no
+//! function links another.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use kr_tests::template::{workspace_root, Template};
+
+/// The crates of the workspace's own that a manifest depends on (normal dependencies).
+fn own_dependencies(manifest: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(manifest)
+        .unwrap_or_else(|err| panic!("{}: {err}", manifest.display()));
+    let manifest: toml::Value = toml::from_str(&text).unwrap();
+    manifest
+        .get("dependencies")
+        .and_then(toml::Value::as_table)
+        .map(|table| {
+            table
+                .keys()
+                .filter(|name| name.starts_with("kr-"))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn crate_dirs(parent: &str) -> Vec<String> {
+    let mut dirs: Vec<String> = std::fs::read_dir(workspace_root().join(parent))
+        .unwrap()
+        .filter_map(|entry| {
+            let entry = entry.unwrap();
+            entry
+                .path()
+                .join("Cargo.toml")
+                .exists()
+                .then(|| entry.file_name().to_string_lossy().into_owned())
+        })
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn libraries_depend_only_on_the_layers_below() {
+    let allowed = |library: &str| -> BTreeSet<String> {
+        match library {
+            "core" => BTreeSet::new(),
+            "research" | "crawler" | "dataforseo" | "aws" | "http" => {
+                BTreeSet::from(["kr-core".to_string()])
+            }
+            other => panic!("shared/{other} is not in the layering; add it here and to the README"),
+        }
+    };
+    for library in crate_dirs("shared") {
+        let manifest = workspace_root()
+            .join("shared")
+            .join(&library)
+            .join("Cargo.toml");
+        let uses = own_dependencies(&manifest);
+        let may = allowed(&library);
+        assert!(
+            uses.is_subset(&may),
+            "shared/{library} uses {uses:?}; it may use only {may:?}"
+        );
+    }
+}
+
+#[test]
+fn functions_are_the_deployed_lambdas_and_link_no_other_function() {
+    let template = Template::load_default().unwrap();
+    let deployed: BTreeSet<String> = template.function_binaries().unwrap().into_iter().collect();
+    let functions: BTreeSet<String> = crate_dirs("functions").into_iter().collect();
+    assert_eq!(
+        functions, deployed,
+        "functions/ holds exactly the Lambdas template.yaml deploys"
+    );
+    let function_crates: BTreeSet<String> =
+        functions.iter().map(|name| format!("kr-{name}")).collect();
+    for function in &functions {
+        let manifest = workspace_root()
+            .join("functions")
+            .join(function)
+            .join("Cargo.toml");
+        let linked: Vec<String> = own_dependencies(&manifest)
+            .intersection(&function_crates)
+            .cloned()
+            .collect();
+        assert!(
+            linked.is_empty(),
+            "functions/{function} links other functions: {linked:?}"
+        );
+        assert!(
+            workspace_root()
+                .join("functions")
+                .join(function)
+                .join("src/main.rs")
+                .exists(),
+            "functions/{function} has a main.rs"
+        );
+    }
+}
