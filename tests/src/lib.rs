@@ -2,8 +2,10 @@
 //! from `template.yaml`, seeding accounts, and the test harness.
 
 pub mod bridge;
+pub mod browser;
 pub mod counting;
 pub mod dataforseo_mock;
+pub mod gateway;
 pub mod harness;
 pub mod pipeline_rig;
 pub mod provision;

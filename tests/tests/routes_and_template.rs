@@ -12,12 +12,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
 use axum::Router;
-use kr_http::routes::{Function, Method, Route, ROUTES};
+use kr_http::routes::{Function, Method, Route, DASHBOARD_FUNCTION, DASHBOARD_PATHS, ROUTES};
 use kr_tests::harness::{self, Call};
 use kr_tests::template::{workspace_root, ApiRoute, Template};
 use utoipa::openapi::OpenApi;
 
-/// The catch-all that stands in, locally, for API Gateway's JSON 404 on unknown paths.
+/// The local router's stand-in for API Gateway's greedy `/{proxy+}`.
 const LOCAL_CATCH_ALL: &str = "/{*path}";
 const PUBLISHED_DOCUMENT: &str = "functions/locales/openapi.json";
 
@@ -33,6 +33,15 @@ fn table_paths() -> BTreeMap<String, String> {
         .iter()
         .map(|route| (route.path.to_string(), route.function.binary().to_string()))
         .collect()
+}
+
+/// The table's paths and the dashboard's, as API Gateway routes them.
+fn gateway_paths() -> BTreeMap<String, String> {
+    let mut paths = table_paths();
+    for path in DASHBOARD_PATHS {
+        paths.insert(path.to_string(), DASHBOARD_FUNCTION.to_string());
+    }
+    paths
 }
 
 fn function_document(function: Function) -> OpenApi {
@@ -131,7 +140,11 @@ fn the_template_routes_each_path_once_to_its_function() {
         let previous = routed.insert(path.clone(), binary.clone());
         assert!(previous.is_none(), "{path} is routed twice");
     }
-    assert_eq!(routed, table_paths(), "template.yaml and the route table");
+    assert_eq!(
+        routed,
+        gateway_paths(),
+        "template.yaml and the route table (plus the dashboard's paths)"
+    );
 }
 
 #[test]
@@ -184,17 +197,22 @@ fn the_local_router_routes_each_path_to_its_function() {
     let router = manifest["workspace"]["metadata"]["lambda"]["watch"]["router"]
         .as_table()
         .expect("a watch router");
-    let local: BTreeMap<String, String> = router
+    let mut local: BTreeMap<String, String> = router
         .iter()
-        .filter(|(path, _)| path.as_str() != LOCAL_CATCH_ALL)
         .map(|(path, function)| {
             let function = function.as_str().expect("one function per path");
             (path.clone(), function.to_string())
         })
         .collect();
     assert_eq!(
-        local,
-        table_paths(),
+        local.remove(LOCAL_CATCH_ALL).as_deref(),
+        Some(DASHBOARD_FUNCTION),
+        "every other path goes to the dashboard, as API Gateway's /{{proxy+}} does"
+    );
+    let mut expected = table_paths();
+    expected.insert("/".into(), DASHBOARD_FUNCTION.into());
+    assert_eq!(
+        local, expected,
         "[workspace.metadata.lambda.watch.router] and the route table"
     );
 }

@@ -1,11 +1,11 @@
 use axum::extract::State;
 use axum::http::header::SET_COOKIE;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kr_core::service::account::log_in;
-use kr_http::auth::{PresentedCredentials, SESSION_COOKIE};
+use kr_http::auth::{session_cookie, PresentedCredentials};
 use kr_http::error::ErrorCode;
-use kr_http::extract::JsonBody;
+use kr_http::extract::{foreign_origin_refused, from_foreign_origin, JsonBody};
 use kr_http::ApiError;
 use utoipa::ToSchema;
 
@@ -33,13 +33,6 @@ impl LoginRequest {
         };
         Ok(Self { email, password })
     }
-}
-
-fn session_cookie(value: &str, max_age_secs: u64) -> HeaderValue {
-    let cookie = format!(
-        "{SESSION_COOKIE}={value}; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age={max_age_secs}"
-    );
-    HeaderValue::from_str(&cookie).expect("session tokens are URL-safe")
 }
 
 /// Signs in with e-mail and password and sets the `__session` cookie.
@@ -95,15 +88,8 @@ pub async fn logout(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let PresentedCredentials::Session(token) = PresentedCredentials::from_headers(&headers) {
-        if let Some(origin) = headers.get(axum::http::header::ORIGIN) {
-            if !state
-                .config
-                .is_allowed_origin(origin.to_str().unwrap_or(""))
-            {
-                return Err(ApiError::forbidden(
-                    "This request's Origin is not allowed to use the session cookie.",
-                ));
-            }
+        if from_foreign_origin(&headers, &state.config) {
+            return Err(foreign_origin_refused());
         }
         state.sessions.delete_session(&token.hash()).await?;
     }

@@ -5,6 +5,7 @@
 
 mod docs;
 mod lists;
+mod reference;
 
 use std::sync::OnceLock;
 

@@ -11,8 +11,8 @@ use kr_http::ApiError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::query::{IndexedDataset, KeywordQuery};
 use crate::ResultsState;
+use kr_query::{ClusterQuery, IndexedDataset, KeywordQuery};
 
 #[derive(Serialize, ToSchema)]
 pub struct KeywordPage {
@@ -139,15 +139,6 @@ pub async fn cluster_keywords(
     Ok(Json(keyword_page(&state, &job, query).await?))
 }
 
-const CLUSTER_SORTS: [&str; 6] = [
-    "totalSearchVolume",
-    "keywordCount",
-    "name",
-    "opportunityValue",
-    "organicOpportunityScore",
-    "avgDifficulty",
-];
-
 /// The job's clusters, paged and sorted (`sortBy` default `totalSearchVolume`, `sortOrder`
 /// default `desc`; nulls last, ties by name then id).
 #[utoipa::path(
@@ -175,16 +166,8 @@ pub async fn clusters(
     query: QueryParams,
 ) -> Result<Json<ClusterPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
-    let limit = query
-        .number::<u32>("limit", 1, Some(500), Some(100))?
-        .unwrap_or(100);
-    let offset = query
-        .number::<u32>("offset", 0, None, Some(0))?
-        .unwrap_or(0);
-    let sort = query
-        .choice("sortBy", &CLUSTER_SORTS, Some("totalSearchVolume"))?
-        .unwrap_or("totalSearchVolume");
-    let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
+    let query = ClusterQuery::parse(&query)?;
+    let (limit, offset) = (query.limit, query.offset);
     let Some(dataset) = dataset(&state, &job).await? else {
         return Ok(Json(ClusterPage {
             clusters: Vec::new(),
@@ -193,36 +176,8 @@ pub async fn clusters(
             offset,
         }));
     };
-    let mut clusters: Vec<&ClusterRecord> = dataset.dataset.clusters.iter().collect();
-    clusters.sort_by(|a, b| {
-        let ordered = |order: std::cmp::Ordering| if descending { order.reverse() } else { order };
-        let by_value = match sort {
-            "keywordCount" => ordered(a.keyword_count.cmp(&b.keyword_count)),
-            "name" => ordered(a.name.cmp(&b.name)),
-            "opportunityValue" => ordered(a.opportunity_value.total_cmp(&b.opportunity_value)),
-            "organicOpportunityScore" => ordered(
-                a.organic_opportunity_score
-                    .total_cmp(&b.organic_opportunity_score),
-            ),
-            "avgDifficulty" => match (a.avg_difficulty, b.avg_difficulty) {
-                (Some(x), Some(y)) => ordered(x.total_cmp(&y)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            },
-            _ => ordered(a.total_search_volume.cmp(&b.total_search_volume)),
-        };
-        by_value
-            .then_with(|| a.name.cmp(&b.name))
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    let total = clusters.len();
-    let page = clusters
-        .into_iter()
-        .skip(offset as usize)
-        .take(limit as usize)
-        .cloned()
-        .collect();
+    let (page, total) = query.page(&dataset.dataset.clusters);
+    let page = page.into_iter().cloned().collect();
     Ok(Json(ClusterPage {
         clusters: page,
         total,

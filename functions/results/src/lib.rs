@@ -1,10 +1,7 @@
 //! The results function: a job's keywords (filtered, sorted, paged), clusters and their
 //! keywords, personas and site references. Owner or demo job; everyone else gets 404.
 
-mod cache;
 mod handlers;
-mod parameters;
-pub mod query;
 
 use std::sync::Arc;
 
@@ -17,7 +14,7 @@ use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub use cache::DatasetCache;
+use kr_query::DatasetCache;
 
 /// Datasets kept per warm instance (a 20,000-keyword dataset is about 20 MB in memory).
 const CACHED_DATASETS: usize = 8;

@@ -9,7 +9,13 @@
 /// Every endpoint lives below this prefix.
 pub const API_PREFIX: &str = "/api/v1";
 
-/// The HTTP functions, by the binary name `template.yaml` deploys.
+/// The function serving the dashboard: every path outside the API (`/` and API Gateway's
+/// greedy `/{proxy+}`, which matches only what no API path does). Its pages are listed in its
+/// crate (`functions/web/src/lib.rs`); under the API prefix it answers the contract's 404.
+pub const DASHBOARD_FUNCTION: &str = "web";
+pub const DASHBOARD_PATHS: [&str; 2] = ["/", "/{proxy+}"];
+
+/// The API's functions, by the binary name `template.yaml` deploys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Function {
     Account,

@@ -211,7 +211,7 @@ async fn query(job: &str, key: &str) -> Result<()> {
 /// The handler's own work, without the store round trips to the emulator.
 async fn engine_times(job: &str) -> Result<Vec<Duration>> {
     use kr_http::extract::QueryParams;
-    use kr_results::query::{IndexedDataset, KeywordQuery};
+    use kr_query::{IndexedDataset, KeywordQuery};
     let config = Config::from_env()?;
     let clients = AwsClients::from_config(&config).await;
     let results = S3ObjectStore::new(clients.s3, config.results_bucket);

@@ -80,8 +80,10 @@ pub const QUEUED_PK: &str = "QUEUED";
 
 /// A primary domain the user has started jobs on; it never counts against the allowance again.
 pub fn domain_sk(domain: &DomainName) -> String {
-    format!("DOMAIN#{domain}")
+    format!("{DOMAIN_PREFIX}{domain}")
 }
+
+pub const DOMAIN_PREFIX: &str = "DOMAIN#";
 
 /// Keys chosen by clients are hashed so their length and characters never matter.
 pub fn idempotency_pk(user: UserId, key: &str) -> String {

@@ -3,11 +3,13 @@ use aws_sdk_dynamodb::types::{Put, TransactWriteItem, Update};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::keys::{email_pk, user_pk, DOMAIN_QUOTA_SK, EMAIL_SK, PK, PROFILE_SK, SK};
+use super::keys::{
+    email_pk, user_pk, DOMAIN_PREFIX, DOMAIN_QUOTA_SK, EMAIL_SK, PK, PROFILE_SK, SK,
+};
 use super::{
     condition_held, failed_conditions, from_item, key, n, s, sdk_error, to_item, DynamoStore,
 };
-use kr_core::domain::{Email, Plan, UserId};
+use kr_core::domain::{DomainName, Email, Plan, UserId};
 use kr_core::store::{
     CreateUserError, CredentialStore, LoginCredentials, NewUser, StoreError, User, UserStore,
 };
@@ -217,6 +219,39 @@ impl UserStore for DynamoStore {
         } else {
             Ok(None)
         }
+    }
+
+    async fn registered_domains(&self, id: UserId) -> Result<Vec<DomainName>, StoreError> {
+        let mut domains = Vec::new();
+        let mut start = None;
+        loop {
+            let output = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expression_attribute_names("#pk", PK)
+                .expression_attribute_names("#sk", SK)
+                .expression_attribute_values(":pk", s(user_pk(id)))
+                .expression_attribute_values(":prefix", s(DOMAIN_PREFIX))
+                .projection_expression("#sk")
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            for item in output.items.unwrap_or_default() {
+                let sort_key = item.get(SK).and_then(|v| v.as_s().ok());
+                if let Some(raw) = sort_key.and_then(|sk| sk.strip_prefix(DOMAIN_PREFIX)) {
+                    domains.push(DomainName::parse(raw).map_err(StoreError::new)?);
+                }
+            }
+            start = output.last_evaluated_key;
+            if start.is_none() {
+                break;
+            }
+        }
+        domains.sort();
+        Ok(domains)
     }
 }
 

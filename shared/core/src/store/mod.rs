@@ -11,8 +11,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::domain::{
-    ApiKeyId, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan, Progress, ProviderUsage,
-    SecretHash, Stage, UserId,
+    ApiKeyId, DomainName, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan, Progress,
+    ProviderUsage, SecretHash, Stage, UserId,
 };
 
 /// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
@@ -46,6 +46,9 @@ pub trait UserStore: Send + Sync {
         domains: Option<i64>,
     ) -> Result<Option<User>, StoreError>;
     async fn set_plan(&self, id: UserId, plan: Plan) -> Result<Option<User>, StoreError>;
+    /// The primary domains the user has paid the allowance for: new jobs on them cost no
+    /// allowance. Sorted.
+    async fn registered_domains(&self, id: UserId) -> Result<Vec<DomainName>, StoreError>;
 }
 
 #[async_trait]

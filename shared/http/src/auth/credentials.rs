@@ -1,9 +1,18 @@
 use axum::http::header::{AUTHORIZATION, COOKIE};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderValue};
 
 use kr_core::domain::{ApiKeySecret, SessionToken};
 
 pub const SESSION_COOKIE: &str = "__session";
+
+/// The `Set-Cookie` value that opens (or, with an empty value and age 0, clears) a session:
+/// never readable by scripts, only over HTTPS (and loopback), not sent on cross-site POSTs.
+pub fn session_cookie(value: &str, max_age_secs: u64) -> HeaderValue {
+    let cookie = format!(
+        "{SESSION_COOKIE}={value}; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age={max_age_secs}"
+    );
+    HeaderValue::from_str(&cookie).expect("session tokens are URL-safe")
+}
 const API_KEY_HEADER: &str = "x-api-key";
 
 /// The credentials a request carries, before any lookup.
@@ -44,14 +53,14 @@ impl PresentedCredentials {
             [only] => return ApiKeySecret::parse(only).map_or(Self::Malformed, Self::ApiKey),
             _ => return Self::Malformed,
         }
-        match session_cookie(headers) {
+        match session_cookie_value(headers) {
             Some(value) => SessionToken::parse(&value).map_or(Self::Malformed, Self::Session),
             None => Self::None,
         }
     }
 }
 
-fn session_cookie(headers: &HeaderMap) -> Option<String> {
+fn session_cookie_value(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()

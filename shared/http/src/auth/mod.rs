@@ -2,7 +2,7 @@
 
 mod credentials;
 
-pub use credentials::{PresentedCredentials, SESSION_COOKIE};
+pub use credentials::{session_cookie, PresentedCredentials, SESSION_COOKIE};
 
 use std::sync::Arc;
 

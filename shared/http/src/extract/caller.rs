@@ -3,7 +3,7 @@ use std::sync::Arc;
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::ORIGIN;
 use axum::http::request::Parts;
-use axum::http::Method;
+use axum::http::{HeaderMap, Method};
 
 use crate::auth::{AuthMethod, Authenticator, Caller, PresentedCredentials, Principal};
 use crate::ApiError;
@@ -27,16 +27,23 @@ fn check_origin(principal: &Principal, parts: &Parts, config: &Config) -> Result
     if principal.method != AuthMethod::Session || !unsafe_method {
         return Ok(());
     }
-    match parts
-        .headers
-        .get(ORIGIN)
-        .map(|origin| origin.to_str().unwrap_or(""))
-    {
-        Some(origin) if !config.is_allowed_origin(origin) => Err(ApiError::forbidden(
-            "This request's Origin is not allowed to use the session cookie.",
-        )),
-        _ => Ok(()),
+    if from_foreign_origin(&parts.headers, config) {
+        return Err(foreign_origin_refused());
     }
+    Ok(())
+}
+
+/// True when the request names an `Origin` that is not one of ours. Browsers send `Origin`
+/// on every cross-site POST, so a request without one did not come from another site's page.
+pub fn from_foreign_origin(headers: &HeaderMap, config: &Config) -> bool {
+    headers
+        .get(ORIGIN)
+        .is_some_and(|origin| !config.is_allowed_origin(origin.to_str().unwrap_or("")))
+}
+
+/// The answer to a state-changing cookie request from another site.
+pub fn foreign_origin_refused() -> ApiError {
+    ApiError::forbidden("This request's Origin is not allowed to use the session cookie.")
 }
 
 /// An authenticated caller; anything else is 401 (contract: authenticated endpoints).

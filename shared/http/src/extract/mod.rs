@@ -7,6 +7,6 @@ mod query;
 mod viewable;
 
 pub use body::JsonBody;
-pub use caller::{CurrentUser, Viewer};
+pub use caller::{foreign_origin_refused, from_foreign_origin, CurrentUser, Viewer};
 pub use query::QueryParams;
 pub use viewable::viewable_job;

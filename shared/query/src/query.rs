@@ -53,7 +53,8 @@ impl SortKey {
         "opportunityValue",
     ];
 
-    fn parse(name: &str) -> Self {
+    /// A `sortBy` name; unknown names (refused earlier by the parser) sort by the default.
+    pub fn parse(name: &str) -> Self {
         match name {
             "keyword" => Self::Keyword,
             "searchVolume" | "volume" => Self::SearchVolume,

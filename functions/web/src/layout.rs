@@ -1,0 +1,122 @@
+//! The page shell every page shares: head, header with the account's balances, main, and the
+//! error pages. Everything interpolated is escaped by maud.
+
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use kr_core::domain::Plan;
+use kr_core::store::User;
+use maud::{html, Markup, DOCTYPE};
+
+use crate::assets;
+
+/// A whole page with the given status.
+pub fn page(status: StatusCode, title: &str, user: Option<&User>, main: Markup) -> Response {
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · Keyword Research" }
+                link rel="stylesheet" href=(assets::url("app.css"));
+                link rel="icon" href=(assets::url("favicon.svg")) type="image/svg+xml";
+                script src=(assets::url("app.js")) defer {}
+            }
+            body {
+                a.skip href="#main" { "Skip to content" }
+                (header(user))
+                main #main tabindex="-1" { (main) }
+            }
+        }
+    };
+    (status, Html(markup.into_string())).into_response()
+}
+
+pub fn ok(title: &str, user: Option<&User>, main: Markup) -> Response {
+    page(StatusCode::OK, title, user, main)
+}
+
+fn header(user: Option<&User>) -> Markup {
+    html! {
+        header.top {
+            a.brand href=(if user.is_some() { "/jobs" } else { "/" }) { "Keyword Research" }
+            @if let Some(user) = user {
+                nav aria-label="Main" {
+                    a href="/jobs" { "Jobs" }
+                    a href="/jobs/new" { "New job" }
+                    a href="/api/v1/docs" { "API reference" }
+                }
+                div.account {
+                    span.email { (user.email.as_str()) }
+                    span.badge.plan title="Plan" { (plan_name(user.plan)) }
+                    span.balance data-balance="runs" {
+                        "Runs left " strong { (user.credits_balance) }
+                    }
+                    span.balance data-balance="domains" {
+                        "New domains left " strong { (user.domains_balance) }
+                    }
+                    a href="/settings/api-keys" { "Settings" }
+                    form.inline method="post" action="/logout" {
+                        button.link type="submit" { "Sign out" }
+                    }
+                }
+            } @else {
+                nav aria-label="Main" {
+                    a href="/demo" { "See the demo" }
+                    a href="/api/v1/docs" { "API reference" }
+                    a href="/login" { "Sign in" }
+                }
+            }
+        }
+    }
+}
+
+/// A friendly page for what is not there (or not the visitor's: the same answer, so a job's
+/// existence never leaks).
+pub fn not_found(user: Option<&User>, what: &str) -> Response {
+    page(
+        StatusCode::NOT_FOUND,
+        "Not found",
+        user,
+        html! {
+            section.notice {
+                h1 { (what) " not found" }
+                p { "It may have been deleted, or it belongs to another account." }
+                p { a href="/jobs" { "Back to your jobs" } }
+            }
+        },
+    )
+}
+
+pub fn forbidden(message: &str) -> Response {
+    page(
+        StatusCode::FORBIDDEN,
+        "Not allowed",
+        None,
+        html! { section.notice { h1 { "Not allowed" } p { (message) } } },
+    )
+}
+
+/// Logs the cause for operators; the visitor only learns that something went wrong.
+pub fn internal_error(cause: impl std::fmt::Display) -> Response {
+    kr_http::ApiError::internal(cause);
+    page(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "Something went wrong",
+        None,
+        html! {
+            section.notice {
+                h1 { "Something went wrong on our side" }
+                p { "Please try again in a moment." }
+            }
+        },
+    )
+}
+
+pub fn plan_name(plan: Plan) -> &'static str {
+    match plan {
+        Plan::Free => "Free",
+        Plan::Pro => "Pro",
+        Plan::Agency => "Agency",
+    }
+}

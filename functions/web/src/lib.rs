@@ -1,0 +1,131 @@
+//! The web function: the dashboard, rendered on the server from the same services, stores,
+//! authentication and keyword query engine as the API, on the same origin, so the session
+//! cookie and the Origin rule work unchanged. A little script of our own (`assets/app.js`)
+//! enhances the pages: live progress, filters without a full reload, copy buttons.
+//!
+//! Pages (everything outside `/api/`; `kr_http::routes::DASHBOARD_PATHS` in the template):
+//! `/` · `/login` · `/logout` · `/demo` · `/jobs` · `/jobs/new` · `/jobs/{jobId}` (tabs
+//! `keywords`, `clusters`, `personas`, `overview`) · `/jobs/{jobId}/delete` ·
+//! `/settings/api-keys` · `/settings/api-keys/{keyId}/revoke` · `/assets/{file}`.
+
+pub mod charts;
+pub mod format;
+
+mod assets;
+mod layout;
+mod pages;
+mod session;
+
+use std::sync::Arc;
+
+use axum::extract::{FromRef, Request};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
+};
+use axum::http::HeaderValue;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use kr_aws::Wiring;
+use kr_core::config::Config;
+use kr_core::store::{
+    ApiKeyStore, ArtifactStore, CredentialStore, JobQueue, JobStore, ResultStore, SessionStore,
+    UserStore,
+};
+use kr_http::auth::Authenticator;
+use kr_query::DatasetCache;
+
+/// Datasets kept per warm instance, as in the results function.
+const CACHED_DATASETS: usize = 8;
+
+#[derive(Clone, FromRef)]
+pub struct WebState {
+    pub config: Arc<Config>,
+    pub auth: Arc<Authenticator>,
+    pub users: Arc<dyn UserStore>,
+    pub credentials: Arc<dyn CredentialStore>,
+    pub sessions: Arc<dyn SessionStore>,
+    pub api_keys: Arc<dyn ApiKeyStore>,
+    pub jobs: Arc<dyn JobStore>,
+    pub queue: Arc<dyn JobQueue>,
+    pub objects: Arc<dyn ArtifactStore>,
+    pub removals: Arc<dyn ResultStore>,
+    pub cache: Arc<DatasetCache>,
+}
+
+impl WebState {
+    pub async fn from_config(config: Config) -> Self {
+        let wiring = Wiring::from_config(config).await;
+        let store = wiring.store;
+        Self {
+            queue: Arc::new(kr_aws::sqs::SqsJobQueue::new(
+                wiring.clients.sqs,
+                wiring.config.jobs_queue_url.clone(),
+            )),
+            config: wiring.config,
+            auth: Authenticator::on(store.clone()),
+            users: store.clone(),
+            credentials: store.clone(),
+            sessions: store.clone(),
+            api_keys: store.clone(),
+            jobs: store,
+            objects: wiring.objects.clone(),
+            removals: wiring.objects,
+            cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
+        }
+    }
+}
+
+pub fn router(state: WebState) -> Router {
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/login", get(pages::login::form).post(pages::login::submit))
+        .route("/logout", axum::routing::post(pages::login::logout))
+        .route("/demo", get(pages::jobs::demo))
+        .route("/jobs", get(pages::jobs::list))
+        .route(
+            "/jobs/new",
+            get(pages::new_job::form).post(pages::new_job::submit),
+        )
+        .route("/jobs/{job_id}", get(pages::job::show))
+        .route(
+            "/jobs/{job_id}/delete",
+            get(pages::jobs::confirm_delete).post(pages::jobs::delete),
+        )
+        .route(
+            "/settings/api-keys",
+            get(pages::settings::api_keys).post(pages::settings::create_key),
+        )
+        .route(
+            "/settings/api-keys/{key_id}/revoke",
+            get(pages::settings::confirm_revoke).post(pages::settings::revoke),
+        )
+        .route("/assets/{file}", get(assets::serve))
+        .fallback(pages::not_found)
+        .method_not_allowed_fallback(pages::method_not_allowed)
+        .layer(middleware::from_fn(security_headers))
+        .with_state(state)
+}
+
+/// Every page can show text from crawled sites, which is hostile: no inline script or style
+/// runs, nothing loads from elsewhere except preview images, and no other site may frame us.
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; \
+             connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers
+        .entry(CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    response
+}

@@ -1,0 +1,90 @@
+//! Clusters: a treemap of all of them (size = search volume, colour = dominant intent) and a
+//! sortable list with their aggregates; a cluster opens its keywords.
+
+use axum::http::StatusCode;
+use kr_core::dataset::ClusterRecord;
+use kr_query::ClusterQuery;
+use maud::{html, Markup};
+
+use super::keywords::urlencode;
+use super::View;
+use crate::charts;
+use crate::format;
+
+const COLUMNS: [(&str, &str, bool); 6] = [
+    ("Cluster", "name", false),
+    ("Keywords", "keywordCount", true),
+    ("Volume", "totalSearchVolume", true),
+    ("Avg. KD", "avgDifficulty", true),
+    ("Organic", "organicOpportunityScore", true),
+    ("Value", "opportunityValue", true),
+];
+
+fn keywords_of(view: &View, cluster: &ClusterRecord) -> String {
+    format!(
+        "/jobs/{}?tab=keywords&cluster={}",
+        view.job.id,
+        urlencode(&cluster.id)
+    )
+}
+
+pub fn render(view: &View) -> (StatusCode, Markup) {
+    let query = match view
+        .params
+        .query()
+        .and_then(|query| ClusterQuery::parse(&query))
+    {
+        Ok(query) => query,
+        Err(err) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                html! { p.error role="alert" { (err.message) } },
+            )
+        }
+    };
+    let clusters = &view.dataset.dataset.clusters;
+    let (page, total) = query.page(clusters);
+    let all: Vec<&ClusterRecord> = clusters.iter().collect();
+    let base = format!("/jobs/{}", view.job.id);
+    (
+        StatusCode::OK,
+        html! {
+            figure.chart {
+                (charts::cluster_treemap(&all, |cluster| keywords_of(view, cluster)))
+                figcaption { "Clusters by search volume; colour is the dominant intent. Select one to see its keywords." }
+            }
+            p.count { strong { (format::count(total)) } " clusters" }
+            div.table-wrap {
+                table.clusters {
+                    caption.sr-only { "Clusters" }
+                    thead { tr {
+                        @for (label, sort, numeric) in COLUMNS {
+                            @let active = query.sort == sort;
+                            @let order = if active && query.descending { "asc" } else { "desc" };
+                            th scope="col" .num[numeric] aria-sort=[active.then_some(if query.descending { "descending" } else { "ascending" })] {
+                                a href=(view.params.link(&base, &[("sortBy", Some(sort)), ("sortOrder", Some(order)), ("offset", None)])) data-partial { (label) }
+                            }
+                        }
+                        th scope="col" { "Intent" }
+                    } }
+                    tbody {
+                        @for cluster in page {
+                            tr {
+                                th scope="row" { a href=(keywords_of(view, cluster)) data-partial data-cluster=(cluster.id) { (cluster.name) } }
+                                td.num { (format::count(cluster.keyword_count)) }
+                                td.num title=(format::volume_exact(Some(cluster.total_search_volume))) { (format::volume(Some(cluster.total_search_volume))) }
+                                td.num { @match cluster.avg_difficulty {
+                                    Some(kd) => span class={"kd " (format::difficulty_band(kd.round() as i64).css_class())} { (format!("{kd:.1}")) },
+                                    None => "—",
+                                } }
+                                td.num { (format!("{:.0}", cluster.organic_opportunity_score)) }
+                                td.num { "$" (format::count(cluster.opportunity_value.round().max(0.0) as usize)) }
+                                td { span class={"badge " (format::intent_class(cluster.dominant_intent))} title=(format::intent_label(cluster.dominant_intent)) { (format::intent_letter(cluster.dominant_intent)) } }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}

@@ -1,0 +1,270 @@
+//! The keyword table: every filter of the keywords endpoint plus search, sorting by column,
+//! page size and paging, all in the URL; answered by the API's own query engine.
+
+use axum::http::StatusCode;
+use kr_core::dataset::{Intent, KeywordRecord, RankingKind};
+use kr_query::{KeywordQuery, Page, SortKey, NO_PERSONA};
+use maud::{html, Markup};
+
+use super::View;
+use crate::format;
+
+const PAGE_SIZES: [u32; 4] = [25, 50, 100, 200];
+
+/// Sortable columns: header, `sortBy` name, numeric.
+const COLUMNS: [(&str, Option<&str>, bool); 14] = [
+    ("Keyword", Some("keyword"), false),
+    ("Intent", Some("intent"), false),
+    ("Volume", Some("searchVolume"), true),
+    ("Trend", None, false),
+    ("KD", Some("difficulty"), true),
+    ("CPC", Some("cpc"), true),
+    ("Comp.", Some("competition"), true),
+    ("Organic", Some("organicOpportunityScore"), true),
+    ("Paid", Some("paidOpportunityScore"), true),
+    ("Value", Some("opportunityValue"), true),
+    ("Cluster", None, false),
+    ("Persona", None, false),
+    ("Rankings", None, false),
+    ("Source", None, false),
+];
+
+pub fn render(view: &View) -> (StatusCode, Markup) {
+    let parsed = view
+        .params
+        .query()
+        .and_then(|query| KeywordQuery::parse(&query));
+    let query = match parsed {
+        Ok(query) => query,
+        Err(err) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                html! {
+                    (filters(view))
+                    p.error role="alert" #filter-error { (err.message) }
+                },
+            )
+        }
+    };
+    let query = match view.params.get("cluster") {
+        Some(cluster) => query.in_cluster(cluster),
+        None => query,
+    };
+    let page = view.dataset.query(&query);
+    (
+        StatusCode::OK,
+        html! {
+            (filters(view))
+            (count_and_scope(view, &page))
+            @if page.keywords.is_empty() {
+                div.empty { p { "No keyword matches these filters." } a href=(clear_link(view)) data-partial { "Clear all filters" } }
+            } @else {
+                (table(view, &query, &page))
+                (pager(view, &query, page.total))
+            }
+        },
+    )
+}
+
+fn clear_link(view: &View) -> String {
+    format!("/jobs/{}?tab=keywords", view.job.id)
+}
+
+fn count_and_scope(view: &View, page: &Page) -> Markup {
+    let cluster = view
+        .params
+        .get("cluster")
+        .and_then(|id| view.dataset.dataset.clusters.iter().find(|c| c.id == id));
+    html! {
+        p.count #keyword-count {
+            strong data-total=(page.total) { (format::count(page.total)) } " keywords"
+            @if let Some(cluster) = cluster {
+                " in the cluster " strong { (cluster.name) } " "
+                a href=(view.params.link(&format!("/jobs/{}", view.job.id), &[("cluster", None), ("offset", None)])) data-partial { "(show all clusters)" }
+            }
+        }
+    }
+}
+
+fn filters(view: &View) -> Markup {
+    let params = view.params;
+    let chosen_intents = params.list("intent");
+    let chosen_personas = params.list("personaAvatarNames");
+    let number = |name: &str, label: &str, step: &str| {
+        html! {
+            label.range {
+                span { (label) }
+                input type="number" name=(name) value=[params.get(name)] min="0" step=(step) inputmode="decimal";
+            }
+        }
+    };
+    html! {
+        form.filters method="get" action={"/jobs/" (view.job.id)} data-partial role="search" aria-label="Filter keywords" {
+            input type="hidden" name="tab" value="keywords";
+            @if let Some(cluster) = params.get("cluster") { input type="hidden" name="cluster" value=(cluster); }
+            @if let Some(sort) = params.get("sortBy") { input type="hidden" name="sortBy" value=(sort); }
+            @if let Some(order) = params.get("sortOrder") { input type="hidden" name="sortOrder" value=(order); }
+            label.search {
+                span.sr-only { "Search keywords" }
+                input type="search" name="search" value=[params.get("search")] placeholder="Search keywords";
+            }
+            fieldset.chips {
+                legend.sr-only { "Intent" }
+                @for intent in Intent::ALL {
+                    label.chip title=(format::intent_label(intent)) {
+                        input type="checkbox" name="intent" value=(intent.as_str())
+                            checked[chosen_intents.iter().any(|c| c == intent.as_str())];
+                        span class={"badge " (format::intent_class(intent))} { (format::intent_letter(intent)) }
+                        " " (format::intent_label(intent))
+                    }
+                }
+            }
+            fieldset.ranges {
+                legend.sr-only { "Ranges" }
+                (number("minVolume", "Volume from", "1")) (number("maxVolume", "to", "1"))
+                (number("minDifficulty", "KD from", "1")) (number("maxDifficulty", "to", "1"))
+                (number("minCpc", "CPC from $", "0.01")) (number("maxCpc", "to $", "0.01"))
+            }
+            label {
+                span { "Persona " }
+                select name="personaAvatarNames" {
+                    option value="" { "Any persona" }
+                    @for persona in &view.dataset.dataset.personas {
+                        option value=(persona.avatar_name) selected[chosen_personas.len() == 1 && chosen_personas[0].eq_ignore_ascii_case(&persona.avatar_name)] { (persona.avatar_name) }
+                    }
+                    option value=(NO_PERSONA) selected[chosen_personas.len() == 1 && chosen_personas[0] == NO_PERSONA] { "No persona" }
+                }
+            }
+            label {
+                span { "Rows " }
+                select name="limit" {
+                    @for size in PAGE_SIZES {
+                        option value=(size) selected[params.get("limit") == Some(size.to_string().as_str()) || (params.get("limit").is_none() && size == kr_query::DEFAULT_LIMIT)] { (size) }
+                    }
+                }
+            }
+            button.primary type="submit" { "Apply" }
+            a.clear href=(clear_link(view)) data-partial { "Clear all" }
+        }
+    }
+}
+
+fn header_cell(
+    view: &View,
+    query: &KeywordQuery,
+    label: &str,
+    sort: Option<&str>,
+    numeric: bool,
+) -> Markup {
+    let Some(sort) = sort else {
+        return html! { th scope="col" .num[numeric] { (label) } };
+    };
+    let active = query.sort == SortKey::parse(sort);
+    let next_order = if active && query.descending {
+        "asc"
+    } else {
+        "desc"
+    };
+    let aria = active.then_some(if query.descending {
+        "descending"
+    } else {
+        "ascending"
+    });
+    let href = view.params.link(
+        &format!("/jobs/{}", view.job.id),
+        &[
+            ("sortBy", Some(sort)),
+            ("sortOrder", Some(next_order)),
+            ("offset", None),
+        ],
+    );
+    html! {
+        th scope="col" .num[numeric] aria-sort=[aria] {
+            a href=(href) data-partial data-sort=(sort) {
+                (label)
+                @if active { span aria-hidden="true" { @if query.descending { " ↓" } @else { " ↑" } } }
+            }
+        }
+    }
+}
+
+fn rankings(keyword: &KeywordRecord) -> Markup {
+    html! {
+        @for ranking in keyword.rankings.iter().filter(|r| r.kind == RankingKind::Organic).take(4) {
+            span.rank title={(ranking.domain) " ranks #" (ranking.position) " for this keyword"} { (ranking.domain) " #" (ranking.position) }
+        }
+    }
+}
+
+fn row(view: &View, keyword: &KeywordRecord) -> Markup {
+    let base = format!("/jobs/{}", view.job.id);
+    let estimated = keyword.metrics_source == "estimate";
+    html! {
+        tr {
+            th scope="row" .keyword { (keyword.keyword)
+                @if keyword.content_gap { " " span.badge.gap title="Competitors rank for it and your site does not" { "gap" } }
+            }
+            td { span class={"badge " (format::intent_class(keyword.intent))} title=(format::intent_label(keyword.intent)) data-intent=(keyword.intent.as_str()) { (format::intent_letter(keyword.intent)) } }
+            td.num title=(format::volume_exact(keyword.search_volume)) data-volume=[keyword.search_volume] { (format::volume(keyword.search_volume)) }
+            td.trend { @if let Some(line) = format::sparkline(&keyword.monthly_searches) { (line) } }
+            td.num { @match keyword.difficulty {
+                Some(kd) => span class={"kd " (format::difficulty_band(kd).css_class())} title=(format::difficulty_band(kd).label()) { (kd) },
+                None => "—",
+            } }
+            td.num { (format::cpc(keyword.cpc)) }
+            td.num { (format::competition(keyword.competition)) }
+            td.num { (format!("{:.0}", keyword.organic_opportunity_score)) }
+            td.num { (format!("{:.0}", keyword.paid_opportunity_score)) }
+            td.num { "$" (format::count(keyword.opportunity_value.round().max(0.0) as usize)) }
+            td { a href=(format!("{base}?tab=keywords&cluster={}", urlencode(&keyword.cluster_id))) data-partial { (keyword.cluster_name) } }
+            td { @if let Some(persona) = &keyword.persona_avatar_name {
+                a href=(format!("{base}?tab=keywords&personaAvatarNames={}", urlencode(persona))) data-partial { (persona) }
+            } }
+            td.ranks { (rankings(keyword)) }
+            td { @if estimated {
+                abbr.estimate title="Estimated from the crawled pages, not measured" { "≈ estimate" }
+            } @else {
+                span.measured title=(format!("Measured: {}", keyword.metrics_source)) { "measured" }
+            } }
+        }
+    }
+}
+
+pub fn urlencode(value: &str) -> String {
+    serde_urlencoded::to_string([("", value)])
+        .map(|pair| pair.trim_start_matches('=').to_string())
+        .unwrap_or_default()
+}
+
+fn table(view: &View, query: &KeywordQuery, page: &Page) -> Markup {
+    html! {
+        div.table-wrap {
+            table.keywords {
+                caption.sr-only { "Keywords" }
+                thead { tr { @for (label, sort, numeric) in COLUMNS { (header_cell(view, query, label, sort, numeric)) } } }
+                tbody { @for keyword in &page.keywords { (row(view, keyword)) } }
+            }
+        }
+        p.legend.muted {
+            "KD: Semrush's bands — "
+            @for band in format::DifficultyBand::ALL { span class={"kd " (band.css_class())} { (band.label()) } " " }
+            "· ≈ estimate: not measured"
+        }
+    }
+}
+
+fn pager(view: &View, query: &KeywordQuery, total: usize) -> Markup {
+    let base = format!("/jobs/{}", view.job.id);
+    let (offset, limit) = (query.offset as usize, query.limit as usize);
+    let first = if total == 0 { 0 } else { offset + 1 };
+    let last = (offset + limit).min(total);
+    let previous = offset.saturating_sub(limit).to_string();
+    let next = (offset + limit).to_string();
+    html! {
+        nav.pager aria-label="Pages" {
+            @if offset > 0 { a rel="prev" href=(view.params.link(&base, &[("offset", Some(&previous))])) data-partial { "← Previous" } }
+            span { (format::count(first)) "–" (format::count(last)) " of " (format::count(total)) }
+            @if offset + limit < total { a rel="next" href=(view.params.link(&base, &[("offset", Some(&next))])) data-partial { "Next →" } }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! A job: its status, previews of its sites, and its results in tabs (keywords, clusters,
+//! personas, overview). Readable by its owner, and by anyone for a demo job.
+
+mod clusters;
+mod keywords;
+mod overview;
+mod params;
+mod personas;
+mod summary;
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use kr_core::domain::{Job, JobId, JobStatus};
+use kr_core::service::jobs::readable_job;
+use kr_query::IndexedDataset;
+use maud::{html, Markup};
+
+use crate::layout;
+use crate::session::Visitor;
+use crate::WebState;
+use params::Params;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Keywords,
+    Clusters,
+    Personas,
+    Overview,
+}
+
+impl Tab {
+    const ALL: [Tab; 4] = [Tab::Keywords, Tab::Clusters, Tab::Personas, Tab::Overview];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tab::Keywords => "keywords",
+            Tab::Clusters => "clusters",
+            Tab::Personas => "personas",
+            Tab::Overview => "overview",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Tab::Keywords => "Keywords",
+            Tab::Clusters => "Clusters",
+            Tab::Personas => "Personas",
+            Tab::Overview => "Overview",
+        }
+    }
+
+    fn parse(raw: Option<&str>) -> Self {
+        Tab::ALL
+            .into_iter()
+            .find(|tab| Some(tab.name()) == raw)
+            .unwrap_or(Tab::Keywords)
+    }
+}
+
+/// What a tab renders from: the job, its dataset and the page's query.
+struct View<'a> {
+    job: &'a Job,
+    dataset: &'a IndexedDataset,
+    params: &'a Params,
+}
+
+fn tabs(job: &Job, current: Tab) -> Markup {
+    html! {
+        nav.tabs aria-label="Results" {
+            @for tab in Tab::ALL {
+                a href={"/jobs/" (job.id) "?tab=" (tab.name())} data-partial
+                    aria-current=[(tab == current).then_some("page")] { (tab.title()) }
+            }
+            a.button.export href={"/api/v1/jobs/" (job.id) "/export-keywords"} download { "Export CSV" }
+        }
+    }
+}
+
+pub async fn show(
+    State(state): State<WebState>,
+    Visitor(user): Visitor,
+    Path(job_id): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let not_found = || layout::not_found(user.as_ref(), "Job");
+    let Ok(id) = job_id.parse::<JobId>() else {
+        return not_found();
+    };
+    let demo = state.config.demo_user_id.map(Into::into);
+    let job = match readable_job(state.jobs.as_ref(), id, user.as_ref().map(|u| u.id), demo).await {
+        Ok(Some(job)) => job,
+        Ok(None) => {
+            state.cache.forget(id);
+            return not_found();
+        }
+        Err(err) => return layout::internal_error(err),
+    };
+    let params = Params::parse(raw.as_deref().unwrap_or(""));
+    let tab = Tab::parse(params.get("tab"));
+    let dataset: Option<Arc<IndexedDataset>> = if job.status == JobStatus::Completed {
+        match state.cache.get(&job, state.objects.as_ref()).await {
+            Ok(dataset) => Some(dataset),
+            Err(err) => return layout::internal_error(err),
+        }
+    } else {
+        None
+    };
+    let references = match summary::references(&state, &job).await {
+        Ok(references) => references,
+        Err(err) => return layout::internal_error(err),
+    };
+    let (status, results) = match &dataset {
+        None => (StatusCode::OK, summary::no_results_yet(&job)),
+        Some(dataset) => {
+            let view = View {
+                job: &job,
+                dataset,
+                params: &params,
+            };
+            match tab {
+                Tab::Keywords => keywords::render(&view),
+                Tab::Clusters => clusters::render(&view),
+                Tab::Personas => (StatusCode::OK, personas::render(&view)),
+                Tab::Overview => (StatusCode::OK, overview::render(&view)),
+            }
+        }
+    };
+    layout::page(
+        status,
+        job.primary_domain.as_str(),
+        user.as_ref(),
+        html! {
+            (summary::header(&job, dataset.as_deref(), user.as_ref().is_some_and(|u| u.id == job.owner)))
+            (summary::reference_cards(&job, &references))
+            @if dataset.is_some() { (tabs(&job, tab)) }
+            section #results aria-live="polite" { (results) }
+        },
+    )
+}

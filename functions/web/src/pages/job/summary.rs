@@ -1,0 +1,145 @@
+//! The top of a job's page: status and progress, timings, where its figures came from, and
+//! previews of its sites. Preview texts and URLs come from the crawled sites: escaped, and
+//! only `http(s)` URLs become links or images.
+
+use kr_core::dataset::{objects, Reference};
+use kr_core::domain::{Job, JobStatus};
+use kr_core::store::{get_json, StoreError};
+use kr_core::time;
+use kr_query::IndexedDataset;
+use maud::{html, Markup};
+
+use crate::format;
+use crate::pages::jobs::{progress, status_badge};
+use crate::WebState;
+
+/// One preview per site, the primary first; `None` where the site could not be fetched.
+pub async fn references(state: &WebState, job: &Job) -> Result<Vec<Option<Reference>>, StoreError> {
+    let mut references: Vec<Option<Reference>> =
+        get_json(state.objects.as_ref(), job.id, objects::REFERENCES)
+            .await?
+            .unwrap_or_default();
+    references.resize(1 + job.competitor_domains.len(), None);
+    Ok(references)
+}
+
+fn duration(job: &Job) -> Option<String> {
+    let (start, end) = (job.started_at?, job.completed_at?);
+    let seconds = (end - start).num_seconds().max(0);
+    Some(if seconds < 60 {
+        format!("{seconds} s")
+    } else {
+        format!("{} min {} s", seconds / 60, seconds % 60)
+    })
+}
+
+/// How many keywords were measured by the data provider and how many estimated.
+fn sources(dataset: &IndexedDataset) -> Markup {
+    let keywords = &dataset.dataset.keywords;
+    let estimated = keywords
+        .iter()
+        .filter(|k| k.metrics_source == "estimate")
+        .count();
+    let measured = keywords.len() - estimated;
+    html! {
+        @if measured > 0 { span { (format::count(measured)) " measured by DataForSEO" } }
+        @if measured > 0 && estimated > 0 { " · " }
+        @if estimated > 0 {
+            span title="Estimated from the crawled pages (how often and where a phrase appears, scaled to typical search volumes), not measured." {
+                (format::count(estimated)) " estimated " abbr.estimate title="estimate" { "≈" }
+            }
+        }
+    }
+}
+
+pub fn header(job: &Job, dataset: Option<&IndexedDataset>, owner: bool) -> Markup {
+    let at = |moment: &chrono::DateTime<chrono::Utc>| {
+        html! { time datetime=(time::format(moment)) { (moment.format("%Y-%m-%d %H:%M UTC")) } }
+    };
+    html! {
+        section.job-head data-poll-job=[(!job.status.is_finished()).then(|| job.id.to_string())] data-reload-when-done {
+            div.title-row {
+                h1 { (job.primary_domain.as_str()) }
+                (status_badge(job.status))
+                @if owner { a.danger href={"/jobs/" (job.id) "/delete"} { "Delete" } }
+            }
+            @if !job.competitor_domains.is_empty() {
+                p.muted { "Competitors: "
+                    @for (index, domain) in job.competitor_domains.iter().enumerate() {
+                        @if index > 0 { ", " } (domain.as_str())
+                    }
+                }
+            }
+            (progress(job))
+            @if job.status == JobStatus::Failed {
+                p.error role="alert" {
+                    "This job failed: " (job.error_message.as_deref().unwrap_or("no reason was recorded")) "."
+                    @if job.refunded { " The run it used was given back." }
+                }
+            }
+            dl.facts {
+                dt { "Created" } dd { (at(&job.created_at)) }
+                @if let Some(started) = &job.started_at { dt { "Started" } dd { (at(started)) } }
+                @if let Some(done) = &job.completed_at { dt { "Finished" } dd { (at(done)) } }
+                @if let Some(took) = duration(job) { dt { "Took" } dd { (took) } }
+                @if job.status.is_finished() { dt { "Keywords" } dd data-keyword-count { (format::count(job.keyword_count.unwrap_or(0).max(0) as usize)) } }
+                dt { "Language · location" } dd { (job.language_code) " · " (job.location_code) }
+                @if let Some(dataset) = dataset { dt { "Figures" } dd { (sources(dataset)) } }
+                @if let Some(usage) = &job.usage {
+                    dt { "Data provider" }
+                    dd {
+                        (usage.provider) ": $" (format!("{:.4}", usage.cost_usd)) " for "
+                        (usage.requests) " requests, " (usage.cache_hits) " answers from the cache"
+                        @if let Some(cap) = usage.cap_usd { " (cap $" (format!("{cap:.2}")) @if usage.cap_reached { ", reached" } ")" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn reference_cards(job: &Job, references: &[Option<Reference>]) -> Markup {
+    let domains = std::iter::once(&job.primary_domain).chain(&job.competitor_domains);
+    html! {
+        section.previews aria-label="Sites" {
+            @for (index, (domain, reference)) in domains.zip(references).enumerate() {
+                article.preview {
+                    p.role { @if index == 0 { "Your site" } @else { "Competitor" } }
+                    @match reference {
+                        Some(reference) => {
+                            @if let Some(image) = reference.image_url.as_deref().and_then(format::safe_http_url) {
+                                img src=(image) alt="" loading="lazy" referrerpolicy="no-referrer";
+                            }
+                            h2 {
+                                @match reference.link.as_deref().and_then(format::safe_http_url) {
+                                    Some(link) => a href=(link) rel="noopener noreferrer nofollow" target="_blank" {
+                                        (reference.title.as_deref().unwrap_or(domain.as_str()))
+                                    },
+                                    None => (reference.title.as_deref().unwrap_or(domain.as_str())),
+                                }
+                            }
+                            @if let Some(description) = &reference.description { p { (description) } }
+                            p.muted { (domain.as_str()) }
+                        },
+                        None => {
+                            div.placeholder aria-hidden="true" { (domain.as_str().chars().next().unwrap_or('?').to_ascii_uppercase()) }
+                            h2 { (domain.as_str()) }
+                            p.muted { "No preview: the site could not be fetched." }
+                        },
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn no_results_yet(job: &Job) -> Markup {
+    html! {
+        div.empty {
+            @match job.status {
+                JobStatus::Failed => p { "This job has no results." },
+                _ => p { "Results appear here when the job completes; this page follows its progress." },
+            }
+        }
+    }
+}

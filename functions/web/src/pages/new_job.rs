@@ -1,0 +1,288 @@
+//! Starting a job: the same request parsing, charging and gating as `POST /api/v1/jobs`.
+
+use std::collections::HashMap;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use kr_core::domain::DomainName;
+use kr_core::locales;
+use kr_core::service::jobs::{
+    create_job, parse_idempotency_key, CreateJobError, CreateJobRequest, MAX_COMPETITORS,
+};
+use kr_core::store::User;
+use kr_core::validation::FieldError;
+use maud::{html, Markup};
+use serde_json::{Map, Value};
+
+use crate::layout;
+use crate::session::{refused_foreign_form, SignedIn};
+use crate::WebState;
+
+/// What the form holds, as typed, so a refused form comes back as the user left it.
+#[derive(Default)]
+struct Entered {
+    primary: String,
+    competitors: String,
+    language: String,
+    location: String,
+}
+
+impl Entered {
+    fn from_form(form: &HashMap<String, String>) -> Self {
+        let field = |name: &str| form.get(name).cloned().unwrap_or_default();
+        Self {
+            primary: field("primaryDomain"),
+            competitors: field("competitorDomains"),
+            language: field("languageCode"),
+            location: field("locationCode"),
+        }
+    }
+
+    /// The JSON body the API would get for the same form.
+    fn as_request_body(&self) -> Map<String, Value> {
+        let competitors: Vec<Value> = self
+            .competitors
+            .split(['\n', ','])
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| Value::String(line.to_string()))
+            .collect();
+        let location = match self.location.trim().parse::<i64>() {
+            Ok(code) => Value::from(code),
+            Err(_) if self.location.trim().is_empty() => Value::Null,
+            Err(_) => Value::String(self.location.clone()),
+        };
+        Map::from_iter([
+            (
+                "primaryDomain".to_string(),
+                Value::String(self.primary.clone()),
+            ),
+            ("competitorDomains".to_string(), Value::Array(competitors)),
+            (
+                "languageCode".to_string(),
+                Value::String(self.language.clone()),
+            ),
+            ("locationCode".to_string(), location),
+        ])
+    }
+}
+
+/// A field's errors, for the message beside it (`competitorDomains[2]` belongs to the list).
+fn errors_for<'a>(errors: &'a [FieldError], field: &str) -> Vec<&'a FieldError> {
+    errors
+        .iter()
+        .filter(|error| error.field == field || error.field.starts_with(&format!("{field}[")))
+        .collect()
+}
+
+fn field_errors(errors: &[FieldError], field: &str, entered: &Entered) -> Markup {
+    let competitors: Vec<&str> = entered
+        .competitors
+        .split(['\n', ','])
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    html! {
+        @for error in errors_for(errors, field) {
+            p.field-error id={(field) "-error"} role="alert" {
+                @if let Some(index) = error.field.strip_prefix("competitorDomains[").and_then(|rest| rest.strip_suffix(']')) {
+                    @if let Some(domain) = index.parse::<usize>().ok().and_then(|i| competitors.get(i)) {
+                        (domain) ": "
+                    }
+                }
+                (error.message)
+            }
+        }
+    }
+}
+
+fn render(
+    status: StatusCode,
+    user: &User,
+    entered: &Entered,
+    errors: &[FieldError],
+    problem: Option<&str>,
+    known_domains: &[DomainName],
+) -> Response {
+    let no_runs = user.credits_balance <= 0;
+    let no_new_domains = user.domains_balance <= 0;
+    let invalid = |field: &str| (!errors_for(errors, field).is_empty()).then_some("true");
+    let idempotency_key = uuid::Uuid::new_v4().to_string();
+    layout::page(
+        status,
+        "New job",
+        Some(user),
+        html! {
+            section.card {
+                h1 { "New job" }
+                p.muted { "A job crawls your site and up to " (MAX_COMPETITORS) " competitors, finds the keywords worth targeting and measures or estimates their demand. It uses one run." }
+                @if let Some(problem) = problem {
+                    p.error role="alert" #form-error { (problem) }
+                }
+                @if no_runs {
+                    p.notice #no-runs role="status" {
+                        "You have no runs left, so a new job cannot start. Each job uses one run; your plan's runs are shown in the header."
+                    }
+                } @else if no_new_domains {
+                    p.notice #no-new-domains role="status" {
+                        "Your allowance of new primary domains is used up. "
+                        @if known_domains.is_empty() {
+                            "No domain can be researched until the allowance grows."
+                        } @else {
+                            "You can still research the domains you have researched before: "
+                            @for (index, domain) in known_domains.iter().enumerate() {
+                                @if index > 0 { ", " }
+                                strong { (domain.as_str()) }
+                            }
+                            "."
+                        }
+                    }
+                }
+                form method="post" action="/jobs/new" data-once novalidate {
+                    input type="hidden" name="idempotencyKey" value=(idempotency_key);
+                    fieldset disabled[no_runs] {
+                        label for="primaryDomain" { "Your site" }
+                        input #primaryDomain name="primaryDomain" value=(entered.primary) placeholder="example.com"
+                            required autocomplete="off" aria-invalid=[invalid("primaryDomain")]
+                            aria-describedby="primaryDomain-error" list=[no_new_domains.then_some("known-domains")];
+                        @if no_new_domains {
+                            datalist #known-domains { @for domain in known_domains { option value=(domain.as_str()) {} } }
+                        }
+                        (field_errors(errors, "primaryDomain", entered))
+
+                        label for="competitorDomains" { "Competitors " span.muted { "(optional, up to " (MAX_COMPETITORS) ", one per line)" } }
+                        textarea #competitorDomains name="competitorDomains" rows="4" placeholder="competitor.com"
+                            aria-invalid=[invalid("competitorDomains")] aria-describedby="competitorDomains-error" { (entered.competitors) }
+                        (field_errors(errors, "competitorDomains", entered))
+
+                        div.pair {
+                            div {
+                                label for="languageCode" { "Language" }
+                                input #languageCode name="languageCode" list="languages" required
+                                    value=(if entered.language.is_empty() { "en" } else { entered.language.as_str() })
+                                    aria-invalid=[invalid("languageCode")] aria-describedby="languageCode-error";
+                                datalist #languages {
+                                    @for language in locales::languages() {
+                                        option value=(language.language_code) label=(language.language_name) { (language.language_name) }
+                                    }
+                                }
+                                (field_errors(errors, "languageCode", entered))
+                            }
+                            div {
+                                label for="locationCode" { "Location" }
+                                input #locationCode name="locationCode" list="locations" required inputmode="numeric"
+                                    value=(if entered.location.is_empty() { "2840" } else { entered.location.as_str() })
+                                    aria-invalid=[invalid("locationCode")] aria-describedby="locationCode-error";
+                                datalist #locations {
+                                    @for location in locales::locations() {
+                                        option value=(location.location_code) label=(location.location_name) { (location.location_name) }
+                                    }
+                                }
+                                (field_errors(errors, "locationCode", entered))
+                            }
+                        }
+                        button.primary type="submit" disabled[no_runs] { "Start job" }
+                    }
+                }
+            }
+        },
+    )
+}
+
+async fn known_domains(state: &WebState, user: &User) -> Vec<DomainName> {
+    if user.domains_balance > 0 {
+        return Vec::new();
+    }
+    state
+        .users
+        .registered_domains(user.id)
+        .await
+        .unwrap_or_default()
+}
+
+pub async fn form(State(state): State<WebState>, SignedIn(user): SignedIn) -> Response {
+    let known = known_domains(&state, &user).await;
+    render(
+        StatusCode::OK,
+        &user,
+        &Entered::default(),
+        &[],
+        None,
+        &known,
+    )
+}
+
+pub async fn submit(
+    State(state): State<WebState>,
+    SignedIn(user): SignedIn,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    if let Some(refused) = refused_foreign_form(&headers, &state) {
+        return refused;
+    }
+    let entered = Entered::from_form(&form);
+    let refuse = |errors: Vec<FieldError>, problem: Option<&str>| {
+        let state = state.clone();
+        let user = user.clone();
+        let problem = problem.map(String::from);
+        let entered = &entered;
+        async move {
+            let known = known_domains(&state, &user).await;
+            render(
+                StatusCode::BAD_REQUEST,
+                &user,
+                entered,
+                &errors,
+                problem.as_deref(),
+                &known,
+            )
+        }
+    };
+    let mut request = CreateJobRequest::parse(&entered.as_request_body());
+    if entered.location.trim().parse::<i64>().is_err() {
+        // The API's "a JSON number" is about JSON; here the list is the way to say it.
+        let mut errors = request.err().unwrap_or_default();
+        errors.retain(|error| error.field != "locationCode");
+        errors.push(FieldError::new(
+            "locationCode",
+            "choose a location from the list",
+        ));
+        request = Err(errors);
+    }
+    let request = match request {
+        Ok(request) => request,
+        Err(errors) => return refuse(errors, None).await,
+    };
+    let key = form
+        .get("idempotencyKey")
+        .map(|raw| parse_idempotency_key(raw))
+        .transpose();
+    let Ok(key) = key else {
+        return refuse(
+            Vec::new(),
+            Some("This form is out of date; reload the page and send it again."),
+        )
+        .await;
+    };
+    match create_job(state.jobs.as_ref(), state.queue.as_ref(), user.id, request, key).await {
+        Ok(created) => Redirect::to(&format!("/jobs/{}", created.id)).into_response(),
+        Err(CreateJobError::InsufficientCredits) => {
+            refuse(Vec::new(), Some("You have no runs left; each job needs one.")).await
+        }
+        Err(CreateJobError::DomainLimitReached) => refuse(
+            vec![FieldError::new(
+                "primaryDomain",
+                "is a new domain, and your allowance of new domains is used up",
+            )],
+            None,
+        )
+        .await,
+        Err(CreateJobError::IdempotencyKeyReused) => {
+            refuse(Vec::new(), Some("This form was already sent with other values; reload the page to start another job.")).await
+        }
+        Err(CreateJobError::Store(err)) => layout::internal_error(err),
+    }
+}

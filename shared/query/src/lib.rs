@@ -1,0 +1,15 @@
+//! The keyword query engine: every filter, bound, sort and page of
+//! `GET /jobs/{jobId}/keywords`, over a job's dataset held in memory, and the cache that keeps
+//! datasets across warm invocations. The results API and the dashboard both answer from it,
+//! so a filter means the same in both.
+
+mod cache;
+mod clusters;
+mod parameters;
+mod query;
+
+pub use cache::DatasetCache;
+pub use clusters::{ClusterQuery, CLUSTER_SORTS};
+pub use query::{
+    IndexedDataset, KeywordQuery, Page, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,
+};

@@ -1,0 +1,440 @@
+//! A real browser for the dashboard tests: headless Chromium driven over WebDriver.
+//!
+//! Every [`Browser`] starts its own chromedriver on its own port, so tests running in parallel
+//! never share a session, and a test that panics takes its chromedriver down with it.
+
+use std::net::{Ipv4Addr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::Value;
+use thirtyfour::prelude::{
+    ChromiumLikeCapabilities, DesiredCapabilities, ElementQueryable, WebDriverResult,
+};
+use tokio::process::{Child, Command};
+
+pub use thirtyfour::{By, WebDriver, WebElement};
+
+use crate::template::workspace_root;
+
+const CHROMIUM_ARGS: &[&str] = &[
+    "--headless=new",
+    // Containers and CI run as root, where Chromium refuses to start sandboxed.
+    "--no-sandbox",
+    "--disable-gpu",
+    // Docker's /dev/shm is 64 MB, which Chromium outgrows and then crashes on.
+    "--disable-dev-shm-usage",
+    "--window-size=1280,900",
+    "--lang=en-US",
+];
+
+/// How long chromedriver gets to answer `/status` with `ready`.
+const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
+/// A free port can be taken by someone else before chromedriver binds it; start over that often.
+const DRIVER_START_ATTEMPTS: usize = 3;
+/// How long the dialog helpers wait for the `confirm` that the previous action opens.
+const DIALOG_TIMEOUT: Duration = Duration::from_secs(5);
+const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+/// A headless Chromium session with its own chromedriver, which is killed when this is dropped.
+pub struct Browser {
+    // Declared (and so dropped) before `chromedriver`: a session that was not quit ends itself
+    // on drop with a request to chromedriver, which must still be alive to close Chromium.
+    driver: WebDriver,
+    chromedriver: Child,
+}
+
+impl Browser {
+    /// Starts chromedriver (`KR_CHROMEDRIVER`, else `chromedriver` on `PATH`, else
+    /// `/usr/bin/chromedriver`) and opens a headless session of `KR_CHROMIUM`, else
+    /// `/usr/bin/chromium`.
+    pub async fn start() -> Result<Self> {
+        let chromedriver_bin = chromedriver_path()?;
+        let chromium = env_path("KR_CHROMIUM").unwrap_or_else(|| "/usr/bin/chromium".into());
+        if !chromium.is_file() {
+            bail!(
+                "no browser at {} (install the Debian package `chromium`, or set KR_CHROMIUM)",
+                chromium.display()
+            );
+        }
+
+        let (chromedriver, port) = start_chromedriver(&chromedriver_bin).await?;
+
+        let mut caps = DesiredCapabilities::chrome();
+        caps.set_binary(&chromium.to_string_lossy())?;
+        for arg in CHROMIUM_ARGS {
+            caps.add_arg(arg)?;
+        }
+        let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps)
+            .await
+            .with_context(|| {
+                format!(
+                    "opening a headless session of {} through {}",
+                    chromium.display(),
+                    chromedriver_bin.display()
+                )
+            })?;
+        Ok(Self {
+            driver,
+            chromedriver,
+        })
+    }
+
+    /// The underlying thirtyfour session, for anything this wrapper does not cover.
+    pub fn driver(&self) -> &WebDriver {
+        &self.driver
+    }
+
+    pub async fn goto(&self, url: &str) -> Result<()> {
+        self.driver
+            .goto(url)
+            .await
+            .with_context(|| format!("opening {url}"))
+    }
+
+    pub async fn current_url(&self) -> Result<String> {
+        Ok(self.driver.current_url().await?.to_string())
+    }
+
+    pub async fn title(&self) -> Result<String> {
+        Ok(self.driver.title().await?)
+    }
+
+    pub async fn back(&self) -> Result<()> {
+        Ok(self.driver.back().await?)
+    }
+
+    /// The first element matching `css`, right now (see [`Browser::wait_for`] to wait).
+    pub async fn find(&self, css: &str) -> Result<WebElement> {
+        let found = self.driver.find(By::Css(css)).await;
+        self.located(found, || format!("no element matches `{css}`"))
+            .await
+    }
+
+    /// Every element matching `css`; empty if none do.
+    pub async fn find_all(&self, css: &str) -> Result<Vec<WebElement>> {
+        let found = self.driver.find_all(By::Css(css)).await;
+        self.located(found, || format!("looking for elements matching `{css}`"))
+            .await
+    }
+
+    pub async fn click(&self, css: &str) -> Result<()> {
+        let clicked = self.find(css).await?.click().await;
+        self.located(clicked, || format!("clicking `{css}`")).await
+    }
+
+    /// Replaces the value of the input matching `css` by typing `text`, as a user would.
+    pub async fn fill(&self, css: &str, text: &str) -> Result<()> {
+        let element = self.find(css).await?;
+        let filled = async {
+            element.clear().await?;
+            element.send_keys(text).await
+        }
+        .await;
+        self.located(filled, || format!("typing into `{css}`"))
+            .await
+    }
+
+    /// The rendered text of the element matching `css`.
+    pub async fn text(&self, css: &str) -> Result<String> {
+        let text = self.find(css).await?.text().await;
+        self.located(text, || format!("reading the text of `{css}`"))
+            .await
+    }
+
+    /// The current value of the form control matching `css` (what was typed, not the HTML
+    /// attribute).
+    pub async fn value(&self, css: &str) -> Result<String> {
+        let value = self.find(css).await?.value().await;
+        self.located(value, || format!("reading the value of `{css}`"))
+            .await
+            .map(Option::unwrap_or_default)
+    }
+
+    /// The HTML attribute `name` of the element matching `css`; `None` if it is absent.
+    pub async fn attribute(&self, css: &str, name: &str) -> Result<Option<String>> {
+        let value = self.find(css).await?.attr(name).await;
+        self.located(value, || format!("reading attribute `{name}` of `{css}`"))
+            .await
+    }
+
+    /// Waits until an element matching `css` is present and displayed, and returns it.
+    pub async fn wait_for(&self, css: &str, timeout: Duration) -> Result<WebElement> {
+        let found = self
+            .driver
+            .query(By::Css(css))
+            .and_displayed()
+            .wait(timeout, POLL_INTERVAL)
+            .first()
+            .await;
+        self.located(found, || {
+            format!("no displayed element matched `{css}` within {timeout:?}")
+        })
+        .await
+    }
+
+    /// Waits until the text of the element matching `css` contains a substring (`&str`) or
+    /// satisfies a predicate (`|text: &str| ...`), and returns that text.
+    pub async fn wait_until_text(
+        &self,
+        css: &str,
+        expected: impl TextMatch,
+        timeout: Duration,
+    ) -> Result<String> {
+        let deadline = Instant::now() + timeout;
+        let mut last = None;
+        loop {
+            // The element may not exist yet, or be replaced while we read it.
+            if let Ok(element) = self.driver.find(By::Css(css)).await {
+                if let Ok(text) = element.text().await {
+                    if expected.matches(&text) {
+                        return Ok(text);
+                    }
+                    last = Some(text);
+                }
+            }
+            if !pause_until(deadline).await {
+                let seen = match last {
+                    Some(text) => format!("its last text was {text:?}"),
+                    None => "no element matched".to_string(),
+                };
+                return Err(self
+                    .on_page(anyhow!(
+                        "`{css}` never had {} within {timeout:?}; {seen}",
+                        expected.describe()
+                    ))
+                    .await);
+            }
+        }
+    }
+
+    /// Waits until the current URL satisfies `predicate`, and returns it.
+    pub async fn wait_for_url(
+        &self,
+        predicate: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> Result<String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let url = self.current_url().await?;
+            if predicate(&url) {
+                return Ok(url);
+            }
+            if !pause_until(deadline).await {
+                bail!("the URL never matched within {timeout:?}; it is still {url}");
+            }
+        }
+    }
+
+    /// Resizes the window; `set_size(375, 812)` gives a phone's viewport.
+    pub async fn set_size(&self, width: u32, height: u32) -> Result<()> {
+        self.driver
+            .set_window_rect(0, 0, width, height)
+            .await
+            .with_context(|| format!("resizing the window to {width}x{height}"))
+    }
+
+    /// Runs `script` as the body of a function (`arguments[i]` are `args`) and returns what it
+    /// returns.
+    pub async fn execute(&self, script: &str, args: Vec<Value>) -> Result<Value> {
+        let ret = self
+            .driver
+            .execute(script, args)
+            .await
+            .with_context(|| format!("running script: {script}"))?;
+        Ok(ret.json().clone())
+    }
+
+    /// Saves the viewport as `<workspace>/target/screenshots/<name>.png` and returns that path.
+    pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
+        let dir = workspace_root().join("target").join("screenshots");
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join(format!("{name}.png"));
+        let png = self.driver.screenshot_as_png().await?;
+        std::fs::write(&path, png).with_context(|| format!("writing {}", path.display()))?;
+        Ok(path)
+    }
+
+    /// Accepts the `window.confirm` (or `alert`) that the last action opened, and returns its
+    /// message.
+    pub async fn accept_dialog(&self) -> Result<String> {
+        let message = self.dialog_message().await?;
+        self.driver.accept_alert().await?;
+        Ok(message)
+    }
+
+    /// Dismisses ("Cancel") the `window.confirm` that the last action opened, and returns its
+    /// message.
+    pub async fn dismiss_dialog(&self) -> Result<String> {
+        let message = self.dialog_message().await?;
+        self.driver.dismiss_alert().await?;
+        Ok(message)
+    }
+
+    /// Ends the session and stops chromedriver, reporting failures that a drop would hide.
+    pub async fn quit(self) -> Result<()> {
+        let Self {
+            driver,
+            mut chromedriver,
+        } = self;
+        driver.quit().await.context("ending the browser session")?;
+        chromedriver.kill().await.context("stopping chromedriver")
+    }
+
+    /// Dialogs open asynchronously after the click that triggers them.
+    async fn dialog_message(&self) -> Result<String> {
+        let deadline = Instant::now() + DIALOG_TIMEOUT;
+        loop {
+            let err = match self.driver.get_alert_text().await {
+                Ok(message) => return Ok(message),
+                Err(err) => err,
+            };
+            if !pause_until(deadline).await {
+                return Err(err).context(format!("no dialog opened within {DIALOG_TIMEOUT:?}"));
+            }
+        }
+    }
+
+    /// Adds the page to an error, since a selector that fails usually means the test is not
+    /// on the page it thinks it is.
+    async fn located<T>(
+        &self,
+        result: WebDriverResult<T>,
+        what: impl FnOnce() -> String,
+    ) -> Result<T> {
+        match result {
+            Ok(value) => Ok(value),
+            Err(err) => Err(self.on_page(anyhow!(err).context(what())).await),
+        }
+    }
+
+    async fn on_page(&self, err: anyhow::Error) -> anyhow::Error {
+        match self.driver.current_url().await {
+            Ok(url) => err.context(format!("on {url}")),
+            Err(_) => err,
+        }
+    }
+}
+
+/// What [`Browser::wait_until_text`] waits for: a substring (`&str`) or a predicate on the text.
+pub trait TextMatch {
+    fn matches(&self, text: &str) -> bool;
+    /// For the error when the wait times out.
+    fn describe(&self) -> String;
+}
+
+impl TextMatch for &str {
+    fn matches(&self, text: &str) -> bool {
+        text.contains(*self)
+    }
+
+    fn describe(&self) -> String {
+        format!("text containing {self:?}")
+    }
+}
+
+impl<F: Fn(&str) -> bool> TextMatch for F {
+    fn matches(&self, text: &str) -> bool {
+        self(text)
+    }
+
+    fn describe(&self) -> String {
+        "text satisfying the predicate".to_string()
+    }
+}
+
+/// Sleeps one poll interval, or returns false if `deadline` has passed.
+async fn pause_until(deadline: Instant) -> bool {
+    if Instant::now() >= deadline {
+        return false;
+    }
+    tokio::time::sleep(POLL_INTERVAL).await;
+    true
+}
+
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+}
+
+fn chromedriver_path() -> Result<PathBuf> {
+    if let Some(path) = env_path("KR_CHROMEDRIVER") {
+        return Ok(path);
+    }
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("chromedriver"))
+        .find(|candidate| candidate.is_file());
+    let path = on_path.unwrap_or_else(|| "/usr/bin/chromedriver".into());
+    if !path.is_file() {
+        bail!(
+            "no chromedriver in KR_CHROMEDRIVER, on PATH or at /usr/bin/chromedriver \
+             (install the Debian package `chromium-driver`)"
+        );
+    }
+    Ok(path)
+}
+
+/// Starts chromedriver on a free loopback port and waits until it is ready for sessions.
+async fn start_chromedriver(binary: &Path) -> Result<(Child, u16)> {
+    let log_dir = workspace_root().join("target").join("chromedriver");
+    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    let mut failures = Vec::new();
+    for _ in 0..DRIVER_START_ATTEMPTS {
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?
+            .local_addr()?
+            .port();
+        let log_path = log_dir.join(format!("chromedriver-{port}.log"));
+        let log = std::fs::File::create(&log_path)
+            .with_context(|| format!("creating {}", log_path.display()))?;
+        let mut child = Command::new(binary)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
+        match wait_until_ready(&mut child, port).await {
+            Ok(()) => return Ok((child, port)),
+            Err(err) => {
+                let output = std::fs::read_to_string(&log_path).unwrap_or_default();
+                failures.push(format!("port {port}: {err:#}; its log: {}", output.trim()));
+            }
+        }
+    }
+    bail!(
+        "{} did not become ready:\n{}",
+        binary.display(),
+        failures.join("\n")
+    )
+}
+
+async fn wait_until_ready(child: &mut Child, port: u16) -> Result<()> {
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(2))
+        .build()?;
+    let url = format!("http://127.0.0.1:{port}/status");
+    let deadline = Instant::now() + DRIVER_READY_TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            bail!("it exited ({status})");
+        }
+        if let Ok(response) = client.get(&url).send().await {
+            if let Ok(body) = response.json::<Value>().await {
+                if body["value"]["ready"] == Value::Bool(true) {
+                    return Ok(());
+                }
+            }
+        }
+        if !pause_until(deadline).await {
+            // Dropping the child kills it; do it now so a retry starts clean.
+            child.kill().await.ok();
+            bail!("{url} did not answer ready within {DRIVER_READY_TIMEOUT:?}");
+        }
+    }
+}

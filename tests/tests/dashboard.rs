@@ -1,0 +1,528 @@
+//! The dashboard in a real browser (headless Chromium over WebDriver) against every function
+//! mounted on one local port as API Gateway routes them, the emulator, the sample sites and
+//! the real pipeline. One scenario after another, as a user would go, each leaving a
+//! screenshot in `target/screenshots/`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use kr_core::config::Config;
+use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
+use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::store::{JobStore, User, UserStore};
+use kr_http::routes::Function;
+use kr_tests::bridge::{Bridge, InProcessPipeline};
+use kr_tests::browser::Browser;
+use kr_tests::gateway::Gateway;
+use kr_tests::harness::{self, TEST_PASSWORD};
+use kr_tests::pipeline_rig::{rig, Rig};
+use serde_json::{json, Value};
+
+const SHORT: Duration = Duration::from_secs(10);
+const JOB_RUN: Duration = Duration::from_secs(150);
+
+struct Stack {
+    base: String,
+    rig: Rig,
+}
+
+/// Every function on one port, with the rig's queue drained by the real pipeline.
+async fn stack(demo_owner: &User) -> Stack {
+    let rig = rig(None, &[]).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let mut config: Config = harness::config();
+    config.jobs_queue_url = rig.queue_url.clone();
+    config.allowed_origins.push(base.clone());
+    config.demo_user_id = Some(demo_owner.id.as_uuid());
+    let functions = HashMap::from([
+        (
+            Function::Account,
+            kr_account::router(kr_account::AccountState::from_config(config.clone()).await),
+        ),
+        (
+            Function::Jobs,
+            kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await),
+        ),
+        (
+            Function::Results,
+            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await),
+        ),
+        (
+            Function::Export,
+            kr_export::router(kr_export::ExportState::from_config(config.clone()).await),
+        ),
+        (Function::Locales, kr_locales::router()),
+    ]);
+    let dashboard = kr_web::router(kr_web::WebState::from_config(config).await);
+    Gateway::new(functions, dashboard).serve(listener).await;
+    let bridge = Bridge {
+        sqs: rig.clients.sqs.clone(),
+        queue_url: rig.queue_url.clone(),
+        batch_size: 5,
+    };
+    let invoker = InProcessPipeline(rig.pipeline.clone());
+    tokio::spawn(async move {
+        loop {
+            if bridge.poll_once(&invoker, 1).await.is_err() {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    });
+    Stack { base, rig }
+}
+
+async fn sign_in(browser: &Browser, stack: &Stack, user: &User) {
+    browser
+        .goto(&format!("{}/login", stack.base))
+        .await
+        .unwrap();
+    browser.fill("#email", user.email.as_str()).await.unwrap();
+    browser.fill("#password", TEST_PASSWORD).await.unwrap();
+    browser.click("form[action='/login'] button").await.unwrap();
+    browser
+        .wait_for_url(|url| url.ends_with("/jobs"), SHORT)
+        .await
+        .unwrap();
+}
+
+async fn sign_out(browser: &Browser) {
+    browser
+        .click("form[action='/logout'] button")
+        .await
+        .unwrap();
+    browser
+        .wait_for_url(|url| url.ends_with("/login"), SHORT)
+        .await
+        .unwrap();
+}
+
+async fn js(browser: &Browser, script: &str) -> Value {
+    browser.execute(script, Vec::new()).await.unwrap()
+}
+
+/// The `data-*` values of every keyword row's cells matching `css`.
+async fn column(browser: &Browser, css: &str, attribute: &str) -> Vec<String> {
+    let script = format!(
+        "return Array.from(document.querySelectorAll({css:?})).map(e => e.getAttribute({attribute:?}));"
+    );
+    js(browser, &script)
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_user_researches_keywords_in_the_dashboard() {
+    let store = harness::store().await;
+    let ana = harness::new_user(&store, Plan::Agency, 5, 5).await;
+    let stack = stack(&ana).await;
+    let browser = Browser::start().await.expect("headless Chromium");
+    let base = stack.base.clone();
+
+    // Sign in: a wrong password is told, the right one lands on the jobs page.
+    browser.goto(&format!("{base}/login")).await.unwrap();
+    browser.fill("#email", ana.email.as_str()).await.unwrap();
+    browser.fill("#password", "not the password").await.unwrap();
+    browser.click("form[action='/login'] button").await.unwrap();
+    let error = browser.wait_for("#login-error", SHORT).await.unwrap();
+    assert!(error
+        .text()
+        .await
+        .unwrap()
+        .contains("Wrong e-mail or password"));
+    browser.screenshot("sign-in-wrong-password").await.unwrap();
+    sign_in(&browser, &stack, &ana).await;
+
+    // The header shows who is signed in and the balances that gate new jobs.
+    let header = browser.text("header.top").await.unwrap();
+    assert!(header.contains(ana.email.as_str()), "{header}");
+    assert!(header.contains("Agency"), "{header}");
+    assert_eq!(
+        browser.text("[data-balance=runs] strong").await.unwrap(),
+        "5"
+    );
+    assert_eq!(
+        browser.text("[data-balance=domains] strong").await.unwrap(),
+        "5"
+    );
+    browser.screenshot("jobs-empty").await.unwrap();
+
+    // A new job on the sample site; a double click creates one job.
+    browser.goto(&format!("{base}/jobs/new")).await.unwrap();
+    browser
+        .fill("#primaryDomain", "brightbrew-coffee.com")
+        .await
+        .unwrap();
+    browser
+        .fill("#competitorDomains", "roastrivals.com\nhostile-preview.com")
+        .await
+        .unwrap();
+    js(
+        &browser,
+        "const b = document.querySelector('form[action=\"/jobs/new\"] button[type=submit]'); b.click(); b.click(); return true;",
+    )
+    .await;
+    let url = browser
+        .wait_for_url(
+            |url| url.contains("/jobs/") && !url.ends_with("/new"),
+            SHORT,
+        )
+        .await
+        .unwrap();
+    let listed = store.list_jobs(ana.id, None, 10, 0).await.unwrap();
+    assert_eq!(listed.total, 1, "one job for a double click");
+    let job_id = listed.jobs[0].id;
+    assert!(url.ends_with(&format!("/jobs/{job_id}")), "{url}");
+
+    // It runs to completion while the page follows it, without reloading.
+    js(&browser, "window.__sameDocument = 42; return true;").await;
+    browser
+        .wait_until_text("[data-status]", "completed", JOB_RUN)
+        .await
+        .unwrap();
+    browser.wait_for("#keyword-count", SHORT).await.unwrap();
+    assert_eq!(
+        js(&browser, "return window.__sameDocument;").await,
+        json!(42),
+        "the page was not reloaded"
+    );
+    let job = store.job(job_id).await.unwrap().unwrap();
+    assert_eq!(job.status, JobStatus::Completed);
+    browser.screenshot("job-page").await.unwrap();
+
+    // Crawled text is hostile: it shows as text, never runs, never becomes a link or image.
+    let title = browser.title().await.unwrap();
+    assert!(!title.contains("pwned"), "{title}");
+    let page = browser.text("main").await.unwrap();
+    assert!(
+        page.contains("Hostile Preview Roofing"),
+        "the preview is shown"
+    );
+    assert_eq!(
+        js(&browser, "return document.querySelectorAll('a[href^=\"javascript\"], img[src^=\"javascript\"], script:not([src])').length;").await,
+        json!(0)
+    );
+    assert_eq!(
+        js(
+            &browser,
+            "return Array.from(document.scripts).map(s => new URL(s.src).pathname);"
+        )
+        .await,
+        json!(["/assets/app.js"])
+    );
+
+    // Keywords: filter by intent and volume; the URL keeps the filters and every row obeys.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=keywords"))
+        .await
+        .unwrap();
+    browser
+        .click("input[name=intent][value=commercial]")
+        .await
+        .unwrap();
+    browser.fill("input[name=minVolume]", "10").await.unwrap();
+    browser
+        .click("form.filters button[type=submit]")
+        .await
+        .unwrap();
+    let filtered = browser
+        .wait_for_url(
+            |url| url.contains("intent=commercial") && url.contains("minVolume=10"),
+            SHORT,
+        )
+        .await
+        .unwrap();
+    browser
+        .wait_until_text("#keyword-count", "keywords", SHORT)
+        .await
+        .unwrap();
+    let intents = column(&browser, "table.keywords [data-intent]", "data-intent").await;
+    let volumes = column(&browser, "table.keywords [data-volume]", "data-volume").await;
+    assert!(!intents.is_empty(), "some keywords match");
+    assert!(
+        intents.iter().all(|intent| intent == "commercial"),
+        "{intents:?}"
+    );
+    assert_eq!(
+        volumes.len(),
+        intents.len(),
+        "every matching keyword has a volume"
+    );
+    assert!(
+        volumes.iter().all(|v| v.parse::<i64>().unwrap() >= 10),
+        "{volumes:?}"
+    );
+    browser.screenshot("keywords-filtered").await.unwrap();
+
+    // The filtered view is a shareable link.
+    browser.goto(&filtered).await.unwrap();
+    assert_eq!(
+        column(&browser, "table.keywords [data-intent]", "data-intent").await,
+        intents
+    );
+
+    // Sorting by a column header.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=keywords"))
+        .await
+        .unwrap();
+    browser.click("a[data-sort=searchVolume]").await.unwrap();
+    browser
+        .wait_for_url(|url| url.contains("sortBy=searchVolume"), SHORT)
+        .await
+        .unwrap();
+    browser
+        .wait_for("th[aria-sort] a[data-sort=searchVolume]", SHORT)
+        .await
+        .unwrap();
+    let sorted: Vec<i64> = column(&browser, "table.keywords [data-volume]", "data-volume")
+        .await
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert!(
+        sorted.windows(2).all(|pair| pair[0] >= pair[1]),
+        "{sorted:?}"
+    );
+
+    // A cluster opens its keywords.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=clusters"))
+        .await
+        .unwrap();
+    browser.screenshot("clusters").await.unwrap();
+    browser
+        .click("table.clusters a[data-cluster]")
+        .await
+        .unwrap();
+    browser
+        .wait_until_text("#keyword-count", "in the cluster", SHORT)
+        .await
+        .unwrap();
+    assert!(browser.current_url().await.unwrap().contains("cluster="));
+
+    // A persona opens its keywords.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=personas"))
+        .await
+        .unwrap();
+    browser.screenshot("personas").await.unwrap();
+    browser.click("a[data-persona]").await.unwrap();
+    browser
+        .wait_for_url(|url| url.contains("personaAvatarNames="), SHORT)
+        .await
+        .unwrap();
+
+    // The overview's charts.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=overview"))
+        .await
+        .unwrap();
+    assert!(
+        js(
+            &browser,
+            "return document.querySelectorAll('figure.chart svg').length;"
+        )
+        .await
+        .as_u64()
+        .unwrap()
+            >= 2
+    );
+    browser.screenshot("overview").await.unwrap();
+
+    // The CSV export downloads with the session cookie.
+    let href = browser
+        .attribute("a.export", "href")
+        .await
+        .unwrap()
+        .expect("an export link");
+    let csv = js(
+        &browser,
+        &format!("return fetch({href:?}).then(r => r.text());"),
+    )
+    .await;
+    assert!(
+        csv.as_str()
+            .unwrap()
+            .starts_with("Keyword,Cluster,Cluster ID,"),
+        "{csv}"
+    );
+
+    // A phone-sized view: nothing wider than the screen but the tables, which scroll.
+    browser.set_size(375, 812).await.unwrap();
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=keywords"))
+        .await
+        .unwrap();
+    let overflow = js(
+        &browser,
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+    )
+    .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 1,
+        "the page scrolls sideways: {overflow}"
+    );
+    browser.screenshot("job-page-phone").await.unwrap();
+    browser.set_size(1280, 900).await.unwrap();
+
+    // API keys: created and shown once, listed, revoked after confirming.
+    browser
+        .goto(&format!("{base}/settings/api-keys"))
+        .await
+        .unwrap();
+    browser.fill("#key-name", "Reporting script").await.unwrap();
+    browser
+        .click("form[action='/settings/api-keys'] button")
+        .await
+        .unwrap();
+    browser.wait_for("#new-key", SHORT).await.unwrap();
+    let secret = browser.value("#new-key").await.unwrap();
+    assert!(secret.starts_with("kr_"), "{secret}");
+    browser.screenshot("api-key-created").await.unwrap();
+    browser
+        .goto(&format!("{base}/settings/api-keys"))
+        .await
+        .unwrap();
+    assert!(
+        browser.find("#new-key").await.is_err(),
+        "the secret is shown once"
+    );
+    assert!(browser
+        .text("table.api-keys")
+        .await
+        .unwrap()
+        .contains("Reporting script"));
+    browser.click("table.api-keys a.danger").await.unwrap();
+    browser
+        .click("form[action$='/revoke'] button")
+        .await
+        .unwrap();
+    browser
+        .wait_for_url(|url| url.ends_with("/settings/api-keys"), SHORT)
+        .await
+        .unwrap();
+    browser.wait_for("#no-keys", SHORT).await.unwrap();
+    sign_out(&browser).await;
+
+    // The demo job, without signing in.
+    browser.goto(&format!("{base}/demo")).await.unwrap();
+    browser
+        .wait_for_url(|url| url.contains(&job_id.to_string()), SHORT)
+        .await
+        .unwrap();
+    browser.wait_for("table.keywords", SHORT).await.unwrap();
+    browser.screenshot("demo-job").await.unwrap();
+
+    // Someone else's job (or none) is a friendly not-found page.
+    browser
+        .goto(&format!("{base}/jobs/00000000-0000-4000-8000-000000000001"))
+        .await
+        .unwrap();
+    assert!(browser
+        .text("main")
+        .await
+        .unwrap()
+        .contains("Job not found"));
+    browser.goto(&format!("{base}/no/such/page")).await.unwrap();
+    assert!(browser.text("main").await.unwrap().contains("not found"));
+    browser.quit().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn plans_and_balances_gate_what_a_user_can_do() {
+    let store = harness::store().await;
+    let free = harness::new_user(&store, Plan::Free, 1, 1).await;
+    let stack = stack(&free).await;
+    let browser = Browser::start().await.expect("headless Chromium");
+    let base = stack.base.clone();
+
+    // A free plan has no API keys: the page says which plan has them and offers no button.
+    sign_in(&browser, &stack, &free).await;
+    browser
+        .goto(&format!("{base}/settings/api-keys"))
+        .await
+        .unwrap();
+    let notice = browser.text("#plan-without-keys").await.unwrap();
+    assert!(notice.contains("Agency"), "{notice}");
+    assert!(browser.find("#key-name").await.is_err());
+    browser.screenshot("api-keys-free-plan").await.unwrap();
+    sign_out(&browser).await;
+
+    // No runs left: the form says so and cannot be sent.
+    let broke = harness::new_user(&store, Plan::Pro, 0, 3).await;
+    sign_in(&browser, &stack, &broke).await;
+    browser.goto(&format!("{base}/jobs/new")).await.unwrap();
+    assert!(browser
+        .text("#no-runs")
+        .await
+        .unwrap()
+        .contains("no runs left"));
+    assert_eq!(
+        js(&browser, "return document.querySelector('form[action=\"/jobs/new\"] button[type=submit]').disabled;").await,
+        json!(true)
+    );
+    browser.screenshot("new-job-no-runs").await.unwrap();
+    sign_out(&browser).await;
+
+    // The domain allowance used up: the form names the domains that can still be researched.
+    let seasoned = harness::new_user(&store, Plan::Pro, 3, 1).await;
+    let queue =
+        kr_aws::sqs::SqsJobQueue::new(stack.rig.clients.sqs.clone(), stack.rig.queue_url.clone());
+    let request = CreateJobRequest {
+        primary_domain: DomainName::parse("brightbrew-coffee.com").unwrap(),
+        competitor_domains: Vec::new(),
+        language_code: LanguageCode::parse("en").unwrap(),
+        location_code: LocationCode::parse(2840).unwrap(),
+    };
+    create_job(store.as_ref(), &queue, seasoned.id, request, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.registered_domains(seasoned.id).await.unwrap(),
+        vec![DomainName::parse("brightbrew-coffee.com").unwrap()]
+    );
+    sign_in(&browser, &stack, &seasoned).await;
+    browser.goto(&format!("{base}/jobs/new")).await.unwrap();
+    let notice = browser.text("#no-new-domains").await.unwrap();
+    assert!(notice.contains("brightbrew-coffee.com"), "{notice}");
+    // A new domain is refused beside its field, and what was typed stays.
+    browser.fill("#primaryDomain", "example.com").await.unwrap();
+    browser
+        .click("form[action='/jobs/new'] button[type=submit]")
+        .await
+        .unwrap();
+    let error = browser
+        .wait_for("#primaryDomain-error", SHORT)
+        .await
+        .unwrap();
+    assert!(error.text().await.unwrap().contains("allowance"));
+    assert_eq!(
+        browser.value("#primaryDomain").await.unwrap(),
+        "example.com"
+    );
+    // A malformed competitor is named beside the list.
+    browser
+        .fill("#primaryDomain", "brightbrew-coffee.com")
+        .await
+        .unwrap();
+    browser
+        .fill("#competitorDomains", "not a domain")
+        .await
+        .unwrap();
+    browser
+        .click("form[action='/jobs/new'] button[type=submit]")
+        .await
+        .unwrap();
+    let error = browser
+        .wait_for("#competitorDomains-error", SHORT)
+        .await
+        .unwrap();
+    assert!(error.text().await.unwrap().contains("not a domain"));
+    browser.screenshot("new-job-field-errors").await.unwrap();
+    browser.quit().await.unwrap();
+}
