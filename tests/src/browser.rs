@@ -3,7 +3,8 @@
 //! Every [`Browser`] starts its own chromedriver on its own port, so tests running in parallel
 //! never share a session, and a test that panics takes its chromedriver down with it.
 
-use std::net::{Ipv4Addr, TcpListener};
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -34,16 +35,18 @@ const CHROMIUM_ARGS: &[&str] = &[
 const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
 /// A free port can be taken by someone else before chromedriver binds it; start over that often.
 const DRIVER_START_ATTEMPTS: usize = 3;
+/// How long dropping a `Browser` waits for chromedriver to close Chromium.
+const END_SESSION_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the dialog helpers wait for the `confirm` that the previous action opens.
 const DIALOG_TIMEOUT: Duration = Duration::from_secs(5);
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// A headless Chromium session with its own chromedriver, which is killed when this is dropped.
 pub struct Browser {
-    // Declared (and so dropped) before `chromedriver`: a session that was not quit ends itself
-    // on drop with a request to chromedriver, which must still be alive to close Chromium.
-    driver: WebDriver,
+    /// `None` only once the session has ended, in `quit` or `drop`.
+    driver: Option<WebDriver>,
     chromedriver: Child,
+    port: u16,
 }
 
 impl Browser {
@@ -77,45 +80,48 @@ impl Browser {
                 )
             })?;
         Ok(Self {
-            driver,
+            driver: Some(driver),
             chromedriver,
+            port,
         })
     }
 
     /// The underlying thirtyfour session, for anything this wrapper does not cover.
     pub fn driver(&self) -> &WebDriver {
-        &self.driver
+        self.driver
+            .as_ref()
+            .expect("the session lives as long as the Browser")
     }
 
     pub async fn goto(&self, url: &str) -> Result<()> {
-        self.driver
+        self.driver()
             .goto(url)
             .await
             .with_context(|| format!("opening {url}"))
     }
 
     pub async fn current_url(&self) -> Result<String> {
-        Ok(self.driver.current_url().await?.to_string())
+        Ok(self.driver().current_url().await?.to_string())
     }
 
     pub async fn title(&self) -> Result<String> {
-        Ok(self.driver.title().await?)
+        Ok(self.driver().title().await?)
     }
 
     pub async fn back(&self) -> Result<()> {
-        Ok(self.driver.back().await?)
+        Ok(self.driver().back().await?)
     }
 
     /// The first element matching `css`, right now (see [`Browser::wait_for`] to wait).
     pub async fn find(&self, css: &str) -> Result<WebElement> {
-        let found = self.driver.find(By::Css(css)).await;
+        let found = self.driver().find(By::Css(css)).await;
         self.located(found, || format!("no element matches `{css}`"))
             .await
     }
 
     /// Every element matching `css`; empty if none do.
     pub async fn find_all(&self, css: &str) -> Result<Vec<WebElement>> {
-        let found = self.driver.find_all(By::Css(css)).await;
+        let found = self.driver().find_all(By::Css(css)).await;
         self.located(found, || format!("looking for elements matching `{css}`"))
             .await
     }
@@ -163,7 +169,7 @@ impl Browser {
     /// Waits until an element matching `css` is present and displayed, and returns it.
     pub async fn wait_for(&self, css: &str, timeout: Duration) -> Result<WebElement> {
         let found = self
-            .driver
+            .driver()
             .query(By::Css(css))
             .and_displayed()
             .wait(timeout, POLL_INTERVAL)
@@ -187,7 +193,7 @@ impl Browser {
         let mut last = None;
         loop {
             // The element may not exist yet, or be replaced while we read it.
-            if let Ok(element) = self.driver.find(By::Css(css)).await {
+            if let Ok(element) = self.driver().find(By::Css(css)).await {
                 if let Ok(text) = element.text().await {
                     if expected.matches(&text) {
                         return Ok(text);
@@ -230,7 +236,7 @@ impl Browser {
 
     /// Resizes the window; `set_size(375, 812)` gives a phone's viewport.
     pub async fn set_size(&self, width: u32, height: u32) -> Result<()> {
-        self.driver
+        self.driver()
             .set_window_rect(0, 0, width, height)
             .await
             .with_context(|| format!("resizing the window to {width}x{height}"))
@@ -240,7 +246,7 @@ impl Browser {
     /// returns.
     pub async fn execute(&self, script: &str, args: Vec<Value>) -> Result<Value> {
         let ret = self
-            .driver
+            .driver()
             .execute(script, args)
             .await
             .with_context(|| format!("running script: {script}"))?;
@@ -252,7 +258,7 @@ impl Browser {
         let dir = workspace_root().join("target").join("screenshots");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let path = dir.join(format!("{name}.png"));
-        let png = self.driver.screenshot_as_png().await?;
+        let png = self.driver().screenshot_as_png().await?;
         std::fs::write(&path, png).with_context(|| format!("writing {}", path.display()))?;
         Ok(path)
     }
@@ -261,7 +267,7 @@ impl Browser {
     /// message.
     pub async fn accept_dialog(&self) -> Result<String> {
         let message = self.dialog_message().await?;
-        self.driver.accept_alert().await?;
+        self.driver().accept_alert().await?;
         Ok(message)
     }
 
@@ -269,25 +275,26 @@ impl Browser {
     /// message.
     pub async fn dismiss_dialog(&self) -> Result<String> {
         let message = self.dialog_message().await?;
-        self.driver.dismiss_alert().await?;
+        self.driver().dismiss_alert().await?;
         Ok(message)
     }
 
     /// Ends the session and stops chromedriver, reporting failures that a drop would hide.
-    pub async fn quit(self) -> Result<()> {
-        let Self {
-            driver,
-            mut chromedriver,
-        } = self;
-        driver.quit().await.context("ending the browser session")?;
-        chromedriver.kill().await.context("stopping chromedriver")
+    pub async fn quit(mut self) -> Result<()> {
+        if let Some(driver) = self.driver.take() {
+            driver.quit().await.context("ending the browser session")?;
+        }
+        self.chromedriver
+            .kill()
+            .await
+            .context("stopping chromedriver")
     }
 
     /// Dialogs open asynchronously after the click that triggers them.
     async fn dialog_message(&self) -> Result<String> {
         let deadline = Instant::now() + DIALOG_TIMEOUT;
         loop {
-            let err = match self.driver.get_alert_text().await {
+            let err = match self.driver().get_alert_text().await {
                 Ok(message) => return Ok(message),
                 Err(err) => err,
             };
@@ -311,10 +318,42 @@ impl Browser {
     }
 
     async fn on_page(&self, err: anyhow::Error) -> anyhow::Error {
-        match self.driver.current_url().await {
+        match self.driver().current_url().await {
             Ok(url) => err.context(format!("on {url}")),
             Err(_) => err,
         }
+    }
+}
+
+impl Drop for Browser {
+    /// Ends a session that was not quit (a failed test) before chromedriver is killed, which
+    /// would leave Chromium running. thirtyfour's own fallback cannot be used: it reuses a pooled
+    /// connection of the test's runtime, which this drop blocks on a current-thread runtime, so
+    /// it hangs for its 120 s request timeout and then gives up.
+    fn drop(&mut self) {
+        let Some(driver) = self.driver.take() else {
+            return;
+        };
+        let session = driver.session_id().to_string();
+        if driver.leak().is_ok() {
+            end_session(self.port, &session);
+        }
+    }
+}
+
+/// Sends `DELETE /session/{id}` with a blocking socket, since `drop` cannot await; chromedriver
+/// answers once Chromium has closed.
+fn end_session(port: u16, session: &str) {
+    let Ok(mut stream) = TcpStream::connect((Ipv4Addr::LOCALHOST, port)) else {
+        return;
+    };
+    let request = format!(
+        "DELETE /session/{session} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    );
+    if stream.set_read_timeout(Some(END_SESSION_TIMEOUT)).is_ok()
+        && stream.write_all(request.as_bytes()).is_ok()
+    {
+        let _ = stream.read_to_end(&mut Vec::new());
     }
 }
 

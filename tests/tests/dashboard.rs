@@ -101,6 +101,16 @@ async fn js(browser: &Browser, script: &str) -> Value {
     browser.execute(script, Vec::new()).await.unwrap()
 }
 
+/// A screenshot of the results, scrolled to them.
+async fn results_screenshot(browser: &Browser, name: &str) {
+    js(
+        browser,
+        "document.querySelector('nav.tabs').scrollIntoView(); return true;",
+    )
+    .await;
+    browser.screenshot(name).await.unwrap();
+}
+
 /// The `data-*` values of every keyword row's cells matching `css`.
 async fn column(browser: &Browser, css: &str, attribute: &str) -> Vec<String> {
     let script = format!(
@@ -181,7 +191,11 @@ async fn a_user_researches_keywords_in_the_dashboard() {
     // It runs to completion while the page follows it, without reloading.
     js(&browser, "window.__sameDocument = 42; return true;").await;
     browser
-        .wait_until_text("[data-status]", "completed", JOB_RUN)
+        .wait_until_text(
+            "[data-status]",
+            |text: &str| text.eq_ignore_ascii_case("completed"),
+            JOB_RUN,
+        )
         .await
         .unwrap();
     browser.wait_for("#keyword-count", SHORT).await.unwrap();
@@ -256,7 +270,7 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         volumes.iter().all(|v| v.parse::<i64>().unwrap() >= 10),
         "{volumes:?}"
     );
-    browser.screenshot("keywords-filtered").await.unwrap();
+    results_screenshot(&browser, "keywords-filtered").await;
 
     // The filtered view is a shareable link.
     browser.goto(&filtered).await.unwrap();
@@ -294,7 +308,7 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .goto(&format!("{base}/jobs/{job_id}?tab=clusters"))
         .await
         .unwrap();
-    browser.screenshot("clusters").await.unwrap();
+    results_screenshot(&browser, "clusters").await;
     browser
         .click("table.clusters a[data-cluster]")
         .await
@@ -310,7 +324,7 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .goto(&format!("{base}/jobs/{job_id}?tab=personas"))
         .await
         .unwrap();
-    browser.screenshot("personas").await.unwrap();
+    results_screenshot(&browser, "personas").await;
     browser.click("a[data-persona]").await.unwrap();
     browser
         .wait_for_url(|url| url.contains("personaAvatarNames="), SHORT)
@@ -332,7 +346,7 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .unwrap()
             >= 2
     );
-    browser.screenshot("overview").await.unwrap();
+    results_screenshot(&browser, "overview").await;
 
     // The CSV export downloads with the session cookie.
     let href = browser
@@ -358,16 +372,21 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .goto(&format!("{base}/jobs/{job_id}?tab=keywords"))
         .await
         .unwrap();
+    browser.screenshot("job-page-phone").await.unwrap();
     let overflow = js(
         &browser,
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
     )
     .await;
+    let widest = js(
+        &browser,
+        "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 6).map(e => e.tagName + '.' + e.className + '#' + e.id);",
+    )
+    .await;
     assert!(
         overflow.as_i64().unwrap() <= 1,
-        "the page scrolls sideways: {overflow}"
+        "the page scrolls sideways by {overflow} px: {widest}"
     );
-    browser.screenshot("job-page-phone").await.unwrap();
     browser.set_size(1280, 900).await.unwrap();
 
     // API keys: created and shown once, listed, revoked after confirming.
@@ -416,7 +435,7 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .await
         .unwrap();
     browser.wait_for("table.keywords", SHORT).await.unwrap();
-    browser.screenshot("demo-job").await.unwrap();
+    results_screenshot(&browser, "demo-job").await;
 
     // Someone else's job (or none) is a friendly not-found page.
     browser

@@ -123,7 +123,9 @@ async fn security_headers(request: Request, next: Next) -> Response {
     );
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    // Not `no-referrer`: with it browsers send `Origin: null` on our own forms, which the
+    // Origin rule must refuse. Other sites (preview images) still get no referrer.
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     headers
         .entry(CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));

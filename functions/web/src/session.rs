@@ -64,9 +64,8 @@ impl FromRequestParts<WebState> for SignedIn {
 /// as the API's cookie requests, and the cookie is `SameSite=Lax` besides.
 /// `Some(refusal)` for a form sent from another site.
 pub fn refused_foreign_form(headers: &HeaderMap, state: &WebState) -> Option<Response> {
-    from_foreign_origin(headers, &state.config).then(|| {
-        layout::forbidden("This form was sent from another site, so it was not accepted.")
-    })
+    from_foreign_origin(headers, &state.config)
+        .then(|| layout::forbidden("This form was sent from another site, so it was not accepted."))
 }
 
 /// Where to go after signing in: only a path on this site, never another site.

@@ -142,7 +142,7 @@ struct Group<'a> {
 /// (as "other"); tags without operations are left out.
 fn groups<'a>(root: &'a Value, operations: &[Operation<'a>], ids: &mut Ids) -> Vec<Group<'a>> {
     let mut groups: Vec<Group<'a>> = Vec::new();
-    let mut add = |groups: &mut Vec<Group<'a>>, name: &str, description: &'a str| {
+    let add = |groups: &mut Vec<Group<'a>>, name: &str, description: &'a str| {
         if !groups.iter().any(|group| group.name == name) {
             groups.push(Group {
                 name: name.to_string(),
@@ -224,11 +224,11 @@ fn common_prefix<'a>(operations: &[Operation<'a>]) -> &'a str {
     };
     let mut prefix = first.path.rfind('/').map_or("", |at| &first.path[..at]);
     for operation in operations {
-        while !prefix.is_empty()
-            && !(operation.path.starts_with(prefix)
-                && operation.path[prefix.len()..].starts_with('/')
-                && operation.path.len() > prefix.len() + 1)
-        {
+        let under = |prefix: &str| {
+            let rest = operation.path.strip_prefix(prefix);
+            rest.is_some_and(|rest| rest.starts_with('/') && rest.len() > 1)
+        };
+        while !prefix.is_empty() && !under(prefix) {
             prefix = prefix.rfind('/').map_or("", |at| &prefix[..at]);
         }
     }
@@ -369,7 +369,7 @@ pub fn render(root: &Value) -> String {
             "<section id=\"authentication\" aria-labelledby=\"authentication-h\">\
              <h2 id=\"authentication-h\">Authentication</h2>\
              <p>Each endpoint's <strong>Security</strong> names the schemes it accepts.</p>\
-             <div class=\"tw\"><table><thead><tr><th scope=\"col\">Scheme</th><th scope=\"col\">Type</th>\
+             <div class=\"tw\"><table class=\"stack\"><thead><tr><th scope=\"col\">Scheme</th><th scope=\"col\">Type</th>\
              <th scope=\"col\">Send</th><th scope=\"col\">Description</th></tr></thead><tbody>",
         );
         for (name, scheme) in schemes {
@@ -487,8 +487,8 @@ fn errors(html: &mut String, doc: &Doc, error_body: &Value) {
     let code_schema = doc.resolve(&error_body["properties"]["code"]);
     if let Some(codes) = code_schema.get("enum").and_then(Value::as_array) {
         html.push_str(
-            "<h3>Error codes</h3><div class=\"tw\"><table class=\"codes\"><thead><tr>\
-             <th scope=\"col\"><code>code</code></th><th scope=\"col\">HTTP status</th></tr></thead><tbody>",
+            "<h3>Error codes</h3><div class=\"tw\"><table class=\"stack codes\"><thead><tr>\
+             <th scope=\"col\">Code</th><th scope=\"col\">HTTP status</th></tr></thead><tbody>",
         );
         for code in codes.iter().filter_map(Value::as_str) {
             let status = match error_status(code) {
@@ -925,6 +925,33 @@ mod tests {
             nav.contains("<code>/things/{thingId}</code>"),
             "paths without the shared /v1: {nav}"
         );
+    }
+
+    #[test]
+    fn an_endpoint_with_two_tags_has_one_section_and_a_link() {
+        let page = render(&json!({
+            "openapi": "3.1.0",
+            "info": {"title": "Two", "version": "1"},
+            "tags": [{"name": "a"}, {"name": "b"}],
+            "paths": {
+                "/x": {"get": {"tags": ["b", "a"], "responses": {"204": {"description": "Done"}}}},
+                "/y": {"get": {"responses": {"204": {"description": "Done"}}}}
+            }
+        }));
+        assert_well_formed(&page);
+        let a = page.find("<h2 id=\"tag-a-h\">").unwrap();
+        let b = page.find("<h2 id=\"tag-b-h\">").unwrap();
+        let other = page.find("<h2 id=\"tag-other-h\">").unwrap();
+        let link = page.find("Also here: <a href=\"#op-get-x\">").unwrap();
+        let own = page.find("<section class=\"op\" id=\"op-get-x\"").unwrap();
+        assert!(a < link && link < b && b < own && own < other, "{page}");
+        assert_eq!(page.matches("id=\"op-get-x\"").count(), 1);
+        assert!(
+            page.find("id=\"op-get-y\"").unwrap() > other,
+            "untagged last"
+        );
+        // No security anywhere: nothing to send.
+        assert!(section(&page, "op-get-x").contains("None: this endpoint takes no credentials."));
     }
 
     #[test]

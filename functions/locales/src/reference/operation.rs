@@ -200,7 +200,7 @@ pub fn section(html: &mut String, doc: &Doc, operation: &Operation, base_url: &s
     let parameters = parameters(doc, operation);
     if !parameters.is_empty() {
         html.push_str(
-            "<h4>Parameters</h4><div class=\"tw\"><table class=\"params\"><thead><tr>\
+            "<h4>Parameters</h4><div class=\"tw\"><table class=\"stack params\"><thead><tr>\
              <th scope=\"col\">Name</th><th scope=\"col\">In</th><th scope=\"col\">Type</th>\
              <th scope=\"col\">Required</th><th scope=\"col\">Description</th></tr></thead><tbody>",
         );
@@ -284,7 +284,7 @@ fn responses(html: &mut String, doc: &Doc, op: &Value) {
         return;
     };
     html.push_str(
-        "<h4>Responses</h4><div class=\"tw\"><table class=\"responses\"><thead><tr>\
+        "<h4>Responses</h4><div class=\"tw\"><table class=\"stack responses\"><thead><tr>\
          <th scope=\"col\">Status</th><th scope=\"col\">Description</th><th scope=\"col\">Body</th>\
          </tr></thead><tbody>",
     );
@@ -431,16 +431,18 @@ pub fn curl(
 ) -> String {
     let mut url = base_url.to_string();
     url.push_str(&operation.path.replace('{', "<").replace('}', ">"));
-    let required = |location: &str| {
+    let required = |location: &'static str| -> Vec<&Value> {
         parameters
             .iter()
-            .filter(move |parameter| {
+            .filter(|parameter| {
                 text(parameter, "in") == location
                     && parameter.get("required") == Some(&Value::Bool(true))
             })
             .copied()
+            .collect()
     };
     let query: Vec<String> = required("query")
+        .into_iter()
         .map(|parameter| {
             format!(
                 "{}={}",

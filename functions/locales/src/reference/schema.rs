@@ -298,7 +298,7 @@ pub fn fields_table(doc: &Doc, schema: &Value, shift: usize) -> Option<String> {
         return None;
     }
     let mut html = String::from(
-        "<div class=\"tw\"><table class=\"fields\"><thead><tr><th scope=\"col\">Field</th>\
+        "<div class=\"tw\"><table class=\"stack fields\"><thead><tr><th scope=\"col\">Field</th>\
          <th scope=\"col\">Type</th><th scope=\"col\">Required</th>\
          <th scope=\"col\">Description</th></tr></thead><tbody>",
     );

@@ -78,24 +78,30 @@ pub fn header(job: &Job, dataset: Option<&IndexedDataset>, owner: bool) -> Marku
                 }
             }
             dl.facts {
-                dt { "Created" } dd { (at(&job.created_at)) }
-                @if let Some(started) = &job.started_at { dt { "Started" } dd { (at(started)) } }
-                @if let Some(done) = &job.completed_at { dt { "Finished" } dd { (at(done)) } }
-                @if let Some(took) = duration(job) { dt { "Took" } dd { (took) } }
-                @if job.status.is_finished() { dt { "Keywords" } dd data-keyword-count { (format::count(job.keyword_count.unwrap_or(0).max(0) as usize)) } }
-                dt { "Language · location" } dd { (job.language_code) " · " (job.location_code) }
-                @if let Some(dataset) = dataset { dt { "Figures" } dd { (sources(dataset)) } }
+                div { dt { "Created" } dd { (at(&job.created_at)) } }
+                @if let Some(started) = &job.started_at { div { dt { "Started" } dd { (at(started)) } } }
+                @if let Some(done) = &job.completed_at { div { dt { "Finished" } dd { (at(done)) } } }
+                @if let Some(took) = duration(job) { div { dt { "Took" } dd { (took) } } }
+                @if job.status.is_finished() { div { dt { "Keywords" } dd data-keyword-count { (format::count(job.keyword_count.unwrap_or(0).max(0) as usize)) } } }
+                div { dt { "Language · location" } dd { (job.language_code) " · " (job.location_code) } }
+                @if let Some(dataset) = dataset { div { dt { "Figures" } dd { (sources(dataset)) } } }
                 @if let Some(usage) = &job.usage {
-                    dt { "Data provider" }
-                    dd {
-                        (usage.provider) ": $" (format!("{:.4}", usage.cost_usd)) " for "
-                        (usage.requests) " requests, " (usage.cache_hits) " answers from the cache"
-                        @if let Some(cap) = usage.cap_usd { " (cap $" (format!("{cap:.2}")) @if usage.cap_reached { ", reached" } ")" }
+                    div {
+                        dt { "Data provider" }
+                        dd {
+                            (usage.provider) ": $" (format!("{:.4}", usage.cost_usd)) " for "
+                            (usage.requests) " requests, " (usage.cache_hits) " answers from the cache"
+                            @if let Some(cap) = usage.cap_usd { " (cap $" (format!("{cap:.2}")) @if usage.cap_reached { ", reached" } ")" }
+                        }
                     }
                 }
             }
         }
     }
+}
+
+fn initial(domain: &str) -> char {
+    domain.chars().next().unwrap_or('?').to_ascii_uppercase()
 }
 
 pub fn reference_cards(job: &Job, references: &[Option<Reference>]) -> Markup {
@@ -107,8 +113,9 @@ pub fn reference_cards(job: &Job, references: &[Option<Reference>]) -> Markup {
                     p.role { @if index == 0 { "Your site" } @else { "Competitor" } }
                     @match reference {
                         Some(reference) => {
-                            @if let Some(image) = reference.image_url.as_deref().and_then(format::safe_http_url) {
-                                img src=(image) alt="" loading="lazy" referrerpolicy="no-referrer";
+                            @match reference.image_url.as_deref().and_then(format::safe_http_url) {
+                                Some(image) => img src=(image) alt="" loading="lazy" referrerpolicy="no-referrer";,
+                                None => div.placeholder aria-hidden="true" { (initial(domain.as_str())) },
                             }
                             h2 {
                                 @match reference.link.as_deref().and_then(format::safe_http_url) {
@@ -122,7 +129,7 @@ pub fn reference_cards(job: &Job, references: &[Option<Reference>]) -> Markup {
                             p.muted { (domain.as_str()) }
                         },
                         None => {
-                            div.placeholder aria-hidden="true" { (domain.as_str().chars().next().unwrap_or('?').to_ascii_uppercase()) }
+                            div.placeholder aria-hidden="true" { (initial(domain.as_str())) }
                             h2 { (domain.as_str()) }
                             p.muted { "No preview: the site could not be fetched." }
                         },
