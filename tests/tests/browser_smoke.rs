@@ -136,22 +136,3 @@ async fn a_headless_chromium_loads_fills_navigates_and_screenshots() {
 
     browser.quit().await.unwrap();
 }
-
-#[tokio::test]
-async fn tmp_a_no_goto() {
-    let t = std::time::Instant::now();
-    {
-        let _browser = Browser::start().await.unwrap();
-    }
-    eprintln!("A drop took {:?}", t.elapsed());
-}
-
-#[tokio::test]
-async fn tmp_b_goto() {
-    let base = format!("http://{}", serve().await);
-    let browser = Browser::start().await.unwrap();
-    browser.goto(&format!("{base}/")).await.unwrap();
-    let t = std::time::Instant::now();
-    drop(browser);
-    eprintln!("B drop took {:?}", t.elapsed());
-}

@@ -2,6 +2,10 @@
 //!   results-bench seed N          store a completed job of N keywords; prints `<job id> <api key>`
 //!   results-bench query JOB KEY   cold load to first page, then warm p50/p99 of filtered, sorted pages
 //!   results-bench export JOB KEY  stream the CSV export; throughput and this process's peak memory
+//!   results-bench dashboard JOB KEY   the dashboard's keywords tab: server time per page of 100
+//!                                 rows, and the page in headless Chromium until interactive
+//!   results-bench serve JOB        every function on a local port, the job readable as a demo
+//!                                 job; prints the job page's URL and serves until killed
 //! Each step runs in its own process so peak memory speaks for that step alone.
 
 use std::time::{Duration, Instant};
@@ -278,6 +282,120 @@ async fn export(job: &str, key: &str) -> Result<()> {
     Ok(())
 }
 
+/// The keywords tab with the queries above, 100 rows a page.
+fn dashboard_paths(job: &str) -> Vec<String> {
+    QUERIES
+        .iter()
+        .map(|q| format!("/jobs/{job}{q}&tab=keywords&limit=100").replace("&limit=500", ""))
+        .collect()
+}
+
+async fn dashboard(job: &str, key: &str) -> Result<()> {
+    let app = kr_web::router(kr_web::WebState::from_config(Config::from_env()?).await);
+    let paths = dashboard_paths(job);
+    for path in &paths {
+        let reply = Call::get(path).api_key(key).send(&app).await;
+        if reply.status != 200 || !reply.text.contains("table class=\"keywords\"") {
+            bail!(
+                "{path}: {} {}",
+                reply.status,
+                &reply.text[..reply.text.len().min(300)]
+            );
+        }
+    }
+    let mut times = Vec::new();
+    let mut bytes = 0;
+    for _ in 0..30 {
+        for path in &paths {
+            let started = Instant::now();
+            let reply = Call::get(path).api_key(key).send(&app).await;
+            times.push(started.elapsed());
+            bytes = bytes.max(reply.text.len());
+        }
+    }
+    times.sort();
+    println!(
+        "dashboard keywords tab, 100 rows, {} warm requests: p50 {:.2} ms, p99 {:.2} ms (job and API-key lookups on the emulator included); largest page {:.0} KB of HTML",
+        times.len(),
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        bytes as f64 / 1024.0
+    );
+    let (base, _) = serve_gateway(job).await?;
+    let browser = kr_tests::browser::Browser::start().await?;
+    let mut interactive = Vec::new();
+    for round in 0..7 {
+        browser
+            .goto(&format!("{base}{}", paths[round % paths.len()]))
+            .await?;
+        let timing = browser
+            .execute(
+                "const n = performance.getEntriesByType('navigation')[0]; return [n.responseEnd, n.domInteractive, n.loadEventEnd];",
+                Vec::new(),
+            )
+            .await?;
+        let at = |i: usize| timing[i].as_f64().unwrap_or(f64::NAN);
+        interactive.push((at(0), at(1), at(2)));
+    }
+    // The first load also compiles the stylesheet and script; a returning user has them cached.
+    let warm = &interactive[1..];
+    let median = |pick: fn(&(f64, f64, f64)) -> f64| {
+        let mut values: Vec<f64> = warm.iter().map(pick).collect();
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    println!(
+        "in headless Chromium (median of {} loads after the first): response complete {:.0} ms, DOM interactive {:.0} ms, load event {:.0} ms; first load interactive {:.0} ms",
+        warm.len(),
+        median(|t| t.0),
+        median(|t| t.1),
+        median(|t| t.2),
+        interactive[0].1
+    );
+    browser.quit().await?;
+    Ok(())
+}
+
+/// The job's owner becomes the demo account, so its pages need no sign-in.
+async fn serve_gateway(job: &str) -> Result<(String, Config)> {
+    use kr_core::store::JobStore;
+    use kr_http::routes::Function;
+    let mut config = Config::from_env()?;
+    let store = harness::store().await;
+    let owner = store
+        .job(job.parse()?)
+        .await?
+        .context("the job exists")?
+        .owner;
+    config.demo_user_id = Some(owner.as_uuid());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://127.0.0.1:{}", listener.local_addr()?.port());
+    config.allowed_origins.push(base.clone());
+    let functions = std::collections::HashMap::from([
+        (
+            Function::Results,
+            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await),
+        ),
+        (
+            Function::Jobs,
+            kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await),
+        ),
+        (Function::Locales, kr_locales::router()),
+    ]);
+    let dashboard = kr_web::router(kr_web::WebState::from_config(config.clone()).await);
+    kr_tests::gateway::Gateway::new(functions, dashboard)
+        .serve(listener)
+        .await;
+    Ok((base, config))
+}
+
+async fn serve(job: &str) -> Result<()> {
+    let (base, _) = serve_gateway(job).await?;
+    println!("{base}/jobs/{job}?tab=keywords");
+    std::future::pending::<()>().await;
+    Ok(())
+}
+
 #[tokio::main]
 async fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -290,6 +408,10 @@ async fn main() -> Result<()> {
         ["seed", count] => seed(count.parse()?).await,
         ["query", job, key] => query(job, key).await,
         ["export", job, key] => export(job, key).await,
-        _ => bail!("usage: results-bench seed N | query JOB KEY | export JOB KEY"),
+        ["dashboard", job, key] => dashboard(job, key).await,
+        ["serve", job] => serve(job).await,
+        _ => bail!(
+            "usage: results-bench seed N | query JOB KEY | export JOB KEY | dashboard JOB KEY | serve JOB"
+        ),
     }
 }
