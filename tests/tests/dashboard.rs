@@ -302,6 +302,10 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         sorted.windows(2).all(|pair| pair[0] >= pair[1]),
         "{sorted:?}"
     );
+    // The picture of the job page in the README.
+    browser.set_size(1280, 1500).await.unwrap();
+    browser.screenshot("job-page-keywords").await.unwrap();
+    browser.set_size(1280, 900).await.unwrap();
 
     // A cluster opens its keywords.
     browser

@@ -14,6 +14,7 @@ pub mod format;
 mod assets;
 mod layout;
 mod pages;
+mod previews;
 mod session;
 
 use std::sync::Arc;
@@ -39,6 +40,8 @@ use kr_query::DatasetCache;
 
 /// Datasets kept per warm instance, as in the results function.
 const CACHED_DATASETS: usize = 8;
+/// Site previews of finished jobs kept per warm instance (a few KB each).
+const CACHED_PREVIEWS: usize = 256;
 
 #[derive(Clone, FromRef)]
 pub struct WebState {
@@ -53,6 +56,7 @@ pub struct WebState {
     pub objects: Arc<dyn ArtifactStore>,
     pub removals: Arc<dyn ResultStore>,
     pub cache: Arc<DatasetCache>,
+    pub previews: Arc<previews::PreviewCache>,
 }
 
 impl WebState {
@@ -74,6 +78,7 @@ impl WebState {
             objects: wiring.objects.clone(),
             removals: wiring.objects,
             cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
+            previews: Arc::new(previews::PreviewCache::new(CACHED_PREVIEWS)),
         }
     }
 }
@@ -130,4 +135,14 @@ async fn security_headers(request: Request, next: Next) -> Response {
         .entry(CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));
     response
+}
+
+/// The job page rendered from data already read (no I/O), for the benchmark that measures
+/// the server's own work per page (`.ci/bench dashboard`).
+pub fn render_job_page(
+    job: &kr_core::domain::Job,
+    dataset: Option<&kr_query::IndexedDataset>,
+    raw_query: &str,
+) -> Response {
+    pages::job::render(job, dataset, &[], raw_query, None)
 }

@@ -205,6 +205,7 @@ pub async fn delete(
     match delete_job(state.jobs.as_ref(), state.removals.as_ref(), user.id, id).await {
         Ok(true) => {
             state.cache.forget(id);
+            state.previews.forget(id);
             Redirect::to("/jobs").into_response()
         }
         Ok(false) => layout::not_found(Some(&user), "Job"),

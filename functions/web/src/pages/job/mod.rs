@@ -13,8 +13,10 @@ use std::sync::Arc;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use kr_core::dataset::Reference;
 use kr_core::domain::{Job, JobId, JobStatus};
 use kr_core::service::jobs::readable_job;
+use kr_core::store::User;
 use kr_query::IndexedDataset;
 use maud::{html, Markup};
 
@@ -98,8 +100,6 @@ pub async fn show(
         }
         Err(err) => return layout::internal_error(err),
     };
-    let params = Params::parse(raw.as_deref().unwrap_or(""));
-    let tab = Tab::parse(params.get("tab"));
     let dataset: Option<Arc<IndexedDataset>> = if job.status == JobStatus::Completed {
         match state.cache.get(&job, state.objects.as_ref()).await {
             Ok(dataset) => Some(dataset),
@@ -112,11 +112,30 @@ pub async fn show(
         Ok(references) => references,
         Err(err) => return layout::internal_error(err),
     };
-    let (status, results) = match &dataset {
-        None => (StatusCode::OK, summary::no_results_yet(&job)),
+    render(
+        &job,
+        dataset.as_deref(),
+        &references,
+        raw.as_deref().unwrap_or(""),
+        user.as_ref(),
+    )
+}
+
+/// The page from what was read: no I/O, so its cost can be measured on its own.
+pub fn render(
+    job: &Job,
+    dataset: Option<&IndexedDataset>,
+    references: &[Option<Reference>],
+    raw_query: &str,
+    user: Option<&User>,
+) -> Response {
+    let params = Params::parse(raw_query);
+    let tab = Tab::parse(params.get("tab"));
+    let (status, results) = match dataset {
+        None => (StatusCode::OK, summary::no_results_yet(job)),
         Some(dataset) => {
             let view = View {
-                job: &job,
+                job,
                 dataset,
                 params: &params,
             };
@@ -128,14 +147,15 @@ pub async fn show(
             }
         }
     };
+    let owner = user.is_some_and(|u| u.id == job.owner);
     layout::page(
         status,
         job.primary_domain.as_str(),
-        user.as_ref(),
+        user,
         html! {
-            (summary::header(&job, dataset.as_deref(), user.as_ref().is_some_and(|u| u.id == job.owner)))
-            (summary::reference_cards(&job, &references))
-            @if dataset.is_some() { (tabs(&job, tab)) }
+            (summary::header(job, dataset, owner))
+            (summary::reference_cards(job, references))
+            @if dataset.is_some() { (tabs(job, tab)) }
             section #results aria-live="polite" { (results) }
         },
     )

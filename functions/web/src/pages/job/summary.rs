@@ -2,6 +2,8 @@
 //! previews of its sites. Preview texts and URLs come from the crawled sites: escaped, and
 //! only `http(s)` URLs become links or images.
 
+use std::sync::Arc;
+
 use kr_core::dataset::{objects, Reference};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::store::{get_json, StoreError};
@@ -14,12 +16,26 @@ use crate::pages::jobs::{progress, status_badge};
 use crate::WebState;
 
 /// One preview per site, the primary first; `None` where the site could not be fetched.
-pub async fn references(state: &WebState, job: &Job) -> Result<Vec<Option<Reference>>, StoreError> {
+/// A finished job's previews never change, so they are read once per instance.
+pub async fn references(
+    state: &WebState,
+    job: &Job,
+) -> Result<Arc<Vec<Option<Reference>>>, StoreError> {
+    let finished = job.status.is_finished();
+    if finished {
+        if let Some(known) = state.previews.get(job) {
+            return Ok(known);
+        }
+    }
     let mut references: Vec<Option<Reference>> =
         get_json(state.objects.as_ref(), job.id, objects::REFERENCES)
             .await?
             .unwrap_or_default();
     references.resize(1 + job.competitor_domains.len(), None);
+    let references = Arc::new(references);
+    if finished {
+        state.previews.keep(job, references.clone());
+    }
     Ok(references)
 }
 
