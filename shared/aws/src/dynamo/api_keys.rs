@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::types::{Delete, KeysAndAttributes, Put, TransactWriteItem}
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::keys::{api_key_pk, user_api_key_sk, user_pk, API_KEY_SK, PK, SK, USER_API_KEY_PREFIX};
+use super::keys::{api_key_pk, user_api_key_sk, user_pk, API_KEY_SK, USER_API_KEY_PREFIX};
 use super::{
     condition_held, failed_conditions, from_item, key, s, sdk_error, to_item, DynamoStore, Item,
 };
@@ -142,30 +142,12 @@ impl ApiKeyStore for DynamoStore {
     }
 
     async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError> {
-        let mut items = Vec::new();
-        let mut start = None;
-        loop {
-            let output = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                .expression_attribute_names("#pk", PK)
-                .expression_attribute_names("#sk", SK)
-                .expression_attribute_values(":pk", s(user_pk(user)))
-                .expression_attribute_values(":prefix", s(USER_API_KEY_PREFIX))
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in output.items.unwrap_or_default() {
-                items.push(from_item::<UserKeyItem>(item)?);
-            }
-            start = output.last_evaluated_key;
-            if start.is_none() {
-                break;
-            }
-        }
+        let items: Vec<UserKeyItem> = self
+            .items_with_prefix(user_pk(user), USER_API_KEY_PREFIX)
+            .await?
+            .into_iter()
+            .map(from_item)
+            .collect::<Result<_, _>>()?;
         let last_used = self
             .last_used(items.iter().map(|k| k.secret_hash.clone()).collect())
             .await?;

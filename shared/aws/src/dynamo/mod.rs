@@ -63,6 +63,38 @@ impl DynamoStore {
     }
 }
 
+impl DynamoStore {
+    /// Every item of partition `pk` whose sort key starts with `prefix`, all pages.
+    pub(crate) async fn items_with_prefix(
+        &self,
+        pk: String,
+        prefix: &str,
+    ) -> Result<Vec<Item>, StoreError> {
+        let mut items = Vec::new();
+        let mut start = None;
+        loop {
+            let output = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expression_attribute_names("#pk", PK)
+                .expression_attribute_names("#sk", SK)
+                .expression_attribute_values(":pk", s(pk.clone()))
+                .expression_attribute_values(":prefix", s(prefix))
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            items.extend(output.items.unwrap_or_default());
+            start = output.last_evaluated_key;
+            if start.is_none() {
+                return Ok(items);
+            }
+        }
+    }
+}
+
 pub(crate) fn sdk_error<E, R>(err: SdkError<E, R>) -> StoreError
 where
     E: std::error::Error + Send + Sync + 'static,

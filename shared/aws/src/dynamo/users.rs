@@ -223,31 +223,10 @@ impl UserStore for DynamoStore {
 
     async fn registered_domains(&self, id: UserId) -> Result<Vec<DomainName>, StoreError> {
         let mut domains = Vec::new();
-        let mut start = None;
-        loop {
-            let output = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                .expression_attribute_names("#pk", PK)
-                .expression_attribute_names("#sk", SK)
-                .expression_attribute_values(":pk", s(user_pk(id)))
-                .expression_attribute_values(":prefix", s(DOMAIN_PREFIX))
-                .projection_expression("#sk")
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in output.items.unwrap_or_default() {
-                let sort_key = item.get(SK).and_then(|v| v.as_s().ok());
-                if let Some(raw) = sort_key.and_then(|sk| sk.strip_prefix(DOMAIN_PREFIX)) {
-                    domains.push(DomainName::parse(raw).map_err(StoreError::new)?);
-                }
-            }
-            start = output.last_evaluated_key;
-            if start.is_none() {
-                break;
+        for item in self.items_with_prefix(user_pk(id), DOMAIN_PREFIX).await? {
+            let sort_key = item.get(SK).and_then(|v| v.as_s().ok());
+            if let Some(raw) = sort_key.and_then(|sk| sk.strip_prefix(DOMAIN_PREFIX)) {
+                domains.push(DomainName::parse(raw).map_err(StoreError::new)?);
             }
         }
         domains.sort();
