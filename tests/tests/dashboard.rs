@@ -9,7 +9,7 @@ use std::time::Duration;
 use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
 use kr_core::service::jobs::{create_job, CreateJobRequest};
-use kr_core::store::{JobStore, User, UserStore};
+use kr_core::store::{JobStore, RegisteredDomains, User};
 use kr_http::routes::Function;
 use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::browser::Browser;

@@ -32,8 +32,8 @@ use axum::Router;
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{
-    ApiKeyStore, ArtifactStore, CredentialStore, JobQueue, JobStore, ResultStore, SessionStore,
-    UserStore,
+    ApiKeyStore, ArtifactStore, CredentialStore, JobQueue, JobStore, RegisteredDomains,
+    ResultStore, SessionStore, UserStore,
 };
 use kr_http::auth::Authenticator;
 use kr_query::DatasetCache;
@@ -48,6 +48,7 @@ pub struct WebState {
     pub config: Arc<Config>,
     pub auth: Arc<Authenticator>,
     pub users: Arc<dyn UserStore>,
+    pub domains: Arc<dyn RegisteredDomains>,
     pub credentials: Arc<dyn CredentialStore>,
     pub sessions: Arc<dyn SessionStore>,
     pub api_keys: Arc<dyn ApiKeyStore>,
@@ -71,6 +72,7 @@ impl WebState {
             config: wiring.config,
             auth: Authenticator::on(store.clone()),
             users: store.clone(),
+            domains: store.clone(),
             credentials: store.clone(),
             sessions: store.clone(),
             api_keys: store.clone(),

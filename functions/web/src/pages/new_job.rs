@@ -196,7 +196,7 @@ async fn known_domains(state: &WebState, user: &User) -> Vec<DomainName> {
         return Vec::new();
     }
     state
-        .users
+        .domains
         .registered_domains(user.id)
         .await
         .unwrap_or_default()

@@ -11,7 +11,8 @@ use super::{
 };
 use kr_core::domain::{DomainName, Email, Plan, UserId};
 use kr_core::store::{
-    CreateUserError, CredentialStore, LoginCredentials, NewUser, StoreError, User, UserStore,
+    CreateUserError, CredentialStore, LoginCredentials, NewUser, RegisteredDomains, StoreError,
+    User, UserStore,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -220,18 +221,6 @@ impl UserStore for DynamoStore {
             Ok(None)
         }
     }
-
-    async fn registered_domains(&self, id: UserId) -> Result<Vec<DomainName>, StoreError> {
-        let mut domains = Vec::new();
-        for item in self.items_with_prefix(user_pk(id), DOMAIN_PREFIX).await? {
-            let sort_key = item.get(SK).and_then(|v| v.as_s().ok());
-            if let Some(raw) = sort_key.and_then(|sk| sk.strip_prefix(DOMAIN_PREFIX)) {
-                domains.push(DomainName::parse(raw).map_err(StoreError::new)?);
-            }
-        }
-        domains.sort();
-        Ok(domains)
-    }
 }
 
 #[async_trait]
@@ -249,5 +238,20 @@ impl CredentialStore for DynamoStore {
             })
         })
         .transpose()
+    }
+}
+
+#[async_trait]
+impl RegisteredDomains for DynamoStore {
+    async fn registered_domains(&self, id: UserId) -> Result<Vec<DomainName>, StoreError> {
+        let mut domains = Vec::new();
+        for item in self.items_with_prefix(user_pk(id), DOMAIN_PREFIX).await? {
+            let sort_key = item.get(SK).and_then(|v| v.as_s().ok());
+            if let Some(raw) = sort_key.and_then(|sk| sk.strip_prefix(DOMAIN_PREFIX)) {
+                domains.push(DomainName::parse(raw).map_err(StoreError::new)?);
+            }
+        }
+        domains.sort();
+        Ok(domains)
     }
 }

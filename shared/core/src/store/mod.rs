@@ -46,6 +46,12 @@ pub trait UserStore: Send + Sync {
         domains: Option<i64>,
     ) -> Result<Option<User>, StoreError>;
     async fn set_plan(&self, id: UserId, plan: Plan) -> Result<Option<User>, StoreError>;
+}
+
+/// A port of its own, so functions that never list domains do not link their parsing (the
+/// public suffix list) through `UserStore`'s vtable.
+#[async_trait]
+pub trait RegisteredDomains: Send + Sync {
     /// The primary domains the user has paid the allowance for: new jobs on them cost no
     /// allowance. Sorted.
     async fn registered_domains(&self, id: UserId) -> Result<Vec<DomainName>, StoreError>;
