@@ -191,6 +191,25 @@ fn render(
     )
 }
 
+/// The form again, as the user left it, with what was wrong.
+async fn refused(
+    state: &WebState,
+    user: &User,
+    entered: &Entered,
+    errors: Vec<FieldError>,
+    problem: Option<&str>,
+) -> Response {
+    let known = known_domains(state, user).await;
+    render(
+        StatusCode::BAD_REQUEST,
+        user,
+        entered,
+        &errors,
+        problem,
+        &known,
+    )
+}
+
 async fn known_domains(state: &WebState, user: &User) -> Vec<DomainName> {
     if user.domains_balance > 0 {
         return Vec::new();
@@ -224,22 +243,8 @@ pub async fn submit(
         return refused;
     }
     let entered = Entered::from_form(&form);
-    let refuse = |errors: Vec<FieldError>, problem: Option<&str>| {
-        let state = state.clone();
-        let user = user.clone();
-        let problem = problem.map(String::from);
-        let entered = &entered;
-        async move {
-            let known = known_domains(&state, &user).await;
-            render(
-                StatusCode::BAD_REQUEST,
-                &user,
-                entered,
-                &errors,
-                problem.as_deref(),
-                &known,
-            )
-        }
+    let refuse = |errors: Vec<FieldError>, problem: Option<&'static str>| {
+        refused(&state, &user, &entered, errors, problem)
     };
     let mut request = CreateJobRequest::parse(&entered.as_request_body());
     if entered.location.trim().parse::<i64>().is_err() {
