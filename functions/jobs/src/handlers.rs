@@ -133,12 +133,7 @@ pub async fn list(
     CurrentUser(principal): CurrentUser,
     query: QueryParams,
 ) -> Result<Json<JobList>, ApiError> {
-    let limit = query
-        .number::<u32>("limit", 1, Some(MAX_PAGE), Some(DEFAULT_PAGE))?
-        .unwrap_or(DEFAULT_PAGE);
-    let offset = query
-        .number::<u32>("offset", 0, None, Some(0))?
-        .unwrap_or(0);
+    let (limit, offset) = query.paging(MAX_PAGE, DEFAULT_PAGE)?;
     let status = match query.str("status") {
         Some(raw) => Some(
             raw.parse::<JobStatus>()

@@ -30,17 +30,7 @@ pub struct ClusterQuery {
 
 impl ClusterQuery {
     pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
-        let limit = query
-            .number::<u32>(
-                "limit",
-                1,
-                Some(MAX_CLUSTER_LIMIT),
-                Some(DEFAULT_CLUSTER_LIMIT),
-            )?
-            .unwrap_or(DEFAULT_CLUSTER_LIMIT);
-        let offset = query
-            .number::<u32>("offset", 0, None, Some(0))?
-            .unwrap_or(0);
+        let (limit, offset) = query.paging(MAX_CLUSTER_LIMIT, DEFAULT_CLUSTER_LIMIT)?;
         let sort = query
             .choice("sortBy", &CLUSTER_SORTS, Some("totalSearchVolume"))?
             .unwrap_or("totalSearchVolume");

@@ -284,12 +284,7 @@ fn list(raw: &str) -> Vec<String> {
 
 impl KeywordQuery {
     pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
-        let limit = query
-            .number::<u32>("limit", 1, Some(MAX_LIMIT), Some(DEFAULT_LIMIT))?
-            .unwrap_or(DEFAULT_LIMIT);
-        let offset = query
-            .number::<u32>("offset", 0, None, Some(0))?
-            .unwrap_or(0);
+        let (limit, offset) = query.paging(MAX_LIMIT, DEFAULT_LIMIT)?;
         let intents = match query.str("intent") {
             None => None,
             Some(raw) => Some(

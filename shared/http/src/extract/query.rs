@@ -71,6 +71,16 @@ impl QueryParams {
         Ok(Some(value))
     }
 
+    /// `limit` (1 to `max_limit`, default `default_limit`) and `offset` (0 or more, default 0)
+    /// of a paged list.
+    pub fn paging(&self, max_limit: u32, default_limit: u32) -> Result<(u32, u32), ApiError> {
+        let limit = self
+            .number::<u32>("limit", 1, Some(max_limit), Some(default_limit))?
+            .unwrap_or(default_limit);
+        let offset = self.number::<u32>("offset", 0, None, Some(0))?.unwrap_or(0);
+        Ok((limit, offset))
+    }
+
     /// One of `allowed` (exact, case-insensitive), or `default` when absent.
     pub fn choice(
         &self,
