@@ -3,14 +3,12 @@
 //! the real pipeline. One scenario after another, as a user would go, each leaving a
 //! screenshot in `target/screenshots/`.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
 use kr_core::service::jobs::{create_job, CreateJobRequest};
 use kr_core::store::{JobStore, RegisteredDomains, User};
-use kr_http::routes::Function;
 use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::browser::Browser;
 use kr_tests::gateway::Gateway;
@@ -35,27 +33,10 @@ async fn stack(demo_owner: &User) -> Stack {
     config.jobs_queue_url = rig.queue_url.clone();
     config.allowed_origins.push(base.clone());
     config.demo_user_id = Some(demo_owner.id.as_uuid());
-    let functions = HashMap::from([
-        (
-            Function::Account,
-            kr_account::router(kr_account::AccountState::from_config(config.clone()).await),
-        ),
-        (
-            Function::Jobs,
-            kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await),
-        ),
-        (
-            Function::Results,
-            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await),
-        ),
-        (
-            Function::Export,
-            kr_export::router(kr_export::ExportState::from_config(config.clone()).await),
-        ),
-        (Function::Locales, kr_locales::router()),
-    ]);
-    let dashboard = kr_web::router(kr_web::WebState::from_config(config).await);
-    Gateway::new(functions, dashboard).serve(listener).await;
+    Gateway::with_every_function(config)
+        .await
+        .serve(listener)
+        .await;
     let bridge = Bridge {
         sqs: rig.clients.sqs.clone(),
         queue_url: rig.queue_url.clone(),

@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-use axum::Router;
 use kr_http::routes::{Function, Method, Route, DASHBOARD_FUNCTION, DASHBOARD_PATHS, ROUTES};
+use kr_tests::gateway::function_router;
 use kr_tests::harness::{self, Call};
 use kr_tests::template::{workspace_root, ApiRoute, Template};
 use utoipa::openapi::OpenApi;
@@ -269,21 +269,6 @@ fn the_published_document_is_openapi_3_1_version_0_1_0_with_the_security_schemes
     }
 }
 
-async fn function_router(function: Function) -> Router {
-    let config = harness::config();
-    match function {
-        Function::Account => {
-            kr_account::router(kr_account::AccountState::from_config(config).await)
-        }
-        Function::Jobs => kr_jobs::router(kr_jobs::JobsState::from_config(config).await),
-        Function::Results => {
-            kr_results::router(kr_results::ResultsState::from_config(config).await)
-        }
-        Function::Export => kr_export::router(kr_export::ExportState::from_config(config).await),
-        Function::Locales => kr_locales::router(),
-    }
-}
-
 fn http_method(method: Method) -> &'static str {
     match method {
         Method::Get => "GET",
@@ -297,7 +282,7 @@ fn http_method(method: Method) -> &'static str {
 #[tokio::test]
 async fn each_function_answers_exactly_the_tables_methods() {
     for function in Function::ALL {
-        let router = function_router(function).await;
+        let router = function_router(function, harness::config()).await;
         let paths: BTreeSet<&str> = routes_of(function).map(|route| route.path).collect();
         for path in paths {
             let concrete = path

@@ -159,9 +159,10 @@ fn skipped_note(skipped: usize) -> String {
 fn point_title(point: &ScatterPoint) -> String {
     let keyword = point.keyword;
     // The design note asks that estimates never pass for measurements.
-    let estimate = match keyword.metrics_source.as_str() {
-        "estimate" => " (estimated from the crawl)",
-        _ => "",
+    let estimate = if keyword.is_estimate() {
+        " (estimated from the crawl)"
+    } else {
+        ""
     };
     format!(
         "{} — {} searches/mo, KD {}, {}/mo{estimate}",

@@ -246,6 +246,16 @@ pub fn intent_class(intent: Intent) -> &'static str {
     }
 }
 
+/// The one-letter intent badge of tables, its colour from the stylesheet, the full word in
+/// its tooltip.
+pub fn intent_badge(intent: Intent) -> Markup {
+    html! {
+        span class={"badge " (intent_class(intent))} title=(intent_label(intent)) data-intent=(intent.as_str()) {
+            (intent_letter(intent))
+        }
+    }
+}
+
 /// The URL, trimmed, if it is an absolute `http` or `https` URL with a host; `None` otherwise.
 ///
 /// Every link and image built from crawled pages goes through this: the pages are written by

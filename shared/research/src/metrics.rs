@@ -40,8 +40,7 @@ use crate::discovery::Candidate;
 use crate::intent::IntentClassifier;
 use crate::text::Language;
 
-/// `metricsSource` of estimated metrics.
-pub const ESTIMATE_SOURCE: &str = "estimate";
+pub use kr_core::dataset::ESTIMATE_SOURCE;
 
 /// Search metrics of a keyword. `None` means unknown (a provider had no data).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

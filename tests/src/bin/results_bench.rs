@@ -327,7 +327,7 @@ async fn dashboard(job: &str, key: &str) -> Result<()> {
         percentile(&render, 0.5),
         percentile(&render, 0.99)
     );
-    let (base, _) = serve_gateway(job).await?;
+    let base = serve_gateway(job).await?;
     let browser = kr_tests::browser::Browser::start().await?;
     let mut interactive = Vec::new();
     for round in 0..7 {
@@ -398,9 +398,8 @@ async fn dashboard_render_times(job: &str) -> Result<Vec<Duration>> {
 }
 
 /// The job's owner becomes the demo account, so its pages need no sign-in.
-async fn serve_gateway(job: &str) -> Result<(String, Config)> {
+async fn serve_gateway(job: &str) -> Result<String> {
     use kr_core::store::JobStore;
-    use kr_http::routes::Function;
     let mut config = Config::from_env()?;
     let store = harness::store().await;
     let owner = store
@@ -412,26 +411,15 @@ async fn serve_gateway(job: &str) -> Result<(String, Config)> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base = format!("http://127.0.0.1:{}", listener.local_addr()?.port());
     config.allowed_origins.push(base.clone());
-    let functions = std::collections::HashMap::from([
-        (
-            Function::Results,
-            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await),
-        ),
-        (
-            Function::Jobs,
-            kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await),
-        ),
-        (Function::Locales, kr_locales::router()),
-    ]);
-    let dashboard = kr_web::router(kr_web::WebState::from_config(config.clone()).await);
-    kr_tests::gateway::Gateway::new(functions, dashboard)
+    kr_tests::gateway::Gateway::with_every_function(config)
+        .await
         .serve(listener)
         .await;
-    Ok((base, config))
+    Ok(base)
 }
 
 async fn serve(job: &str) -> Result<()> {
-    let (base, _) = serve_gateway(job).await?;
+    let base = serve_gateway(job).await?;
     println!("{base}/jobs/{job}?tab=keywords");
     std::future::pending::<()>().await;
     Ok(())

@@ -40,19 +40,32 @@ impl Entered {
         }
     }
 
-    /// The JSON body the API would get for the same form.
-    fn as_request_body(&self) -> Map<String, Value> {
-        let competitors: Vec<Value> = self
-            .competitors
+    /// The competitors as listed, one per line (or comma), blanks skipped: the order the
+    /// API's `competitorDomains[i]` errors count in.
+    fn competitor_lines(&self) -> Vec<&str> {
+        self.competitors
             .split(['\n', ','])
             .map(str::trim)
             .filter(|line| !line.is_empty())
+            .collect()
+    }
+
+    /// The location as a number, the only form the list offers.
+    fn location_code(&self) -> Option<i64> {
+        self.location.trim().parse().ok()
+    }
+
+    /// The JSON body the API would get for the same form.
+    fn as_request_body(&self) -> Map<String, Value> {
+        let competitors: Vec<Value> = self
+            .competitor_lines()
+            .into_iter()
             .map(|line| Value::String(line.to_string()))
             .collect();
-        let location = match self.location.trim().parse::<i64>() {
-            Ok(code) => Value::from(code),
-            Err(_) if self.location.trim().is_empty() => Value::Null,
-            Err(_) => Value::String(self.location.clone()),
+        let location = match self.location_code() {
+            Some(code) => Value::from(code),
+            None if self.location.trim().is_empty() => Value::Null,
+            None => Value::String(self.location.clone()),
         };
         Map::from_iter([
             (
@@ -78,12 +91,7 @@ fn errors_for<'a>(errors: &'a [FieldError], field: &str) -> Vec<&'a FieldError> 
 }
 
 fn field_errors(errors: &[FieldError], field: &str, entered: &Entered) -> Markup {
-    let competitors: Vec<&str> = entered
-        .competitors
-        .split(['\n', ','])
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .collect();
+    let competitors = entered.competitor_lines();
     html! {
         @for error in errors_for(errors, field) {
             p.field-error id={(field) "-error"} role="alert" {
@@ -247,7 +255,7 @@ pub async fn submit(
         refused(&state, &user, &entered, errors, problem)
     };
     let mut request = CreateJobRequest::parse(&entered.as_request_body());
-    if entered.location.trim().parse::<i64>().is_err() {
+    if entered.location_code().is_none() {
         // The API's "a JSON number" is about JSON; here the list is the way to say it.
         let mut errors = request.err().unwrap_or_default();
         errors.retain(|error| error.field != "locationCode");

@@ -26,6 +26,9 @@ pub enum RankingKind {
     Paid,
 }
 
+/// `metricsSource` of metrics estimated from the crawl rather than measured.
+pub const ESTIMATE_SOURCE: &str = "estimate";
+
 #[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeywordRecord {
@@ -53,6 +56,13 @@ pub struct KeywordRecord {
     pub rankings: Vec<Ranking>,
     /// Competitors cover it and the primary site does not.
     pub content_gap: bool,
+}
+
+impl KeywordRecord {
+    /// Its figures were estimated from the crawl, not measured by a data provider.
+    pub fn is_estimate(&self) -> bool {
+        self.metrics_source == ESTIMATE_SOURCE
+    }
 }
 
 #[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]

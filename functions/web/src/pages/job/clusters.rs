@@ -78,8 +78,8 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                                     None => "—",
                                 } }
                                 td.num { (format!("{:.0}", cluster.organic_opportunity_score)) }
-                                td.num { "$" (format::count(cluster.opportunity_value.round().max(0.0) as usize)) }
-                                td { span class={"badge " (format::intent_class(cluster.dominant_intent))} title=(format::intent_label(cluster.dominant_intent)) { (format::intent_letter(cluster.dominant_intent)) } }
+                                td.num { (format::money(cluster.opportunity_value)) }
+                                td { (format::intent_badge(cluster.dominant_intent)) }
                             }
                         }
                     }

@@ -114,7 +114,7 @@ fn filters(view: &View) -> Markup {
                     label.chip title=(format::intent_label(intent)) {
                         input type="checkbox" name="intent" value=(intent.as_str())
                             checked[chosen_intents.iter().any(|c| c == intent.as_str())];
-                        span class={"badge " (format::intent_class(intent))} { (format::intent_letter(intent)) }
+                        (format::intent_badge(intent))
                         " " (format::intent_label(intent))
                     }
                 }
@@ -198,13 +198,13 @@ fn rankings(keyword: &KeywordRecord) -> Markup {
 
 fn row(view: &View, keyword: &KeywordRecord) -> Markup {
     let base = format!("/jobs/{}", view.job.id);
-    let estimated = keyword.metrics_source == "estimate";
+    let estimated = keyword.is_estimate();
     html! {
         tr {
             th scope="row" .keyword { (keyword.keyword)
                 @if keyword.content_gap { " " span.badge.gap title="Competitors rank for it and your site does not" { "gap" } }
             }
-            td { span class={"badge " (format::intent_class(keyword.intent))} title=(format::intent_label(keyword.intent)) data-intent=(keyword.intent.as_str()) { (format::intent_letter(keyword.intent)) } }
+            td { (format::intent_badge(keyword.intent)) }
             td.num title=(format::volume_exact(keyword.search_volume)) data-volume=[keyword.search_volume] { (format::volume(keyword.search_volume)) }
             td.trend { @if let Some(line) = format::sparkline(&keyword.monthly_searches) { (line) } }
             td.num { @match keyword.difficulty {
@@ -215,7 +215,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
             td.num { (format::competition(keyword.competition)) }
             td.num { (format!("{:.0}", keyword.organic_opportunity_score)) }
             td.num { (format!("{:.0}", keyword.paid_opportunity_score)) }
-            td.num { "$" (format::count(keyword.opportunity_value.round().max(0.0) as usize)) }
+            td.num { (format::money(keyword.opportunity_value)) }
             td { a href=(format!("{base}?tab=keywords&cluster={}", urlencode(&keyword.cluster_id))) data-partial { (keyword.cluster_name) } }
             td { @if let Some(persona) = &keyword.persona_avatar_name {
                 a href=(format!("{base}?tab=keywords&personaAvatarNames={}", urlencode(persona))) data-partial { (persona) }

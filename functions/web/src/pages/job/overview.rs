@@ -47,10 +47,10 @@ pub fn render(view: &View) -> Markup {
                             @for keyword in best.into_iter().take(TOP) {
                                 tr {
                                     th scope="row" { (keyword.keyword) }
-                                    td { span class={"badge " (format::intent_class(keyword.intent))} title=(format::intent_label(keyword.intent)) { (format::intent_letter(keyword.intent)) } }
+                                    td { (format::intent_badge(keyword.intent)) }
                                     td.num { (format::volume(keyword.search_volume)) }
                                     td.num { (keyword.difficulty.map(|kd| kd.to_string()).unwrap_or_else(|| "—".into())) }
-                                    td.num { "$" (format::count(keyword.opportunity_value.round().max(0.0) as usize)) }
+                                    td.num { (format::money(keyword.opportunity_value)) }
                                 }
                             }
                         }

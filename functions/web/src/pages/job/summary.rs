@@ -52,10 +52,7 @@ fn duration(job: &Job) -> Option<String> {
 /// How many keywords were measured by the data provider and how many estimated.
 fn sources(dataset: &IndexedDataset) -> Markup {
     let keywords = &dataset.dataset.keywords;
-    let estimated = keywords
-        .iter()
-        .filter(|k| k.metrics_source == "estimate")
-        .count();
+    let estimated = keywords.iter().filter(|k| k.is_estimate()).count();
     let measured = keywords.len() - estimated;
     html! {
         @if measured > 0 { span { (format::count(measured)) " measured by DataForSEO" } }
