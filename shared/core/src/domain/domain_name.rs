@@ -14,7 +14,17 @@ const MAX_LABEL: usize = 63;
 
 impl DomainName {
     pub fn parse(raw: &str) -> Result<Self, String> {
-        let lowered = raw.trim().to_lowercase();
+        // IDNA (UTS 46) maps these to a full stop; mapped first, so that every later step
+        // (the trailing dot, `www.`, the label checks) sees one kind of dot.
+        let lowered: String = raw
+            .trim()
+            .to_lowercase()
+            .chars()
+            .map(|c| match c {
+                '\u{3002}' | '\u{FF0E}' | '\u{FF61}' => '.',
+                other => other,
+            })
+            .collect();
         if lowered.is_empty() {
             return Err("must not be empty".into());
         }
@@ -131,6 +141,10 @@ mod tests {
             "http://example.com.",
             "//example.com/",
             "HTTPS://WWW.EXAMPLE.COM",
+            // IDNA's other full stops are dots too, wherever they are.
+            "example.com\u{3002}",
+            "www\u{3002}example\u{FF0E}com",
+            "https://example\u{FF61}com/",
         ] {
             assert_eq!(ok(raw), "example.com", "{raw}");
         }
