@@ -358,6 +358,63 @@ async fn an_idempotent_retry_returns_the_first_response_and_charges_once() {
     );
 }
 
+/// Ages every idempotency record of `user` past its window, as time would; DynamoDB keeps
+/// such items for a while before its TTL deletes them.
+async fn expire_idempotency_records(f: &Fixture, user: kr_core::domain::UserId) {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let table = harness::config().table_name;
+    let records = f
+        .clients
+        .dynamodb
+        .scan()
+        .table_name(&table)
+        .filter_expression("begins_with(PK, :prefix)")
+        .expression_attribute_values(":prefix", AttributeValue::S(format!("IDEMP#{user}#")))
+        .send()
+        .await
+        .unwrap();
+    let records = records.items.unwrap_or_default();
+    assert!(!records.is_empty());
+    for record in records {
+        f.clients
+            .dynamodb
+            .update_item()
+            .table_name(&table)
+            .key("PK", record["PK"].clone())
+            .key("SK", record["SK"].clone())
+            .update_expression("SET #ttl = :past")
+            .expression_attribute_names("#ttl", "ttl")
+            .expression_attribute_values(
+                ":past",
+                AttributeValue::N((chrono::Utc::now().timestamp() - 60).to_string()),
+            )
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn an_expired_idempotency_key_starts_a_new_job() {
+    let f = fixture().await;
+    let (user, key) = user_with_key(&f.store, 5, 5).await;
+    let send = |body: Value| {
+        Call::post("/api/v1/jobs")
+            .api_key(&key)
+            .header("idempotency-key", "monthly-report")
+            .json(body)
+            .send(&f.app)
+    };
+    let first = send(job_body("example.com")).await.expect(201);
+    expire_idempotency_records(&f, user.id).await;
+    let second = send(job_body("different.com")).await.expect(201);
+    assert_ne!(second.json["job"]["id"], first.json["job"]["id"]);
+    let replay = send(job_body("different.com")).await.expect(201);
+    assert_eq!(replay.json, second.json, "the new record replays");
+    let user = f.store.user(user.id).await.unwrap().unwrap();
+    assert_eq!(user.credits_balance, 3);
+}
+
 #[tokio::test]
 async fn lists_are_newest_first_paged_and_filtered() {
     let f = fixture().await;

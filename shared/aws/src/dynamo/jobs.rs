@@ -9,7 +9,7 @@ use super::job_item::JobItem;
 use super::keys::{
     domain_sk, idempotency_pk, job_pk, job_sort_key, status_counter, user_jobs_pk, user_pk,
     user_status_pk, ALL_JOBS_COUNTER, DOMAIN_QUOTA_SK, GSI1, GSI2, GSI3, IDEMPOTENCY_SK, JOB_SK,
-    PROFILE_SK, QUEUED_PK,
+    PROFILE_SK, QUEUED_PK, TTL_ATTRIBUTE,
 };
 use super::{
     condition_held, failed_conditions, from_item, is_transaction_conflict, key, n, s, sdk_error,
@@ -138,11 +138,15 @@ impl DynamoStore {
                 fingerprint: idempotency.fingerprint.clone(),
                 ttl: (job.created_at + IDEMPOTENCY_WINDOW).timestamp(),
             })?;
+            // DynamoDB deletes expired items only eventually (up to days later); until then
+            // an expired record is overwritten as if it were absent.
             let put = build(
                 Put::builder()
                     .table_name(&self.table)
                     .set_item(Some(record))
-                    .condition_expression("attribute_not_exists(PK)")
+                    .condition_expression("attribute_not_exists(PK) OR #ttl < :now")
+                    .expression_attribute_names("#ttl", TTL_ATTRIBUTE)
+                    .expression_attribute_values(":now", n(job.created_at.timestamp()))
                     .build(),
             )?;
             idempotency_index = Some(items.len());
