@@ -602,6 +602,73 @@ async fn delete_removes_the_job_its_results_and_its_count() {
     );
 }
 
+/// Removes nothing the first time, as when S3 refuses some keys; then does its job.
+struct FailsFirstDelete {
+    inner: Arc<dyn kr_core::store::ResultStore>,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl kr_core::store::ResultStore for FailsFirstDelete {
+    async fn delete_results(&self, job: JobId) -> Result<(), kr_core::store::StoreError> {
+        if self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            return Err(kr_core::store::StoreError::new("1 object was not deleted"));
+        }
+        self.inner.delete_results(job).await
+    }
+}
+
+#[tokio::test]
+async fn a_delete_that_fails_part_way_keeps_the_job_and_a_retry_finishes_it() {
+    let f = fixture().await;
+    let mut state = JobsState::from_config(harness::config()).await;
+    state.objects = Arc::new(FailsFirstDelete {
+        inner: state.objects.clone(),
+        calls: Default::default(),
+    });
+    let app = router(state);
+    let (_, key) = user_with_key(&f.store, 5, 5).await;
+    let created = create(&app, &key, job_body("example.com"))
+        .await
+        .expect(201);
+    let id: JobId = created.json["job"]["id"].as_str().unwrap().parse().unwrap();
+    let bucket = harness::config().results_bucket;
+    f.clients
+        .s3
+        .put_object()
+        .bucket(&bucket)
+        .key(format!("jobs/{id}/keywords.bin"))
+        .body(b"data".to_vec().into())
+        .send()
+        .await
+        .unwrap();
+    let path = format!("/api/v1/jobs/{id}");
+
+    let failed = Call::delete(&path)
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(500);
+    assert_eq!(failed.code(), "internal");
+    Call::get(&path).api_key(&key).send(&app).await.expect(200);
+    Call::delete(&path)
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(204);
+    Call::get(&path).api_key(&key).send(&app).await.expect(404);
+    let left = f
+        .clients
+        .s3
+        .list_objects_v2()
+        .bucket(&bucket)
+        .prefix(format!("jobs/{id}/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(left.key_count(), Some(0), "the retry removed the objects");
+}
+
 #[tokio::test]
 async fn a_lost_send_is_healed_by_the_sweeper() {
     let clients = harness::clients().await;

@@ -75,13 +75,24 @@ impl ResultStore for S3ObjectStore {
                     .quiet(true)
                     .build()
                     .map_err(StoreError::new)?;
-                self.client
+                // Quiet mode lists only the keys that could not be deleted; any one of them
+                // fails the whole removal, so the caller keeps the job and can retry.
+                let output = self
+                    .client
                     .delete_objects()
                     .bucket(&self.bucket)
                     .delete(delete)
                     .send()
                     .await
                     .map_err(s3_error)?;
+                if let Some(error) = output.errors().first() {
+                    return Err(StoreError(format!(
+                        "{} of the job's objects were not deleted, {}: {}",
+                        output.errors().len(),
+                        error.key().unwrap_or_default(),
+                        error.message().or(error.code()).unwrap_or_default()
+                    )));
+                }
             }
             if page.is_truncated() != Some(true) {
                 return Ok(());

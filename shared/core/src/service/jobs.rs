@@ -345,19 +345,23 @@ pub async fn readable_job(
     Ok(allowed.then_some(job))
 }
 
-/// Deletes the job and everything stored for it. The pipeline checks for the job before
-/// every write, so a stage in flight stops without bringing it back.
+/// Deletes everything stored for the job, then the job. Objects first: if their removal
+/// fails part way, the job is still there to answer a retried DELETE, which finishes the
+/// removal (a job deleted first would leave its objects unreachable behind a 404). The
+/// pipeline checks for the job before every write and removes what it wrote once the job is
+/// gone, so a stage in flight cannot leave objects behind either.
 pub async fn delete_job(
     jobs: &dyn JobStore,
     results: &dyn ResultStore,
     owner: UserId,
     id: JobId,
 ) -> Result<bool, StoreError> {
-    let Some(job) = jobs.delete_job(owner, id).await? else {
-        return Ok(false);
-    };
-    results.delete_results(job.id).await?;
-    Ok(true)
+    match jobs.job(id).await? {
+        Some(job) if job.owner == owner => {}
+        _ => return Ok(false),
+    }
+    results.delete_results(id).await?;
+    Ok(jobs.delete_job(owner, id).await?.is_some())
 }
 
 /// Re-sends the first message of jobs that have sat in `queued` since before `older_than`
