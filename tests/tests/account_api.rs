@@ -302,6 +302,7 @@ async fn login_refuses_wrong_credentials_and_bad_bodies() {
         .expect(400);
     assert_eq!(reply.invalid_fields(), ["password"]);
     let reply = Call::post("/api/v1/auth/login")
+        .header("content-type", "application/json")
         .raw_body("{not json")
         .send(&app)
         .await
@@ -316,6 +317,48 @@ async fn login_refuses_wrong_credentials_and_bad_bodies() {
     assert_eq!(reply.code(), "payload_too_large");
     // E-mail addresses are matched without regard to case.
     log_in(&app, &user.email.as_str().to_uppercase()).await;
+}
+
+#[tokio::test]
+async fn login_takes_only_json_from_allowed_origins() {
+    let app = account().await;
+    let store = harness::store().await;
+    let user = harness::new_user(&store, Plan::Free, 0, 0).await;
+    let body = json!({"email": user.email.as_str(), "password": TEST_PASSWORD}).to_string();
+
+    // What a cross-site HTML form can send: no preflight, so no JSON content type.
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+        None,
+    ] {
+        let mut call = Call::post("/api/v1/auth/login").raw_body(body.clone());
+        if let Some(content_type) = content_type {
+            call = call.header("content-type", content_type);
+        }
+        let reply = call.send(&app).await.expect(415);
+        assert_eq!(reply.code(), "unsupported_media_type", "{content_type:?}");
+        assert!(reply.header("set-cookie").is_none());
+    }
+    let reply = Call::post("/api/v1/auth/login")
+        .header("origin", "https://evil.example.com")
+        .json(serde_json::from_str(&body).unwrap())
+        .send(&app)
+        .await
+        .expect(403);
+    assert_eq!(reply.code(), "forbidden");
+    assert!(reply.header("set-cookie").is_none());
+
+    for content_type in ["application/json; charset=utf-8", "application/ld+json"] {
+        Call::post("/api/v1/auth/login")
+            .header("origin", "https://app.keyword-research.test")
+            .header("content-type", content_type)
+            .raw_body(body.clone())
+            .send(&app)
+            .await
+            .expect(204);
+    }
 }
 
 #[tokio::test]

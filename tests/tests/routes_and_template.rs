@@ -60,6 +60,7 @@ fn generated_document() -> OpenApi {
     for function in Function::ALL {
         document.merge(function_document(function));
     }
+    kr_http::openapi::document_rate_limits(&mut document);
     document
 }
 

@@ -1,9 +1,11 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use kr_core::domain::ApiKeyId;
-use kr_core::service::account::{issue_api_key, ApiKeyView, IssueKeyError, MAX_API_KEY_NAME_CHARS};
-use kr_http::extract::{CurrentUser, JsonBody};
+use kr_core::service::account::{
+    issue_api_key, ApiKeyView, IssueKeyError, MAX_API_KEYS, MAX_API_KEY_NAME_CHARS,
+};
+use kr_http::extract::{CurrentUser, JsonBody, PathParams};
 use kr_http::ApiError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -53,7 +55,7 @@ pub struct ApiKeyList {
         (status = 201, description = "Created", body = CreatedApiKey),
         (status = 400, description = "Invalid name", body = kr_http::error::ErrorBody),
         (status = 401, description = "No valid session or API key", body = kr_http::error::ErrorBody),
-        (status = 403, description = "The plan does not include API keys", body = kr_http::error::ErrorBody),
+        (status = 403, description = "The plan does not include API keys, or the account holds 50 keys already", body = kr_http::error::ErrorBody),
     )
 )]
 pub async fn create(
@@ -84,6 +86,9 @@ pub async fn create(
         Err(IssueKeyError::PlanWithoutApiKeys) => Err(ApiError::forbidden(
             "API keys need the Agency plan; see can_create_api_keys on /users/me.",
         )),
+        Err(IssueKeyError::TooManyKeys) => Err(ApiError::forbidden(format!(
+            "An account holds at most {MAX_API_KEYS} API keys; revoke one to create another."
+        ))),
         Err(IssueKeyError::NoSuchUser) => Err(ApiError::unauthorized()),
         Err(IssueKeyError::Store(err)) => Err(err.into()),
     }
@@ -126,7 +131,7 @@ pub async fn list(
 pub async fn revoke(
     State(state): State<AccountState>,
     CurrentUser(principal): CurrentUser,
-    Path(key_id): Path<String>,
+    PathParams([key_id]): PathParams<1>,
 ) -> Result<StatusCode, ApiError> {
     let key_id: ApiKeyId = key_id.parse().map_err(|_| ApiError::not_found("API key"))?;
     if state

@@ -10,7 +10,7 @@ use axum::extract::FromRef;
 use axum::Router;
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_core::store::{ApiKeyStore, CredentialStore, SessionStore, UserStore};
+use kr_core::store::{ApiKeyStore, CredentialStore, RequestCounters, SessionStore, UserStore};
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -23,18 +23,20 @@ pub struct AccountState {
     pub credentials: Arc<dyn CredentialStore>,
     pub api_keys: Arc<dyn ApiKeyStore>,
     pub sessions: Arc<dyn SessionStore>,
+    pub counters: Arc<dyn RequestCounters>,
 }
 
 impl AccountState {
     pub async fn from_config(config: Config) -> Self {
         let Wiring { config, store, .. } = Wiring::from_config(config).await;
         Self {
+            auth: Authenticator::on(store.clone(), config.limits.clone()),
             config,
-            auth: Authenticator::on(store.clone()),
             users: store.clone(),
             credentials: store.clone(),
             api_keys: store.clone(),
-            sessions: store,
+            sessions: store.clone(),
+            counters: store,
         }
     }
 }

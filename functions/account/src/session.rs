@@ -3,9 +3,12 @@ use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kr_core::service::account::log_in;
+use kr_core::service::rate_limits::count_login_attempt;
 use kr_http::auth::{session_cookie, PresentedCredentials};
 use kr_http::error::ErrorCode;
-use kr_http::extract::{foreign_origin_refused, from_foreign_origin, JsonBody};
+use kr_http::extract::{
+    foreign_origin_refused, from_foreign_origin, DeclaredJsonBody, JsonBody, SourceAddress,
+};
 use kr_http::ApiError;
 use utoipa::ToSchema;
 
@@ -45,14 +48,35 @@ impl LoginRequest {
         (status = 204, description = "Signed in; `Set-Cookie: __session=…; HttpOnly; Secure; SameSite=Lax; Path=/`"),
         (status = 400, description = "Missing e-mail or password", body = kr_http::error::ErrorBody),
         (status = 401, description = "Wrong e-mail or password", body = kr_http::error::ErrorBody),
+        (status = 403, description = "Sent from a page whose `Origin` is not allowed (login CSRF)", body = kr_http::error::ErrorBody),
         (status = 413, description = "Body over 64 KiB", body = kr_http::error::ErrorBody),
+        (status = 415, description = "`Content-Type` is not `application/json`", body = kr_http::error::ErrorBody),
+        (status = 429, description = "Too many sign-in attempts for this e-mail address or from this address (`rate_limited`); wait `Retry-After` seconds", body = kr_http::error::ErrorBody,
+            headers(("Retry-After" = u32, description = "Seconds until attempts are taken again."))),
     )
 )]
 pub async fn login(
     State(state): State<AccountState>,
-    body: JsonBody,
+    headers: HeaderMap,
+    SourceAddress(address): SourceAddress,
+    DeclaredJsonBody(body): DeclaredJsonBody,
 ) -> Result<Response, ApiError> {
+    // Login CSRF: another site must not sign a visitor's browser in to an account of its own.
+    if from_foreign_origin(&headers, &state.config) {
+        return Err(foreign_origin_refused());
+    }
     let request = LoginRequest::parse(&body)?;
+    if let Some(refused) = count_login_attempt(
+        state.counters.as_ref(),
+        &state.config.limits,
+        &request.email,
+        address.as_deref(),
+        chrono::Utc::now(),
+    )
+    .await?
+    {
+        return Ok(too_many_attempts(refused.reset_secs));
+    }
     let Some((token, _)) = log_in(
         state.credentials.as_ref(),
         state.sessions.as_ref(),
@@ -98,4 +122,16 @@ pub async fn logout(
         [(SET_COOKIE, session_cookie("", 0))],
     )
         .into_response())
+}
+
+fn too_many_attempts(retry_after: u32) -> Response {
+    let mut response = ApiError::new(
+        ErrorCode::RateLimited,
+        format!("Too many sign-in attempts. Try again in {retry_after} s."),
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(axum::http::header::RETRY_AFTER, retry_after.into());
+    response
 }

@@ -26,8 +26,8 @@ impl ExportState {
     pub async fn from_config(config: Config) -> Self {
         let wiring = Wiring::from_config(config).await;
         Self {
+            auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             config: wiring.config,
-            auth: Authenticator::on(wiring.store.clone()),
             jobs: wiring.store,
             objects: wiring.objects,
         }

@@ -27,11 +27,11 @@ impl JobsState {
     pub async fn from_config(config: Config) -> Self {
         let wiring = Wiring::from_config(config).await;
         Self {
+            auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs,
                 wiring.config.jobs_queue_url.clone(),
             )),
-            auth: Authenticator::on(wiring.store.clone()),
             jobs: wiring.store,
             objects: wiring.objects,
             config: wiring.config,

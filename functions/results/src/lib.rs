@@ -32,8 +32,8 @@ impl ResultsState {
     pub async fn from_config(config: Config) -> Self {
         let wiring = Wiring::from_config(config).await;
         Self {
+            auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             config: wiring.config,
-            auth: Authenticator::on(wiring.store.clone()),
             jobs: wiring.store,
             objects: wiring.objects,
             cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),

@@ -5,26 +5,21 @@ use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use kr_core::store::User;
-use kr_http::auth::{Caller, PresentedCredentials};
+use kr_http::auth::PresentedCredentials;
 use kr_http::extract::from_foreign_origin;
 
 use crate::layout;
 use crate::WebState;
 
 async fn signed_in_user(parts: &Parts, state: &WebState) -> Result<Option<User>, Response> {
-    let caller = state
+    // Page views count against the user's request limit like API calls; the dashboard
+    // does not refuse them, since its own pages are few per action.
+    let identified = state
         .auth
         .identify(PresentedCredentials::from_headers(&parts.headers))
         .await
         .map_err(layout::internal_error)?;
-    match caller {
-        Caller::Authenticated(principal) => state
-            .users
-            .user(principal.user_id)
-            .await
-            .map_err(layout::internal_error),
-        Caller::Anonymous | Caller::Rejected => Ok(None),
-    }
+    Ok(identified.user)
 }
 
 /// The signed-in user, if any (the demo job and the sign-in page are for everyone).

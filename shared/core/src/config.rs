@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
+use crate::service::rate_limits::RateLimits;
+
 /// Everything a function needs to know about its environment.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -20,12 +22,20 @@ pub struct Config {
     /// Origins allowed to send cookie-authenticated POST/DELETE requests.
     pub allowed_origins: Vec<String>,
     pub session_ttl: Duration,
+    /// Request, sign-in and running-job limits.
+    pub limits: RateLimits,
 }
 
 /// A required variable is missing or malformed; functions refuse to start rather than guess.
 #[derive(Debug, thiserror::Error)]
 #[error("configuration: {0}")]
 pub struct ConfigError(String);
+
+impl ConfigError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
 
 impl Config {
     pub fn from_env() -> Result<Self, ConfigError> {
@@ -70,6 +80,7 @@ impl Config {
                 })
                 .unwrap_or_default(),
             session_ttl: Duration::from_secs(session_ttl_secs),
+            limits: RateLimits::from_lookup(get)?,
         })
     }
 

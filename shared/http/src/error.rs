@@ -22,6 +22,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     JobNotReady,
     PayloadTooLarge,
+    /// The body is not declared as JSON where only JSON is taken (sign-in).
+    UnsupportedMediaType,
     RateLimited,
     Internal,
 }
@@ -37,6 +39,7 @@ impl ErrorCode {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::JobNotReady => StatusCode::CONFLICT,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }

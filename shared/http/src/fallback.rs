@@ -17,9 +17,13 @@ pub async fn method_not_allowed() -> ApiError {
     )
 }
 
-/// Unknown paths and wrong methods answer in the contract's error format too.
+/// Unknown paths and wrong methods answer in the contract's error format too, and every
+/// authenticated response carries its caller's rate limit.
 pub fn finish_router(router: Router) -> Router {
     router
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(
+            crate::rate_headers::rate_limit_headers,
+        ))
 }

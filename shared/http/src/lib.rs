@@ -8,6 +8,7 @@ pub mod error;
 pub mod extract;
 mod fallback;
 pub mod openapi;
+pub mod rate_headers;
 pub mod routes;
 mod serve;
 

@@ -66,3 +66,88 @@ struct BaseDoc;
 pub fn base_document() -> OpenApiDoc {
     BaseDoc::openapi()
 }
+
+/// Documents the request limit on every operation a caller can authenticate for: a 429 in
+/// the error body, and the `RateLimit-*` headers on its successful answers. Applied once the
+/// functions' paths are merged in, since it is about all of them.
+pub fn document_rate_limits(openapi: &mut OpenApiDoc) {
+    use utoipa::openapi::header::HeaderBuilder;
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let integer = || {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Integer)
+            .build()
+    };
+    let header = |description: &str| {
+        HeaderBuilder::new()
+            .schema(integer())
+            .description(Some(description))
+            .build()
+    };
+    let rate_headers = [
+        (
+            "RateLimit-Limit",
+            "Requests the caller's plan allows per minute.",
+        ),
+        (
+            "RateLimit-Remaining",
+            "Requests left in the current minute.",
+        ),
+        (
+            "RateLimit-Reset",
+            "Seconds until the current minute's count starts again.",
+        ),
+    ];
+    let limited = {
+        let mut response = ResponseBuilder::new()
+            .description(
+                "Over the plan's request limit (`rate_limited`); wait `Retry-After` seconds.",
+            )
+            .content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("ErrorBody")))
+                    .build(),
+            )
+            .header(
+                "Retry-After",
+                header("Seconds until requests are taken again."),
+            );
+        for (name, description) in rate_headers {
+            response = response.header(name, header(description));
+        }
+        response.build()
+    };
+    for item in openapi.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.patch,
+            &mut item.delete,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let authenticates = operation.security.as_ref().is_some_and(|requirements| {
+                requirements
+                    .iter()
+                    .any(|requirement| requirement != &Default::default())
+            });
+            if !authenticates {
+                continue;
+            }
+            for (status, response) in operation.responses.responses.iter_mut() {
+                if let (true, RefOr::T(response)) = (status.starts_with('2'), response) {
+                    for (name, description) in rate_headers {
+                        response
+                            .headers
+                            .insert(name.to_string(), header(description));
+                    }
+                }
+            }
+            operation
+                .responses
+                .responses
+                .insert("429".to_string(), RefOr::T(limited.clone()));
+        }
+    }
+}

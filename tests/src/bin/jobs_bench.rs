@@ -106,7 +106,7 @@ async fn main() -> Result<()> {
         print_row(label, &counter.take(), Some(page.reads.items));
     }
 
-    let authenticator = Authenticator::new(store.clone(), store.clone());
+    let authenticator = Authenticator::on(store.clone(), Default::default());
     let mut headers = axum::http::HeaderMap::new();
     headers.insert("x-api-key", key.expose().parse()?);
     authenticator

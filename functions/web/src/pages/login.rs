@@ -6,7 +6,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use kr_core::service::account::log_in;
+use kr_core::service::rate_limits::count_login_attempt;
 use kr_http::auth::{session_cookie, PresentedCredentials};
+use kr_http::extract::SourceAddress;
 use maud::html;
 use serde::Deserialize;
 
@@ -66,12 +68,39 @@ pub async fn form(Visitor(user): Visitor, Query(next): Query<Next>) -> Response 
 pub async fn submit(
     State(state): State<WebState>,
     headers: HeaderMap,
+    SourceAddress(address): SourceAddress,
     Form(credentials): Form<Credentials>,
 ) -> Response {
     if let Some(refused) = refused_foreign_form(&headers, &state) {
         return refused;
     }
     let next = credentials.next.as_deref();
+    let counted = count_login_attempt(
+        state.counters.as_ref(),
+        &state.config.limits,
+        &credentials.email,
+        address.as_deref(),
+        chrono::Utc::now(),
+    )
+    .await;
+    match counted {
+        Ok(None) => {}
+        Ok(Some(refused)) => {
+            let mut page = login_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                &credentials.email,
+                next,
+                Some(&format!(
+                    "Too many sign-in attempts. Try again in {} minutes.",
+                    refused.reset_secs.div_ceil(60)
+                )),
+            );
+            page.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, refused.reset_secs.into());
+            return page;
+        }
+        Err(err) => return layout::internal_error(err),
+    }
     if credentials.email.trim().is_empty() || credentials.password.is_empty() {
         return login_page(
             StatusCode::BAD_REQUEST,

@@ -6,7 +6,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use kr_core::domain::ApiKeyId;
-use kr_core::service::account::{issue_api_key, IssueKeyError, MAX_API_KEY_NAME_CHARS};
+use kr_core::service::account::{
+    issue_api_key, IssueKeyError, MAX_API_KEYS, MAX_API_KEY_NAME_CHARS,
+};
 use kr_core::store::{ApiKeyRecord, User};
 use kr_core::time;
 use maud::{html, Markup};
@@ -144,6 +146,15 @@ pub async fn create_key(
             &keys,
             None,
             Some("Your plan does not include API keys."),
+        ),
+        Err(IssueKeyError::TooManyKeys) => render(
+            StatusCode::FORBIDDEN,
+            &user,
+            &keys,
+            None,
+            Some(&format!(
+                "You have {MAX_API_KEYS} API keys, the most an account can hold. Revoke one to create another."
+            )),
         ),
         Err(IssueKeyError::NoSuchUser) => Redirect::to("/login").into_response(),
         Err(IssueKeyError::Store(err)) => layout::internal_error(err),

@@ -1,13 +1,16 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{Delete, KeysAndAttributes, Put, TransactWriteItem};
+use aws_sdk_dynamodb::types::{Delete, KeysAndAttributes, Put, TransactWriteItem, Update};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::keys::{api_key_pk, user_api_key_sk, user_pk, API_KEY_SK, USER_API_KEY_PREFIX};
+use super::keys::{
+    api_key_pk, user_api_key_sk, user_pk, API_KEY_COUNTER, API_KEY_SK, PROFILE_SK,
+    USER_API_KEY_PREFIX,
+};
 use super::{
-    condition_held, failed_conditions, from_item, key, s, sdk_error, to_item, DynamoStore, Item,
+    condition_held, failed_conditions, from_item, key, n, s, sdk_error, to_item, DynamoStore, Item,
 };
 use kr_core::domain::{ApiKeyId, SecretHash, UserId};
 use kr_core::store::{ApiKeyOwner, ApiKeyRecord, ApiKeyStore, StoreError};
@@ -114,7 +117,8 @@ impl ApiKeyStore for DynamoStore {
         &self,
         record: &ApiKeyRecord,
         secret_hash: &SecretHash,
-    ) -> Result<(), StoreError> {
+        max_keys: u32,
+    ) -> Result<bool, StoreError> {
         let lookup = to_item(&LookupItem {
             pk: api_key_pk(secret_hash.as_str()),
             sk: API_KEY_SK.into(),
@@ -131,14 +135,37 @@ impl ApiKeyStore for DynamoStore {
             prefix: record.prefix.clone(),
             created_at: record.created_at,
         })?;
-        self.client
+        // The count lives on the profile, so concurrent creates cannot pass the cap together.
+        let count = Update::builder()
+            .table_name(&self.table)
+            .set_key(Some(key(user_pk(record.user_id), PROFILE_SK)))
+            .update_expression("SET #keys = if_not_exists(#keys, :zero) + :one")
+            .condition_expression(
+                "attribute_exists(PK) AND (attribute_not_exists(#keys) OR #keys < :max)",
+            )
+            .expression_attribute_names("#keys", API_KEY_COUNTER)
+            .expression_attribute_values(":zero", n(0))
+            .expression_attribute_values(":one", n(1))
+            .expression_attribute_values(":max", n(max_keys))
+            .build()
+            .map_err(StoreError::new)?;
+        let result = self
+            .client
             .transact_write_items()
+            .transact_items(TransactWriteItem::builder().update(count).build())
             .transact_items(transact_put(&self.table, lookup)?)
             .transact_items(transact_put(&self.table, user_copy)?)
             .send()
-            .await
-            .map_err(sdk_error)?;
-        Ok(())
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(err)
+                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
+            {
+                Ok(false)
+            }
+            Err(err) => Err(sdk_error(err)),
+        }
     }
 
     async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError> {
@@ -185,6 +212,20 @@ impl ApiKeyStore for DynamoStore {
                 &self.table,
                 key(api_key_pk(&user_copy.secret_hash), API_KEY_SK),
             )?)
+            .transact_items(
+                TransactWriteItem::builder()
+                    .update(
+                        Update::builder()
+                            .table_name(&self.table)
+                            .set_key(Some(key(user_pk(user), PROFILE_SK)))
+                            .update_expression("ADD #keys :minus_one")
+                            .expression_attribute_names("#keys", API_KEY_COUNTER)
+                            .expression_attribute_values(":minus_one", n(-1))
+                            .build()
+                            .map_err(StoreError::new)?,
+                    )
+                    .build(),
+            )
             .send()
             .await;
         match result {

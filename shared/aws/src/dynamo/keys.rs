@@ -85,6 +85,9 @@ pub fn domain_sk(domain: &DomainName) -> String {
 
 pub const DOMAIN_PREFIX: &str = "DOMAIN#";
 
+/// The profile attribute counting a user's API keys, for the per-account cap.
+pub const API_KEY_COUNTER: &str = "apiKeyCount";
+
 /// Keys chosen by clients are hashed so their length and characters never matter.
 pub fn idempotency_pk(user: UserId, key: &str) -> String {
     use sha2::{Digest, Sha256};
@@ -119,6 +122,11 @@ pub fn slot_sk(slot: u32) -> String {
 }
 
 /// Requests counted in one calendar minute (minutes since the Unix epoch).
+/// A rate-limit window of a subject, by its start (epoch seconds).
+pub fn window_sk(start: i64) -> String {
+    format!("WINDOW#{start}")
+}
+
 pub fn minute_sk(epoch_minute: i64) -> String {
     format!("MINUTE#{epoch_minute}")
 }

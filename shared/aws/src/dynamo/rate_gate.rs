@@ -8,9 +8,9 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 
-use super::keys::{minute_sk, rate_pk, slot_sk, TTL_ATTRIBUTE};
+use super::keys::{minute_sk, rate_pk, slot_sk, window_sk, TTL_ATTRIBUTE};
 use super::{condition_held, key, n, s, DynamoStore};
-use kr_core::store::{ProviderRateGate, SlotLease, StoreError};
+use kr_core::store::{ProviderRateGate, RequestCounters, SlotLease, StoreError};
 
 /// How long a finished minute's counter (or an expired lease) stays before DynamoDB removes it.
 const KEEP_AFTER: i64 = 3600;
@@ -112,5 +112,34 @@ impl ProviderRateGate for DynamoStore {
             .send()
             .await;
         condition_held(result)
+    }
+}
+
+#[async_trait]
+impl RequestCounters for DynamoStore {
+    async fn count_request(
+        &self,
+        subject: &str,
+        window_start: i64,
+        window_secs: i64,
+    ) -> Result<u64, StoreError> {
+        let output = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(rate_pk(subject), window_sk(window_start))))
+            .update_expression("SET #ttl = :ttl ADD #count :one")
+            .expression_attribute_names("#ttl", TTL_ATTRIBUTE)
+            .expression_attribute_names("#count", "count")
+            .expression_attribute_values(":ttl", n(window_start + window_secs + KEEP_AFTER))
+            .expression_attribute_values(":one", n(1))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
+            .send()
+            .await
+            .map_err(super::sdk_error)?;
+        output
+            .attributes
+            .and_then(|attributes| attributes.get("count")?.as_n().ok()?.parse().ok())
+            .ok_or_else(|| StoreError::new("the request counter came back without a count"))
     }
 }

@@ -62,6 +62,8 @@ impl From<&ApiKeyRecord> for ApiKeyView {
 
 pub const DEFAULT_API_KEY_NAME: &str = "API key";
 pub const MAX_API_KEY_NAME_CHARS: usize = 100;
+/// API keys one account may hold at once; a client creating a key per run must revoke too.
+pub const MAX_API_KEYS: u32 = 50;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IssueKeyError {
@@ -69,6 +71,8 @@ pub enum IssueKeyError {
     NoSuchUser,
     #[error("the user's plan does not include API keys")]
     PlanWithoutApiKeys,
+    #[error("the account holds {MAX_API_KEYS} API keys already")]
+    TooManyKeys,
     #[error("the key name must be 1 to {MAX_API_KEY_NAME_CHARS} characters")]
     BadName,
     #[error(transparent)]
@@ -103,7 +107,12 @@ pub async fn issue_api_key(
         created_at: Utc::now(),
         last_used_at: None,
     };
-    keys.create_api_key(&record, &secret.hash()).await?;
+    if !keys
+        .create_api_key(&record, &secret.hash(), MAX_API_KEYS)
+        .await?
+    {
+        return Err(IssueKeyError::TooManyKeys);
+    }
     Ok((record, secret))
 }
 

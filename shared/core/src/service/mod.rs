@@ -3,3 +3,4 @@
 
 pub mod account;
 pub mod jobs;
+pub mod rate_limits;

@@ -68,11 +68,13 @@ pub trait CredentialStore: Send + Sync {
 
 #[async_trait]
 pub trait ApiKeyStore: Send + Sync {
+    /// Stores the key unless the user already holds `max_keys`; `false` then.
     async fn create_api_key(
         &self,
         key: &ApiKeyRecord,
         secret_hash: &SecretHash,
-    ) -> Result<(), StoreError>;
+        max_keys: u32,
+    ) -> Result<bool, StoreError>;
     async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError>;
     /// Returns false when the user has no such key.
     async fn revoke_api_key(&self, user: UserId, key: ApiKeyId) -> Result<bool, StoreError>;
@@ -301,6 +303,19 @@ pub trait ProviderRateGate: Send + Sync {
         limit: u32,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError>;
+}
+
+/// Request counters shared by every function instance (rate limits).
+#[async_trait]
+pub trait RequestCounters: Send + Sync {
+    /// Adds one to `subject`'s counter of the window starting at `window_start` (epoch
+    /// seconds, `window_secs` long) and returns the new count.
+    async fn count_request(
+        &self,
+        subject: &str,
+        window_start: i64,
+        window_secs: i64,
+    ) -> Result<u64, StoreError>;
 }
 
 #[async_trait]

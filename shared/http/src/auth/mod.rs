@@ -9,7 +9,8 @@ use std::sync::Arc;
 use chrono::{Duration, Utc};
 
 use kr_core::domain::{ApiKeyId, UserId};
-use kr_core::store::{ApiKeyStore, SessionStore, StoreError};
+use kr_core::service::rate_limits::{window_start, RateLimits, RateStatus, REQUEST_WINDOW_SECS};
+use kr_core::store::{ApiKeyStore, RequestCounters, SessionStore, StoreError, User, UserStore};
 
 /// How the caller proved who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,54 +39,114 @@ pub enum Caller {
 /// almost every request.
 const LAST_USED_GRANULARITY: Duration = Duration::minutes(5);
 
+/// Who is calling, and, for an authenticated caller, their profile and where they stand
+/// against their plan's request limit (this request counted).
+#[derive(Debug, Clone)]
+pub struct Identified {
+    pub caller: Caller,
+    pub user: Option<User>,
+    pub rate: Option<RateStatus>,
+}
+
+impl Identified {
+    fn unauthenticated(caller: Caller) -> Self {
+        Self {
+            caller,
+            user: None,
+            rate: None,
+        }
+    }
+}
+
 pub struct Authenticator {
     api_keys: Arc<dyn ApiKeyStore>,
     sessions: Arc<dyn SessionStore>,
+    users: Arc<dyn UserStore>,
+    counters: Arc<dyn RequestCounters>,
+    limits: RateLimits,
 }
 
 impl Authenticator {
-    pub fn new(api_keys: Arc<dyn ApiKeyStore>, sessions: Arc<dyn SessionStore>) -> Self {
-        Self { api_keys, sessions }
+    pub fn on<S>(store: Arc<S>, limits: RateLimits) -> Arc<Self>
+    where
+        S: ApiKeyStore + SessionStore + UserStore + RequestCounters + 'static,
+    {
+        Arc::new(Self {
+            api_keys: store.clone(),
+            sessions: store.clone(),
+            users: store.clone(),
+            counters: store,
+            limits,
+        })
     }
 
-    /// On one store that keeps both API keys and sessions, as every function's does.
-    pub fn on<S: ApiKeyStore + SessionStore + 'static>(store: Arc<S>) -> Arc<Self> {
-        Arc::new(Self::new(store.clone(), store))
-    }
-
-    pub async fn identify(&self, presented: PresentedCredentials) -> Result<Caller, StoreError> {
+    pub async fn identify(
+        &self,
+        presented: PresentedCredentials,
+    ) -> Result<Identified, StoreError> {
         let now = Utc::now();
-        match presented {
-            PresentedCredentials::None => Ok(Caller::Anonymous),
-            PresentedCredentials::Malformed => Ok(Caller::Rejected),
+        let principal = match presented {
+            PresentedCredentials::None => {
+                return Ok(Identified::unauthenticated(Caller::Anonymous))
+            }
+            PresentedCredentials::Malformed => {
+                return Ok(Identified::unauthenticated(Caller::Rejected))
+            }
             PresentedCredentials::ApiKey(secret) => {
                 let hash = secret.hash();
                 let Some(owner) = self.api_keys.resolve_api_key(&hash).await? else {
-                    return Ok(Caller::Rejected);
+                    return Ok(Identified::unauthenticated(Caller::Rejected));
                 };
                 let stale = owner
                     .last_used_at
                     .is_none_or(|at| now - at > LAST_USED_GRANULARITY);
                 if stale {
-                    // Bookkeeping only: a failure here must not fail the request.
                     if let Err(err) = self.api_keys.touch_api_key(&hash, now).await {
                         tracing::warn!(%err, "could not record API key use");
                     }
                 }
-                Ok(Caller::Authenticated(Principal {
+                Principal {
                     user_id: owner.user_id,
                     method: AuthMethod::ApiKey(owner.key_id),
-                }))
+                }
             }
-            PresentedCredentials::Session(token) => Ok(
+            PresentedCredentials::Session(token) => {
                 match self.sessions.resolve_session(&token.hash(), now).await? {
-                    Some(session) => Caller::Authenticated(Principal {
+                    Some(session) => Principal {
                         user_id: session.user_id,
                         method: AuthMethod::Session,
-                    }),
-                    None => Caller::Rejected,
-                },
-            ),
+                    },
+                    None => return Ok(Identified::unauthenticated(Caller::Rejected)),
+                }
+            }
+        };
+        // The plan decides both whether an API key may be used at all and the limit; the
+        // profile is read while the request is counted.
+        let start = window_start(now, REQUEST_WINDOW_SECS);
+        let subject = format!("USER#{}", principal.user_id);
+        let (user, count) = tokio::join!(
+            self.users.user(principal.user_id),
+            self.counters
+                .count_request(&subject, start, REQUEST_WINDOW_SECS)
+        );
+        let Some(user) = user? else {
+            return Ok(Identified::unauthenticated(Caller::Rejected));
+        };
+        if matches!(principal.method, AuthMethod::ApiKey(_)) && !user.plan.can_create_api_keys() {
+            // The plan no longer includes API access: the key rests until it does again.
+            return Ok(Identified::unauthenticated(Caller::Rejected));
         }
+        let limit = self.limits.per_minute(user.plan);
+        Ok(Identified {
+            caller: Caller::Authenticated(principal),
+            user: Some(user),
+            rate: Some(RateStatus::after(
+                count?,
+                limit,
+                start,
+                REQUEST_WINDOW_SECS,
+                now,
+            )),
+        })
     }
 }

@@ -1,6 +1,7 @@
 use axum::body::Body;
 use axum::extract::{FromRequest, Request};
-use axum::http::header::CONTENT_LENGTH;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::HeaderMap;
 use serde_json::Value;
 
 use crate::error::ErrorCode;
@@ -50,6 +51,43 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
                 format!("is not valid JSON ({err})"),
             )),
         }
+    }
+}
+
+/// Refuses a body not declared as JSON (`application/json` or `application/*+json`, any
+/// parameters). An HTML form cannot send such a type across sites without a CORS preflight,
+/// so this is what keeps another site from posting to an endpoint that needs no cookie.
+fn require_json_content_type(headers: &HeaderMap) -> Result<(), ApiError> {
+    let essence = headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .map(|essence| essence.trim().to_ascii_lowercase());
+    let json = essence.as_deref().is_some_and(|essence| {
+        essence == "application/json"
+            || (essence.starts_with("application/") && essence.ends_with("+json"))
+    });
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            "The request body must be JSON, sent with Content-Type: application/json.",
+        ))
+    }
+}
+
+/// A [`JsonBody`] that must also be declared as JSON: the type is checked before the body
+/// is read, so a cross-site form post is refused as such (415), whatever it contains.
+#[derive(Debug)]
+pub struct DeclaredJsonBody(pub JsonBody);
+
+impl<S: Send + Sync> FromRequest<S> for DeclaredJsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request<Body>, state: &S) -> Result<Self, Self::Rejection> {
+        require_json_content_type(request.headers())?;
+        Ok(Self(JsonBody::from_request(request, state).await?))
     }
 }
 

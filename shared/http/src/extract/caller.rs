@@ -6,17 +6,36 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method};
 
 use crate::auth::{AuthMethod, Authenticator, Caller, PresentedCredentials, Principal};
+use crate::error::ErrorCode;
+use crate::rate_headers::RateSlot;
 use crate::ApiError;
 use kr_core::config::Config;
 
+/// Identifies the caller once per request; an authenticated caller over their request
+/// limit is refused here, before any handler work, with 429.
 async fn identify<S>(parts: &Parts, state: &S) -> Result<Caller, ApiError>
 where
     Arc<Authenticator>: FromRef<S>,
 {
     let authenticator = Arc::<Authenticator>::from_ref(state);
-    Ok(authenticator
+    let identified = authenticator
         .identify(PresentedCredentials::from_headers(&parts.headers))
-        .await?)
+        .await?;
+    if let Some(rate) = identified.rate {
+        if let Some(slot) = parts.extensions.get::<RateSlot>() {
+            slot.record(rate);
+        }
+        if rate.exceeded {
+            return Err(ApiError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "Too many requests: your plan allows {} a minute. Try again in {} s.",
+                    rate.limit, rate.reset_secs
+                ),
+            ));
+        }
+    }
+    Ok(identified.caller)
 }
 
 /// Browsers attach the session cookie to cross-site requests; a state-changing request that

@@ -4,9 +4,11 @@
 mod body;
 mod caller;
 mod query;
+mod source;
 mod viewable;
 
-pub use body::JsonBody;
+pub use body::{DeclaredJsonBody, JsonBody};
 pub use caller::{foreign_origin_refused, from_foreign_origin, CurrentUser, Viewer};
 pub use query::QueryParams;
+pub use source::SourceAddress;
 pub use viewable::viewable_job;
