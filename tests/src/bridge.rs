@@ -86,6 +86,36 @@ fn record(message: &Message, queue_arn: &str) -> Value {
 }
 
 impl Bridge {
+    /// The same delivery from the queue's dead-letter queue (its redrive policy's target),
+    /// as the pipeline function's second event source does in AWS.
+    pub async fn dead_letters(&self) -> Result<Option<Bridge>> {
+        let attributes = self
+            .sqs
+            .get_queue_attributes()
+            .queue_url(&self.queue_url)
+            .attribute_names(QueueAttributeName::RedrivePolicy)
+            .send()
+            .await?
+            .attributes
+            .unwrap_or_default();
+        let Some(policy) = attributes.get(&QueueAttributeName::RedrivePolicy) else {
+            return Ok(None);
+        };
+        let policy: Value = serde_json::from_str(policy)?;
+        let Some(name) = policy["deadLetterTargetArn"]
+            .as_str()
+            .and_then(|arn| arn.rsplit(':').next())
+        else {
+            return Ok(None);
+        };
+        let url = self.sqs.get_queue_url().queue_name(name).send().await?;
+        Ok(url.queue_url.map(|queue_url| Bridge {
+            sqs: self.sqs.clone(),
+            queue_url,
+            batch_size: self.batch_size,
+        }))
+    }
+
     async fn queue_arn(&self) -> Result<String> {
         let attributes = self
             .sqs

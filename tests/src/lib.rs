@@ -9,6 +9,7 @@ pub mod gateway;
 pub mod harness;
 pub mod pipeline_rig;
 pub mod provision;
+pub mod scripted_pipeline;
 pub mod seed;
 pub mod sites;
 pub mod template;

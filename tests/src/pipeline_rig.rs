@@ -101,6 +101,7 @@ pub async fn rig_with(
         objects: objects.clone(),
         runner: Arc::new(runner),
         max_attempts: 3,
+        running_cap: 3,
     });
     Rig {
         pipeline,

@@ -342,6 +342,21 @@ async fn account_problems_fail_the_job_with_the_reason_and_give_the_run_back() {
 }
 
 #[tokio::test]
+async fn a_primary_that_cannot_be_reached_costs_nothing() {
+    let mock = mock(MockConfig::default().without_faults()).await;
+    let rig = rig_for(&mock, &[]).await;
+    let (user, job) = rig
+        .start_at("unreachable-primary.com", &[DEMO_PRIMARY], 2840)
+        .await;
+    let (done, _) = rig.run(job.id).await;
+    assert_eq!(done.status, JobStatus::Failed);
+    assert_eq!(done.usage, None, "no paid call");
+    assert_eq!(mock.stats().requests.values().sum::<u64>(), 0);
+    let after = rig.store.user(user.id).await.unwrap().unwrap();
+    assert_eq!(after.credits_balance, 1);
+}
+
+#[tokio::test]
 async fn markets_labs_does_not_cover_are_measured_with_google_ads() {
     let mock = mock(MockConfig::default()).await;
     let data = mock.data();

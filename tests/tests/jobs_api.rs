@@ -695,9 +695,16 @@ async fn a_lost_send_is_healed_by_the_sweeper() {
     let queue_url = harness::fresh_queue(&clients).await;
     let queue = SqsJobQueue::new(clients.sqs.clone(), queue_url.clone());
     let later = chrono::Utc::now() + chrono::Duration::seconds(1);
-    let resent = requeue_stale_jobs(store.as_ref(), &queue, later)
-        .await
-        .unwrap();
+    let give_up_before = chrono::Utc::now() - chrono::Duration::hours(24);
+    let resent = requeue_stale_jobs(
+        store.as_ref(),
+        store.as_ref(),
+        &queue,
+        later,
+        give_up_before,
+    )
+    .await
+    .unwrap();
     assert!(resent >= 1);
     let messages = harness::drain_queue(&clients, &queue_url).await;
     assert!(

@@ -16,8 +16,8 @@ async fn account_with(limits: RateLimits) -> Router {
 }
 
 #[tokio::test]
-async fn requests_over_the_plans_limit_are_refused_with_429_and_every_answer_says_where_it_stands(
-) {
+async fn requests_over_the_plans_limit_are_refused_with_429_and_every_answer_says_where_it_stands()
+{
     let app = account_with(RateLimits {
         agency_per_minute: 3,
         ..RateLimits::default()
@@ -109,7 +109,11 @@ async fn sign_in_attempts_are_limited_per_email() {
     };
     let mut statuses = Vec::new();
     for _ in 0..3 {
-        statuses.push(attempt(user.email.as_str().to_string(), "wrong").await.status);
+        statuses.push(
+            attempt(user.email.as_str().to_string(), "wrong")
+                .await
+                .status,
+        );
     }
     // The right password does not get past the limit, so the limit says nothing about it.
     let refused = attempt(user.email.as_str().to_uppercase(), TEST_PASSWORD).await;
@@ -158,7 +162,11 @@ async fn an_account_holds_at_most_50_api_keys() {
     let created = futures_util::future::join_all((0..52).map(|_| create())).await;
     let statuses: Vec<u16> = created.iter().map(|reply| reply.status).collect();
     // One key existed already: 49 more fit, concurrent creates included.
-    assert_eq!(statuses.iter().filter(|s| **s == 201).count(), 49, "{statuses:?}");
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 201).count(),
+        49,
+        "{statuses:?}"
+    );
     let refused = created.iter().find(|reply| reply.status == 403).unwrap();
     assert_eq!(refused.code(), "forbidden");
     assert!(refused.text.contains("50"));

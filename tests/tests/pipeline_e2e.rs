@@ -94,6 +94,11 @@ async fn a_job_whose_primary_site_cannot_be_reached_fails_readably_and_refunds()
         .await;
     let (failed, _) = rig.run(job.id).await;
     assert_eq!(failed.status, JobStatus::Failed);
+    assert_eq!(
+        failed.progress.stage,
+        Some(kr_core::domain::Stage::References),
+        "it fails on its first look at the primary, before any competitor is crawled"
+    );
     let message = failed.error_message.unwrap();
     assert!(
         message.contains("unreachable-primary.com") && message.contains("could not"),

@@ -13,11 +13,10 @@ use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Progress, S
 use kr_core::domain::{Job, NewJob, ProviderUsage};
 use kr_core::store::{
     ArtifactStore, CachedResponse, CreateJobOutcome, JobStore, JobTransitions, ProviderCache,
-    ProviderRateGate, ResultStore, SlotLease, Transition,
+    ProviderRateGate, ResultStore, SlotLease, Transition, UsageDelta,
 };
 use kr_pipeline::provider_credentials::resolve_credentials;
 use kr_tests::harness::{self, Call};
-use serde_json::json;
 
 fn pool() -> String {
     format!("test-{}", uuid::Uuid::new_v4().simple())
@@ -59,47 +58,53 @@ fn applied(transition: Transition) -> Job {
     }
 }
 
-fn usage(cost_usd: f64, requests: u64) -> ProviderUsage {
-    ProviderUsage {
+fn spend(cost_usd: f64, requests: u64, cache_hits: u64) -> UsageDelta {
+    UsageDelta {
         provider: "dataforseo".into(),
         cost_usd,
         requests,
-        cache_hits: 3,
+        cache_hits,
         cap_usd: Some(1.0),
         cap_reached: false,
     }
 }
 
 #[tokio::test]
-async fn usage_is_recorded_carried_by_the_next_transition_and_shown_on_the_job() {
+async fn concurrent_usage_adds_are_all_counted_and_transitions_never_overwrite_them() {
     let store = harness::store().await;
     let (user, key) = harness::new_user_with_key(&store).await;
     let queued = new_job(&store, user.id).await;
     assert_eq!(queued.usage, None);
-    let mut running = applied(store.start_job(&queued, Utc::now()).await.unwrap());
+    let running = applied(store.start_job(&queued, Utc::now(), 3).await.unwrap());
 
-    let first = usage(0.1234, 17);
-    assert!(store.record_usage(&running, &first).await.unwrap());
+    // Twenty calls finishing at once, as a retried stage and its first attempt might.
+    let one_call = spend(0.01, 1, 1);
+    let adds = join_all((0..20).map(|_| store.add_usage(&running, &one_call))).await;
+    assert!(adds.into_iter().all(|added| added.unwrap()));
     let stored = store.job(running.id).await.unwrap().unwrap();
-    assert_eq!(stored.usage.as_ref(), Some(&first));
+    let usage = stored.usage.clone().unwrap();
+    assert_eq!((usage.requests, usage.cache_hits), (20, 20));
+    assert!((usage.cost_usd - 0.2).abs() < 1e-9, "{usage:?}");
     assert_eq!(stored.version, running.version, "no version change");
 
-    // The pipeline's copy of the job carries the figures into the stage's transition.
-    let later = ProviderUsage {
-        cap_reached: true,
-        ..usage(1.05, 40)
-    };
-    running.usage = Some(later.clone());
+    // The stage's own copy of the job has older figures: its transition keeps the stored ones.
+    let mut stale_copy = running.clone();
+    stale_copy.usage = Some(ProviderUsage {
+        requests: 1,
+        ..usage.clone()
+    });
     let progress = Progress::within(Stage::ALL[1], 0.0, "next");
-    let advanced = applied(
+    applied(
         store
-            .advance_job(&running, Stage::ALL[1], progress)
+            .advance_job(&stale_copy, Stage::ALL[1], progress)
             .await
             .unwrap(),
     );
-    let stored = store.job(running.id).await.unwrap().unwrap();
-    assert_eq!(stored.usage.as_ref(), Some(&later));
-    assert_eq!(stored, advanced);
+    let reached = UsageDelta {
+        cap_reached: true,
+        ..spend(0.85, 20, 0)
+    };
+    assert!(store.add_usage(&running, &reached).await.unwrap());
 
     let app = kr_jobs::router(kr_jobs::JobsState::from_config(harness::config()).await);
     let reply = Call::get(&format!("/api/v1/jobs/{}", running.id))
@@ -107,31 +112,26 @@ async fn usage_is_recorded_carried_by_the_next_transition_and_shown_on_the_job()
         .send(&app)
         .await
         .expect(200);
-    assert_eq!(
-        reply.json["job"]["usage"],
-        json!({"provider": "dataforseo", "costUsd": 1.05, "requests": 40, "cacheHits": 3,
-               "capUsd": 1.0, "capReached": true})
-    );
+    let shown = &reply.json["job"]["usage"];
+    assert_eq!(shown["requests"], 40);
+    assert_eq!(shown["cacheHits"], 20);
+    assert_eq!(shown["capReached"], true);
+    assert_eq!(shown["capUsd"], 1.0);
+    assert!((shown["costUsd"].as_f64().unwrap() - 1.05).abs() < 1e-9);
 }
 
 #[tokio::test]
-async fn usage_is_refused_once_the_job_moved_on_or_is_gone() {
+async fn usage_never_brings_a_deleted_job_back() {
     let store = harness::store().await;
     let user = harness::new_user(&store, kr_core::domain::Plan::Agency, 5, 5).await;
     let queued = new_job(&store, user.id).await;
-    let running = applied(store.start_job(&queued, Utc::now()).await.unwrap());
-
-    assert!(!store.record_usage(&queued, &usage(0.5, 1)).await.unwrap());
-    let stored = store.job(running.id).await.unwrap().unwrap();
-    assert_eq!(stored.usage, None, "a stale writer changed nothing");
-    assert_eq!(stored.version, running.version);
-
+    let running = applied(store.start_job(&queued, Utc::now(), 3).await.unwrap());
     store
         .delete_job(user.id, running.id)
         .await
         .unwrap()
         .unwrap();
-    assert!(!store.record_usage(&running, &usage(0.5, 1)).await.unwrap());
+    assert!(!store.add_usage(&running, &spend(0.5, 1, 0)).await.unwrap());
     assert_eq!(
         store.job(running.id).await.unwrap(),
         None,

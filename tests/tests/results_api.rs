@@ -129,6 +129,8 @@ async fn stored_job(store: &DynamoStore, owner: &User, status: JobStatus) -> Job
         version: 3,
         refunded: false,
         usage: None,
+        heartbeat_at: None,
+        redrives: 0,
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     job

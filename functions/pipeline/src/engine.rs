@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use kr_core::domain::Job;
 use kr_core::domain::{JobStatus, Progress, Stage};
 use kr_core::store::{
-    JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, StoreError, Transition,
+    JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, StageClaim, StoreError,
+    Transition,
 };
 
 use crate::runner::{FailureKind, ProgressReporter, StageError, StageOutcome, StageRunner};
@@ -34,7 +35,17 @@ pub enum Handled {
     /// The job had already moved past this stage; its next message was sent again in case
     /// the first send was lost.
     Resent,
+    /// Another worker holds the stage: this copy was not run.
+    Held,
+    /// The owner has their cap of jobs running; the job waits in `queued` and is started
+    /// when one of them finishes (or by the sweeper).
+    Waiting,
 }
+
+/// Time kept back from the function's deadline to record the outcome of a stage.
+const FINISHING_TIME: chrono::Duration = chrono::Duration::seconds(10);
+/// How long a stage may run when the caller gives no deadline (tests, tools).
+const DEFAULT_STAGE_TIME: chrono::Duration = chrono::Duration::minutes(5);
 
 pub struct Pipeline {
     pub jobs: Arc<dyn JobStore>,
@@ -45,6 +56,8 @@ pub struct Pipeline {
     /// Deliveries of one stage's message before its job is failed. Below the queue's
     /// `maxReceiveCount`, so the job is failed with a message rather than dead-lettered.
     pub max_attempts: u32,
+    /// Jobs of one owner running at once.
+    pub running_cap: u32,
 }
 
 impl Pipeline {
@@ -52,6 +65,18 @@ impl Pipeline {
         &self,
         message: &PipelineMessage,
         receive_count: u32,
+    ) -> Result<Handled, Retry> {
+        self.handle_until(message, receive_count, Utc::now() + DEFAULT_STAGE_TIME)
+            .await
+    }
+
+    /// Handles a message in a function that is stopped at `deadline`: the stage is claimed
+    /// until then, and given up (to be retried) before then.
+    pub async fn handle_until(
+        &self,
+        message: &PipelineMessage,
+        receive_count: u32,
+        deadline: DateTime<Utc>,
     ) -> Result<Handled, Retry> {
         let Some(mut job) = self.jobs.job(message.job_id).await? else {
             return Ok(Handled::JobGone);
@@ -63,10 +88,15 @@ impl Pipeline {
             if message.stage != Stage::first() {
                 return Ok(Handled::Ignored);
             }
-            job = match self.transitions.start_job(&job, Utc::now()).await? {
+            job = match self
+                .transitions
+                .start_job(&job, Utc::now(), self.running_cap)
+                .await?
+            {
                 Transition::Applied(job) => *job,
                 Transition::Superseded => return Ok(Handled::Ignored),
                 Transition::Gone => return Ok(Handled::JobGone),
+                Transition::AtCapacity => return Ok(Handled::Waiting),
             };
         }
         let Some(current) = job.stage else {
@@ -90,8 +120,28 @@ impl Pipeline {
         if message.stage > current {
             return Ok(Handled::Ignored);
         }
+        let token = uuid::Uuid::new_v4().to_string();
+        match self
+            .transitions
+            .claim_stage(&job, &token, deadline, Utc::now())
+            .await?
+        {
+            StageClaim::Claimed => {}
+            StageClaim::Held => return Ok(Handled::Held),
+            StageClaim::Moved => return Ok(Handled::Ignored),
+        }
         let reporter = ProgressReporter::new(self.transitions.clone(), job.clone(), current);
-        let outcome = self.runner.run(&job, current, &reporter).await;
+        let time = (deadline - FINISHING_TIME - Utc::now())
+            .to_std()
+            .unwrap_or_default();
+        let outcome =
+            match tokio::time::timeout(time, self.runner.run(&job, current, &reporter)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(StageError::transient(format!(
+                    "The {} step did not finish in the time one attempt has.",
+                    current.as_str()
+                ))),
+            };
         if reporter.stopped() && self.jobs.job(job.id).await?.is_none() {
             return self.forget(&job).await;
         }
@@ -104,8 +154,11 @@ impl Pipeline {
                     .complete_job(&job, keyword_count, Utc::now())
                     .await?
                 {
-                    Transition::Applied(_) => Ok(Handled::Ran),
-                    Transition::Superseded => Ok(Handled::Ignored),
+                    Transition::Applied(_) => {
+                        self.start_next_queued(&job).await?;
+                        Ok(Handled::Ran)
+                    }
+                    Transition::Superseded | Transition::AtCapacity => Ok(Handled::Ignored),
                     Transition::Gone => self.forget(&job).await,
                 }
             }
@@ -114,12 +167,16 @@ impl Pipeline {
             {
                 self.fail(&job, current, &err).await
             }
-            Err(err) => Err(Retry(format!(
-                "stage {} of job {}: {}",
-                current.as_str(),
-                job.id,
-                err.message
-            ))),
+            Err(err) => {
+                // Let the retry run at once rather than wait for the claim to run out.
+                self.transitions.release_stage(&job, &token).await?;
+                Err(Retry(format!(
+                    "stage {} of job {}: {}",
+                    current.as_str(),
+                    job.id,
+                    err.message
+                )))
+            }
         }
     }
 
@@ -143,9 +200,41 @@ impl Pipeline {
                     .await?;
                 Ok(Handled::Ran)
             }
-            Transition::Superseded => Ok(Handled::Ignored),
+            Transition::Superseded | Transition::AtCapacity => Ok(Handled::Ignored),
             Transition::Gone => self.forget(job).await,
         }
+    }
+
+    /// A running slot of the owner came free: their oldest waiting job goes next. (A job
+    /// whose message is lost here is re-sent by the sweeper.)
+    async fn start_next_queued(&self, finished: &Job) -> Result<(), Retry> {
+        if let Some(next) = self.jobs.oldest_queued_job(finished.owner).await? {
+            self.queue
+                .enqueue(&PipelineMessage {
+                    job_id: next,
+                    stage: Stage::first(),
+                })
+                .await?;
+            self.jobs.mark_enqueued(next, Utc::now()).await?;
+        }
+        Ok(())
+    }
+
+    /// A message that exhausted its deliveries (the dead-letter queue): its job is failed
+    /// with its run given back, so it never stays `queued` or `running`.
+    pub async fn dead_letter(&self, message: &PipelineMessage) -> Result<Handled, Retry> {
+        let Some(job) = self.jobs.job(message.job_id).await? else {
+            return Ok(Handled::JobGone);
+        };
+        if job.status.is_finished() {
+            return Ok(Handled::Ignored);
+        }
+        let stage = job.stage.unwrap_or(message.stage);
+        let err = StageError::permanent(format!(
+            "The {} step could not be completed after repeated attempts.",
+            stage.as_str()
+        ));
+        self.fail(&job, stage, &err).await
     }
 
     async fn fail(&self, job: &Job, stage: Stage, err: &StageError) -> Result<Handled, Retry> {
@@ -155,7 +244,11 @@ impl Pipeline {
             .fail_job(job, &err.message, Utc::now())
             .await?
         {
-            Transition::Applied(_) | Transition::Superseded => Ok(Handled::Ran),
+            Transition::Applied(_) => {
+                self.start_next_queued(job).await?;
+                Ok(Handled::Ran)
+            }
+            Transition::Superseded | Transition::AtCapacity => Ok(Handled::Ran),
             Transition::Gone => self.forget(job).await,
         }
     }

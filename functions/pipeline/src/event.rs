@@ -2,8 +2,8 @@
 //! (answered with partial batch failures) and the schedule that runs the sweeper.
 
 use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
-use chrono::{Duration, Utc};
-use kr_core::service::jobs::requeue_stale_jobs;
+use chrono::{DateTime, Duration, Utc};
+use kr_core::service::jobs::{redrive_stalled_jobs, requeue_stale_jobs};
 use kr_core::store::PipelineMessage;
 use serde_json::{json, Value};
 
@@ -11,31 +11,82 @@ use crate::engine::Pipeline;
 
 /// A job left in `queued` this long is assumed to have lost its message.
 pub const STALE_QUEUED_AFTER: Duration = Duration::minutes(5);
+/// A running job whose stage shows no life this long is sent again: longer than one
+/// attempt can last (the function's 5-minute timeout), so a live stage is never doubled.
+pub const STALLED_AFTER: Duration = Duration::minutes(15);
+/// Sends of a stalled stage before its job is failed.
+pub const MAX_REDRIVES: u32 = 3;
+/// A job still `queued` this long after it was created is failed and its run given back.
+pub const MAX_QUEUED: Duration = Duration::hours(24);
+
+/// Where an invocation came from and how long it may run.
+pub struct Source<'a> {
+    pub deadline: DateTime<Utc>,
+    /// Records from this queue are messages that exhausted their deliveries.
+    pub dead_letter_queue_arn: Option<&'a str>,
+}
+
+impl Source<'static> {
+    /// An invocation with the function's usual time and no dead-letter queue (tools, tests).
+    pub fn local() -> Self {
+        Self {
+            deadline: Utc::now() + Duration::minutes(5),
+            dead_letter_queue_arn: None,
+        }
+    }
+}
 
 pub async fn handle_event(
     pipeline: &Pipeline,
     event: Value,
 ) -> Result<Value, lambda_runtime::Error> {
+    handle_event_from(pipeline, event, &Source::local()).await
+}
+
+pub async fn handle_event_from(
+    pipeline: &Pipeline,
+    event: Value,
+    source: &Source<'_>,
+) -> Result<Value, lambda_runtime::Error> {
     if event.get("Records").is_some() {
         let batch: SqsEvent = serde_json::from_value(event)?;
-        return Ok(serde_json::to_value(handle_batch(pipeline, batch).await)?);
+        return Ok(serde_json::to_value(
+            handle_batch(pipeline, batch, source).await,
+        )?);
     }
     if event.get("detail-type").and_then(Value::as_str) == Some("Scheduled Event") {
+        let now = Utc::now();
         let requeued = requeue_stale_jobs(
             pipeline.jobs.as_ref(),
+            pipeline.transitions.as_ref(),
             pipeline.queue.as_ref(),
-            Utc::now() - STALE_QUEUED_AFTER,
+            now - STALE_QUEUED_AFTER,
+            now - MAX_QUEUED,
         )
         .await?;
-        return Ok(json!({ "requeued": requeued }));
+        let redriven = redrive_stalled_jobs(
+            pipeline.jobs.as_ref(),
+            pipeline.transitions.as_ref(),
+            pipeline.queue.as_ref(),
+            now - STALLED_AFTER,
+            MAX_REDRIVES,
+        )
+        .await?;
+        return Ok(json!({ "requeued": requeued, "redriven": redriven }));
     }
     Err("unrecognised event: expected an SQS batch or a scheduled event".into())
 }
 
 /// Handles every record concurrently and reports only the ones to deliver again, so one
 /// failing message never fails (or repeats) the rest of the batch.
-pub async fn handle_batch(pipeline: &Pipeline, batch: SqsEvent) -> SqsBatchResponse {
+pub async fn handle_batch(
+    pipeline: &Pipeline,
+    batch: SqsEvent,
+    source: &Source<'_>,
+) -> SqsBatchResponse {
     let outcomes = batch.records.into_iter().map(|record| async move {
+        let dead_letter = source.dead_letter_queue_arn.is_some()
+            && record.event_source_arn.as_deref() == source.dead_letter_queue_arn;
         let id = record.message_id.clone().unwrap_or_default();
         let Some(message) = record.body.as_deref().and_then(|body| serde_json::from_str::<PipelineMessage>(body).ok()) else {
             // It can never be processed; retrying would only send it to the dead-letter queue later.
@@ -47,7 +98,12 @@ pub async fn handle_batch(pipeline: &Pipeline, batch: SqsEvent) -> SqsBatchRespo
             .get("ApproximateReceiveCount")
             .and_then(|count| count.parse::<u32>().ok())
             .unwrap_or(1);
-        match pipeline.handle(&message, receive_count).await {
+        let handled = if dead_letter {
+            pipeline.dead_letter(&message).await
+        } else {
+            pipeline.handle_until(&message, receive_count, source.deadline).await
+        };
+        match handled {
             Ok(handled) => {
                 tracing::info!(job = %message.job_id, stage = message.stage.as_str(), ?handled, "message handled");
                 None

@@ -53,10 +53,21 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         objects,
         runner: Arc::new(runner),
         max_attempts: MAX_ATTEMPTS,
+        running_cap: config.limits.running_jobs_per_account,
     });
+    let dead_letters = std::env::var("KR_DEAD_LETTER_QUEUE_ARN").ok();
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| {
         let pipeline = pipeline.clone();
-        async move { kr_pipeline::event::handle_event(&pipeline, event.payload).await }
+        let dead_letters = dead_letters.clone();
+        async move {
+            let deadline = chrono::DateTime::from_timestamp_millis(event.context.deadline as i64)
+                .unwrap_or_else(chrono::Utc::now);
+            let source = kr_pipeline::event::Source {
+                deadline,
+                dead_letter_queue_arn: dead_letters.as_deref(),
+            };
+            kr_pipeline::event::handle_event_from(&pipeline, event.payload, &source).await
+        }
     }))
     .await
 }

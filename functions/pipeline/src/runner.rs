@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use kr_core::domain::{Job, ProviderUsage};
 use kr_core::domain::{Progress, Stage};
-use kr_core::store::JobTransitions;
+use kr_core::store::{JobTransitions, UsageDelta};
 use kr_dataforseo::UsageSink;
 use tokio::sync::Mutex;
 
@@ -77,9 +77,8 @@ pub struct ProgressReporter {
     last: Mutex<Option<Instant>>,
     stopped: AtomicBool,
     usage: std::sync::Mutex<Option<ProviderUsage>>,
-    /// One usage write at a time, each of the newest figures, so a slow write can never land
-    /// after a newer one and leave older figures stored.
-    usage_writes: Mutex<()>,
+    /// The figures whose additions are stored: one write at a time adds what is new since.
+    stored_usage: Mutex<ProviderUsage>,
 }
 
 /// Progress writes inside a stage are at most this frequent.
@@ -93,7 +92,7 @@ impl ProgressReporter {
             last: Mutex::new(None),
             stopped: AtomicBool::new(false),
             usage: std::sync::Mutex::new(job.usage.clone()),
-            usage_writes: Mutex::new(()),
+            stored_usage: Mutex::new(job.usage.clone().unwrap_or_default()),
             job,
         }
     }
@@ -103,8 +102,8 @@ impl ProgressReporter {
         self.usage.lock().expect("usage lock").clone()
     }
 
-    /// The job as the stage leaves it, for the transition that follows: its usage figures
-    /// were written without a version change, so the transition must carry them on.
+    /// The job as the stage leaves it, for the transition that follows (which does not write
+    /// usage: the figures here are for the caller's reading).
     pub fn job_after_stage(&self) -> Job {
         Job {
             usage: self.usage(),
@@ -153,12 +152,23 @@ impl UsageSink for ProgressReporter {
                 *current = Some(usage.clone());
             }
         }
-        let _writing = self.usage_writes.lock().await;
+        let mut stored = self.stored_usage.lock().await;
         let Some(newest) = self.usage() else {
             return;
         };
-        match self.transitions.record_usage(&self.job, &newest).await {
-            Ok(true) => {}
+        let delta = UsageDelta {
+            provider: newest.provider.clone(),
+            cost_usd: newest.cost_usd - stored.cost_usd,
+            requests: newest.requests.saturating_sub(stored.requests),
+            cache_hits: newest.cache_hits.saturating_sub(stored.cache_hits),
+            cap_usd: newest.cap_usd,
+            cap_reached: newest.cap_reached && !stored.cap_reached,
+        };
+        if delta.requests == 0 && delta.cache_hits == 0 && !delta.cap_reached {
+            return;
+        }
+        match self.transitions.add_usage(&self.job, &delta).await {
+            Ok(true) => *stored = newest,
             Ok(false) => self.stopped.store(true, Ordering::Relaxed),
             Err(err) => tracing::warn!(job = %self.job.id, %err, "could not record provider usage"),
         }

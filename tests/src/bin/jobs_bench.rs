@@ -67,6 +67,8 @@ async fn main() -> Result<()> {
             version: 1,
             refunded: false,
             usage: None,
+            heartbeat_at: None,
+            redrives: 0,
         })
         .collect();
     store.import_jobs(&jobs).await?;

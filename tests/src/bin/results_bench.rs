@@ -146,6 +146,8 @@ async fn seed(count: usize) -> Result<()> {
         version: 7,
         refunded: false,
         usage: None,
+        heartbeat_at: None,
+        redrives: 0,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

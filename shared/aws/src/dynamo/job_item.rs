@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::keys::{job_pk, job_sort_key, user_jobs_pk, user_status_pk, JOB_SK, QUEUED_PK};
+use super::keys::{
+    job_pk, job_sort_key, user_jobs_pk, user_status_pk, JOB_SK, QUEUED_PK, RUNNING_PK,
+};
 use kr_core::domain::{Job, JobStatus};
 
 #[derive(Serialize, Deserialize)]
@@ -20,7 +22,8 @@ pub(super) struct JobItem {
     pub gsi2_pk: String,
     #[serde(rename = "GSI2SK")]
     pub gsi2_sk: String,
-    /// Present only while queued, so GSI3 holds nothing else.
+    /// Present only while queued (by last enqueue) or running (by heartbeat): GSI3 is where
+    /// the sweeper finds jobs that lost their message or stopped showing life.
     #[serde(rename = "GSI3PK", skip_serializing_if = "Option::is_none", default)]
     pub gsi3_pk: Option<String>,
     #[serde(rename = "GSI3SK", skip_serializing_if = "Option::is_none", default)]
@@ -32,7 +35,19 @@ pub(super) struct JobItem {
 impl JobItem {
     pub fn from_job(job: &Job) -> Self {
         let sort_key = job_sort_key(job.created_at, job.id);
-        let queued = job.status == JobStatus::Queued;
+        let unfinished = match job.status {
+            JobStatus::Queued => Some((QUEUED_PK, sort_key.clone())),
+            JobStatus::Running => Some((
+                RUNNING_PK,
+                job_sort_key(
+                    job.heartbeat_at
+                        .or(job.started_at)
+                        .unwrap_or(job.created_at),
+                    job.id,
+                ),
+            )),
+            JobStatus::Completed | JobStatus::Failed => None,
+        };
         Self {
             pk: job_pk(job.id),
             sk: JOB_SK.into(),
@@ -40,8 +55,8 @@ impl JobItem {
             gsi1_sk: sort_key.clone(),
             gsi2_pk: user_status_pk(job.owner, job.status),
             gsi2_sk: sort_key.clone(),
-            gsi3_pk: queued.then(|| QUEUED_PK.to_string()),
-            gsi3_sk: queued.then_some(sort_key),
+            gsi3_pk: unfinished.as_ref().map(|(pk, _)| pk.to_string()),
+            gsi3_sk: unfinished.map(|(_, sk)| sk),
             job: job.clone(),
         }
     }
@@ -73,6 +88,8 @@ mod tests {
             version: 3,
             refunded: false,
             usage,
+            heartbeat_at: None,
+            redrives: 0,
         }
     }
 
@@ -103,6 +120,8 @@ mod tests {
                 "GSI1SK",
                 "GSI2PK",
                 "GSI2SK",
+                "GSI3PK",
+                "GSI3SK",
                 "PK",
                 "SK",
                 "competitorDomains",
@@ -116,6 +135,7 @@ mod tests {
                 "ownerId",
                 "primaryDomain",
                 "progress",
+                "redrives",
                 "refunded",
                 "stage",
                 "startedAt",

@@ -9,7 +9,7 @@ use super::job_item::JobItem;
 use super::keys::{
     domain_sk, idempotency_pk, job_pk, job_sort_key, status_counter, user_jobs_pk, user_pk,
     user_status_pk, ALL_JOBS_COUNTER, DOMAIN_QUOTA_SK, GSI1, GSI2, GSI3, IDEMPOTENCY_SK, JOB_SK,
-    PROFILE_SK, QUEUED_PK, TTL_ATTRIBUTE,
+    PROFILE_SK, QUEUED_PK, RUNNING_PK, TTL_ATTRIBUTE,
 };
 use super::{
     condition_held, failed_conditions, from_item, is_transaction_conflict, key, n, s, sdk_error,
@@ -394,13 +394,73 @@ impl JobStore for DynamoStore {
         before: DateTime<Utc>,
         limit: u32,
     ) -> Result<Vec<JobId>, StoreError> {
+        self.unfinished_jobs_before(QUEUED_PK, before, limit).await
+    }
+
+    async fn stalled_running_jobs(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<JobId>, StoreError> {
+        self.unfinished_jobs_before(RUNNING_PK, before, limit).await
+    }
+
+    async fn oldest_queued_job(&self, owner: UserId) -> Result<Option<JobId>, StoreError> {
+        let output = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(GSI2)
+            .key_condition_expression("GSI2PK = :pk")
+            .expression_attribute_values(":pk", s(user_status_pk(owner, JobStatus::Queued)))
+            .scan_index_forward(true)
+            .limit(1)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        output
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .next()
+            .map(|item| Ok(from_item::<JobItem>(item)?.job.id))
+            .transpose()
+    }
+
+    async fn mark_enqueued(&self, id: JobId, at: DateTime<Utc>) -> Result<(), StoreError> {
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(job_pk(id), JOB_SK)))
+            .update_expression("SET GSI3SK = :at")
+            .condition_expression("GSI3PK = :queued")
+            .expression_attribute_values(":queued", s(QUEUED_PK))
+            .expression_attribute_values(":at", s(job_sort_key(at, id)))
+            .send()
+            .await;
+        // Not held: the job has started or is gone, so there is nothing to re-enqueue.
+        condition_held(result)?;
+        Ok(())
+    }
+}
+
+impl DynamoStore {
+    /// Jobs of a GSI3 partition (queued by last enqueue, running by heartbeat) older than
+    /// `before`, oldest first.
+    async fn unfinished_jobs_before(
+        &self,
+        partition: &str,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<JobId>, StoreError> {
         let output = self
             .client
             .query()
             .table_name(&self.table)
             .index_name(GSI3)
-            .key_condition_expression("GSI3PK = :queued AND GSI3SK < :before")
-            .expression_attribute_values(":queued", s(QUEUED_PK))
+            .key_condition_expression("GSI3PK = :partition AND GSI3SK < :before")
+            .expression_attribute_values(":partition", s(partition))
             .expression_attribute_values(
                 ":before",
                 s(job_sort_key(before, JobId::from(uuid::Uuid::nil()))),
@@ -426,24 +486,6 @@ impl JobStore for DynamoStore {
             .collect()
     }
 
-    async fn mark_enqueued(&self, id: JobId, at: DateTime<Utc>) -> Result<(), StoreError> {
-        let result = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .set_key(Some(key(job_pk(id), JOB_SK)))
-            .update_expression("SET GSI3SK = :at")
-            .condition_expression("attribute_exists(GSI3PK)")
-            .expression_attribute_values(":at", s(job_sort_key(at, id)))
-            .send()
-            .await;
-        // Not held: the job has started or is gone, so there is nothing to re-enqueue.
-        condition_held(result)?;
-        Ok(())
-    }
-}
-
-impl DynamoStore {
     /// Writes jobs as they are, charging nothing, and adds them to their owners' counters:
     /// for restoring from a backup and for load tests that need thousands of jobs.
     pub async fn import_jobs(&self, jobs: &[Job]) -> Result<(), StoreError> {

@@ -77,6 +77,8 @@ pub fn job_sort_key(created_at: DateTime<Utc>, job: JobId) -> String {
 
 /// GSI3: the one partition of jobs waiting in `queued`, for the re-enqueue sweeper.
 pub const QUEUED_PK: &str = "QUEUED";
+/// GSI3 partition of running jobs, sorted by their last heartbeat.
+pub const RUNNING_PK: &str = "RUNNING";
 
 /// A primary domain the user has started jobs on; it never counts against the allowance again.
 pub fn domain_sk(domain: &DomainName) -> String {

@@ -35,6 +35,12 @@ pub struct Job {
     /// stored before the field existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<ProviderUsage>,
+    /// The last sign of life of the stage at work: its claim, its progress reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heartbeat_at: Option<DateTime<Utc>>,
+    /// Times the sweeper sent the current stage again after it stopped showing life.
+    #[serde(default)]
+    pub redrives: u32,
 }
 
 /// Paid data provider calls of one job (the Job resource's `usage`). Stored on the job as
@@ -107,6 +113,8 @@ impl Job {
             version: 1,
             refunded: false,
             usage: None,
+            heartbeat_at: None,
+            redrives: 0,
         }
     }
 
@@ -126,10 +134,23 @@ impl Job {
         Some(JobChange::to(Self {
             status: JobStatus::Running,
             started_at: Some(at),
+            heartbeat_at: Some(at),
             stage: Some(stage),
             progress: Progress::within(stage, 0.0, "Starting"),
             ..self.successor()
         }))
+    }
+
+    /// The sweeper sends the current stage again: counted, and the heartbeat restarts so the
+    /// job is not swept again before the new attempt had its chance. `None` unless running.
+    pub fn redrive(&self, at: DateTime<Utc>) -> Option<JobChange> {
+        (self.status == JobStatus::Running).then(|| {
+            JobChange::to(Self {
+                redrives: self.redrives + 1,
+                heartbeat_at: Some(at),
+                ..self.successor()
+            })
+        })
     }
 
     /// The current stage is done; `next` runs next.
@@ -137,6 +158,7 @@ impl Job {
         JobChange::to(Self {
             stage: Some(next),
             progress,
+            redrives: 0,
             ..self.successor()
         })
     }

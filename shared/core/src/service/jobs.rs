@@ -1,5 +1,6 @@
 //! Job use cases: create (validated, charged, enqueued), read, list, delete, re-enqueue.
 
+use crate::store::{JobTransitions, Transition};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -142,12 +143,47 @@ pub struct CreateJobRequest {
     /// the primary domain.
     #[schema(value_type = Option<Vec<String>>, example = json!(["competitor.com"]))]
     pub competitor_domains: Vec<DomainName>,
-    /// Required, a `language_code` from `GET /languages`.
-    #[schema(value_type = String, example = "en")]
+    /// Required, a `language_code` from `GET /languages` (matched case-insensitively).
+    #[schema(schema_with = language_code_schema)]
     pub language_code: LanguageCode,
     /// Required JSON integer, a `location_code` from `GET /locations`.
-    #[schema(value_type = i64, example = 2840)]
+    #[schema(schema_with = location_code_schema)]
     pub location_code: LocationCode,
+}
+
+/// The codes `LanguageCode::parse` accepts, as the document's enum.
+fn language_code_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .description(Some(
+            "Required, a `language_code` from `GET /languages` (matched case-insensitively).",
+        ))
+        .enum_values(Some(
+            crate::locales::languages()
+                .iter()
+                .map(|language| language.language_code.clone()),
+        ))
+        .examples(["en"])
+        .build()
+}
+
+/// The codes `LocationCode::parse` accepts, as the document's enum.
+fn location_code_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Integer)
+        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+            utoipa::openapi::KnownFormat::Int64,
+        )))
+        .description(Some(
+            "Required JSON integer, a `location_code` from `GET /locations`.",
+        ))
+        .enum_values(Some(
+            crate::locales::locations()
+                .iter()
+                .map(|location| location.location_code),
+        ))
+        .examples([2840])
+        .build()
 }
 
 impl CreateJobRequest {
@@ -365,11 +401,15 @@ pub async fn delete_job(
 }
 
 /// Re-sends the first message of jobs that have sat in `queued` since before `older_than`
-/// (a lost send, or a message that expired). Returns how many were re-sent.
+/// (a lost send, a message that expired, a start refused while the owner's running slots
+/// were full). A job created before `give_up_before` is failed instead, its run given back.
+/// Returns how many were re-sent.
 pub async fn requeue_stale_jobs(
     jobs: &dyn JobStore,
+    transitions: &dyn JobTransitions,
     queue: &dyn JobQueue,
     older_than: DateTime<Utc>,
+    give_up_before: DateTime<Utc>,
 ) -> Result<usize, StoreError> {
     const BATCH: u32 = 100;
     let mut resent = 0;
@@ -377,6 +417,18 @@ pub async fn requeue_stale_jobs(
         // Each re-sent job is marked, which moves it out of the stale window.
         let stale = jobs.stale_queued_jobs(older_than, BATCH).await?;
         for id in &stale {
+            if let Some(job) = jobs.job(*id).await? {
+                if job.created_at < give_up_before {
+                    transitions
+                        .fail_job(
+                            &job,
+                            "The job waited too long to start and was cancelled; its run was given back.",
+                            Utc::now(),
+                        )
+                        .await?;
+                    continue;
+                }
+            }
             queue
                 .enqueue(&PipelineMessage {
                     job_id: *id,
@@ -384,10 +436,60 @@ pub async fn requeue_stale_jobs(
                 })
                 .await?;
             jobs.mark_enqueued(*id, Utc::now()).await?;
+            resent += 1;
         }
-        resent += stale.len();
         if stale.len() < BATCH as usize {
             return Ok(resent);
+        }
+    }
+}
+
+/// Sends the current stage of running jobs whose heartbeat is older than `stalled_before`
+/// again (a worker that died, a message that was lost); a job already sent again
+/// `max_redrives` times is failed with its run given back. Returns how many were re-sent.
+pub async fn redrive_stalled_jobs(
+    jobs: &dyn JobStore,
+    transitions: &dyn JobTransitions,
+    queue: &dyn JobQueue,
+    stalled_before: DateTime<Utc>,
+    max_redrives: u32,
+) -> Result<usize, StoreError> {
+    const BATCH: u32 = 100;
+    let mut redriven = 0;
+    loop {
+        let stalled = jobs.stalled_running_jobs(stalled_before, BATCH).await?;
+        for id in &stalled {
+            let Some(job) = jobs.job(*id).await? else {
+                continue;
+            };
+            let Some(stage) = job.stage else {
+                continue;
+            };
+            if job.redrives >= max_redrives {
+                let message = format!(
+                    "The job stopped making progress at the {} step and was stopped; its run was given back.",
+                    stage.as_str()
+                );
+                transitions.fail_job(&job, &message, Utc::now()).await?;
+                continue;
+            }
+            // Counted first: if the send is lost, the job stalls again and is counted again.
+            if let Transition::Applied(_) =
+                transitions.apply_if(&job, job.redrive(Utc::now())).await?
+            {
+                queue
+                    .enqueue(&PipelineMessage {
+                        job_id: job.id,
+                        stage,
+                    })
+                    .await?;
+                redriven += 1;
+            }
+        }
+        // Every job handled above left the window (re-sent, failed or moved on), so a full
+        // batch means there may be more; one that did not is not read twice in a loop.
+        if stalled.len() < BATCH as usize || redriven == 0 {
+            return Ok(redriven);
         }
     }
 }

@@ -160,7 +160,7 @@ pub async fn count_login_attempt(
             None => Ok(None),
         }
     };
-    let (by_email, by_address) = futures_util::join!(by_email, by_address);
+    let (by_email, by_address) = futures_util::future::join(by_email, by_address).await;
     Ok([Some(by_email?), by_address?]
         .into_iter()
         .flatten()

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{
     ApiKeyId, DomainName, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan, Progress,
-    ProviderUsage, SecretHash, Stage, UserId,
+    SecretHash, Stage, UserId,
 };
 
 /// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
@@ -134,6 +134,14 @@ pub trait JobStore: Send + Sync {
     ) -> Result<Vec<JobId>, StoreError>;
     /// Records that the job's first message was (re)sent at `at`.
     async fn mark_enqueued(&self, id: JobId, at: DateTime<Utc>) -> Result<(), StoreError>;
+    /// Jobs `running` whose last heartbeat is older than `before`, oldest first.
+    async fn stalled_running_jobs(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<JobId>, StoreError>;
+    /// The owner's oldest job still `queued`, next in line for a running slot.
+    async fn oldest_queued_job(&self, owner: UserId) -> Result<Option<JobId>, StoreError>;
 }
 
 /// Messages that drive the pipeline.
@@ -157,6 +165,30 @@ pub enum Transition {
     Superseded,
     /// The job no longer exists.
     Gone,
+    /// A start refused because the owner already has their cap of jobs running.
+    AtCapacity,
+}
+
+/// Outcome of claiming the job's current stage before running it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageClaim {
+    /// This worker holds the stage until the lease ends or it is released.
+    Claimed,
+    /// Another worker holds it: this copy of the message must not run the stage.
+    Held,
+    /// The job moved on (or is gone) since it was read.
+    Moved,
+}
+
+/// What one batch of provider calls added to a job's usage.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UsageDelta {
+    pub provider: String,
+    pub cost_usd: f64,
+    pub requests: u64,
+    pub cache_hits: u64,
+    pub cap_usd: Option<f64>,
+    pub cap_reached: bool,
 }
 
 /// The pipeline's writes to a job. Each is conditional on the job's `version`, so stale or
@@ -170,15 +202,30 @@ pub trait JobTransitions: Send + Sync {
     /// Progress inside the current stage; no version change, so it never conflicts with
     /// the stage's own transition. `false` when the job has moved on or is gone.
     async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError>;
-    /// Replaces the job's provider usage, like progress without a version change; the
-    /// stage's own transition then carries the same figures. `false` when the job has moved
-    /// on or is gone.
-    async fn record_usage(&self, job: &Job, usage: &ProviderUsage) -> Result<bool, StoreError>;
+    /// Adds to the job's provider usage atomically, without a version change: concurrent
+    /// calls and retried stages are all counted, and transitions never write usage. `false`
+    /// when the job is gone.
+    async fn add_usage(&self, job: &Job, delta: &UsageDelta) -> Result<bool, StoreError>;
+    /// Claims the job's current stage until `until`, if the job is still at its version and
+    /// no other worker holds an unexpired claim; refreshes the heartbeat.
+    async fn claim_stage(
+        &self,
+        job: &Job,
+        token: &str,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<StageClaim, StoreError>;
+    /// Gives a claim back early (a stage that will be retried), if it is still `token`'s.
+    async fn release_stage(&self, job: &Job, token: &str) -> Result<(), StoreError>;
 
-    /// `queued → running` at the first stage.
-    async fn start_job(&self, job: &Job, at: DateTime<Utc>) -> Result<Transition, StoreError> {
-        self.apply_if(job, job.start(at)).await
-    }
+    /// `queued → running` at the first stage, unless the owner already has `running_cap`
+    /// jobs running ([`Transition::AtCapacity`]).
+    async fn start_job(
+        &self,
+        job: &Job,
+        at: DateTime<Utc>,
+        running_cap: u32,
+    ) -> Result<Transition, StoreError>;
     /// The current stage is done; `next` runs next.
     async fn advance_job(
         &self,
