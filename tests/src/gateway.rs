@@ -19,7 +19,7 @@ pub struct Gateway {
 }
 
 /// Whether a request path matches a table path, `{param}` segments matching any one segment.
-fn matches(pattern: &str, path: &str) -> bool {
+pub fn matches(pattern: &str, path: &str) -> bool {
     let (mut pattern, mut path) = (pattern.split('/'), path.split('/'));
     loop {
         match (pattern.next(), path.next()) {

@@ -1,12 +1,14 @@
 //! Tooling for the local stack and the tests: provisioning AWS resources on the emulator
 //! from `template.yaml`, seeding accounts, and the test harness.
 
+pub mod aws_calls;
 pub mod bridge;
 pub mod browser;
 pub mod counting;
 pub mod dataforseo_mock;
 pub mod gateway;
 pub mod harness;
+pub mod iam;
 pub mod pipeline_rig;
 pub mod provision;
 pub mod scripted_pipeline;

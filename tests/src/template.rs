@@ -227,6 +227,11 @@ impl Template {
             .collect()
     }
 
+    /// A top-level section (`Parameters`, `Conditions`, `Resources`), as written.
+    pub fn section(&self, name: &str) -> Option<&Value> {
+        self.root.get(name)
+    }
+
     pub fn parameter_default(&self, name: &str) -> Option<String> {
         let default = self.root.get("Parameters")?.get(name)?.get("Default")?;
         scalar(default)

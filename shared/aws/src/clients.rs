@@ -1,6 +1,10 @@
 //! AWS SDK clients built once per cold start, with the endpoint override used locally.
 
-use aws_config::{BehaviorVersion, SdkConfig};
+use std::future::Future;
+
+use aws_config::BehaviorVersion;
+pub use aws_config::SdkConfig;
+use aws_sdk_dynamodb::config::SharedInterceptor;
 use aws_smithy_http_client::tls;
 
 use kr_core::config::Config;
@@ -13,18 +17,39 @@ pub struct AwsClients {
     pub s3: aws_sdk_s3::Client,
 }
 
+tokio::task_local! {
+    static INTERCEPTOR: SharedInterceptor;
+}
+
 impl AwsClients {
     pub async fn from_config(config: &Config) -> Self {
         let sdk = sdk_config(config.aws_endpoint.as_deref()).await;
-        let s3_config = aws_sdk_s3::config::Builder::from(&sdk)
+        let mut dynamodb = aws_sdk_dynamodb::config::Builder::from(&sdk);
+        let mut sqs = aws_sdk_sqs::config::Builder::from(&sdk);
+        let mut s3 = aws_sdk_s3::config::Builder::from(&sdk)
             // moto serves buckets by path, not by virtual host.
-            .force_path_style(config.aws_endpoint.is_some())
-            .build();
-        Self {
-            dynamodb: aws_sdk_dynamodb::Client::new(&sdk),
-            sqs: aws_sdk_sqs::Client::new(&sdk),
-            s3: aws_sdk_s3::Client::from_conf(s3_config),
+            .force_path_style(config.aws_endpoint.is_some());
+        if let Ok(interceptor) = INTERCEPTOR.try_with(SharedInterceptor::clone) {
+            dynamodb.push_interceptor(interceptor.clone());
+            sqs.push_interceptor(interceptor.clone());
+            s3.push_interceptor(interceptor);
         }
+        Self {
+            dynamodb: aws_sdk_dynamodb::Client::from_conf(dynamodb.build()),
+            sqs: aws_sdk_sqs::Client::from_conf(sqs.build()),
+            s3: aws_sdk_s3::Client::from_conf(s3.build()),
+        }
+    }
+
+    /// Runs `build` (a function's own cold-start wiring) so that every client
+    /// [`from_config`](Self::from_config) makes inside it also calls `interceptor` on each
+    /// request. The tests record with it every AWS request each function makes, to check them
+    /// against the function's IAM policy in `template.yaml`; nothing sets it when deployed.
+    pub async fn intercepted<T>(
+        interceptor: SharedInterceptor,
+        build: impl Future<Output = T>,
+    ) -> T {
+        INTERCEPTOR.scope(interceptor, build).await
     }
 }
 
