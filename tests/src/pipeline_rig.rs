@@ -51,6 +51,16 @@ pub async fn rig_with(
     aliases: &[(&str, &str)],
     settings: ResearchSettings,
 ) -> Rig {
+    rig_with_crawl_delay(provider, aliases, settings, Duration::from_millis(20)).await
+}
+
+/// A rig whose crawler waits `delay` between requests to a site.
+pub async fn rig_with_crawl_delay(
+    provider: Option<Arc<DataForSeo>>,
+    aliases: &[(&str, &str)],
+    settings: ResearchSettings,
+    delay: Duration,
+) -> Rig {
     let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
         .await
         .unwrap();
@@ -77,7 +87,7 @@ pub async fn rig_with(
     }
     let crawl_config = CrawlConfig::from_vars(|name| match name {
         "KR_CRAWL_RESOLVE" => Some(resolve.clone()),
-        "KR_CRAWL_DELAY_MS" => Some("20".into()),
+        "KR_CRAWL_DELAY_MS" => Some(delay.as_millis().to_string()),
         _ => None,
     })
     .unwrap();

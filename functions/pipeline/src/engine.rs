@@ -37,13 +37,15 @@ pub enum Handled {
     Resent,
     /// Another worker holds the stage: this copy was not run.
     Held,
+    /// Part of the stage ran; the rest was sent as a new message.
+    Continued,
     /// The owner has their cap of jobs running; the job waits in `queued` and is started
     /// when one of them finishes (or by the sweeper).
     Waiting,
 }
 
 /// Time kept back from the function's deadline to record the outcome of a stage.
-const FINISHING_TIME: chrono::Duration = chrono::Duration::seconds(10);
+pub const FINISHING_TIME: chrono::Duration = chrono::Duration::seconds(10);
 /// How long a stage may run when the caller gives no deadline (tests, tools).
 const DEFAULT_STAGE_TIME: chrono::Duration = chrono::Duration::minutes(5);
 
@@ -130,7 +132,12 @@ impl Pipeline {
             StageClaim::Held => return Ok(Handled::Held),
             StageClaim::Moved => return Ok(Handled::Ignored),
         }
-        let reporter = ProgressReporter::new(self.transitions.clone(), job.clone(), current);
+        let reporter = ProgressReporter::until(
+            self.transitions.clone(),
+            job.clone(),
+            current,
+            deadline - FINISHING_TIME,
+        );
         let time = (deadline - FINISHING_TIME - Utc::now())
             .to_std()
             .unwrap_or_default();
@@ -148,6 +155,17 @@ impl Pipeline {
         let job = reporter.job_after_stage();
         match outcome {
             Ok(StageOutcome::Continue) => self.advance(&job, current).await,
+            Ok(StageOutcome::Unfinished) => {
+                // The next part runs from its own message; the claim goes with this one.
+                self.queue
+                    .enqueue(&PipelineMessage {
+                        job_id: job.id,
+                        stage: current,
+                    })
+                    .await?;
+                self.transitions.release_stage(&job, &token).await?;
+                Ok(Handled::Continued)
+            }
             Ok(StageOutcome::Completed { keyword_count }) => {
                 match self
                     .transitions

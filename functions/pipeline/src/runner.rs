@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use chrono::{DateTime, Utc};
+
 use async_trait::async_trait;
 use kr_core::domain::{Job, ProviderUsage};
 use kr_core::domain::{Progress, Stage};
@@ -18,6 +20,8 @@ pub enum StageOutcome {
     Continue,
     /// The last stage published the results.
     Completed { keyword_count: i64 },
+    /// The stage saved where it stands and goes on in another message (a long crawl).
+    Unfinished,
 }
 
 /// Why a stage did not finish. `message` is shown to the job's owner as `errorMessage`,
@@ -77,6 +81,7 @@ pub struct ProgressReporter {
     last: Mutex<Option<Instant>>,
     stopped: AtomicBool,
     usage: std::sync::Mutex<Option<ProviderUsage>>,
+    deadline: DateTime<Utc>,
     /// The figures whose additions are stored: one write at a time adds what is new since.
     stored_usage: Mutex<ProviderUsage>,
 }
@@ -86,7 +91,23 @@ const MIN_INTERVAL: Duration = Duration::from_millis(500);
 
 impl ProgressReporter {
     pub fn new(transitions: Arc<dyn JobTransitions>, job: Job, stage: Stage) -> Self {
+        Self::until(
+            transitions,
+            job,
+            stage,
+            Utc::now() + chrono::Duration::minutes(5),
+        )
+    }
+
+    /// A reporter for a stage that must be done (or have saved where it stands) by `deadline`.
+    pub fn until(
+        transitions: Arc<dyn JobTransitions>,
+        job: Job,
+        stage: Stage,
+        deadline: DateTime<Utc>,
+    ) -> Self {
         Self {
+            deadline,
             transitions,
             stage,
             last: Mutex::new(None),
@@ -95,6 +116,11 @@ impl ProgressReporter {
             stored_usage: Mutex::new(job.usage.clone().unwrap_or_default()),
             job,
         }
+    }
+
+    /// When the stage must have finished or saved where it stands.
+    pub fn deadline(&self) -> DateTime<Utc> {
+        self.deadline
     }
 
     /// The job's provider usage so far, this stage's calls included.

@@ -3,6 +3,8 @@
 use std::collections::{HashSet, VecDeque};
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
+use serde::{Deserialize, Serialize};
+use tokio::time::Instant;
 use url::Url;
 
 use kr_core::dataset::{PageContent, SiteRole};
@@ -44,6 +46,32 @@ pub struct SiteCrawl {
     pub pages_refused: usize,
     /// The home page preview; `None` when the home page could not be fetched.
     pub reference: Option<Reference>,
+}
+
+/// Where a crawl of one site stood when it was stopped before it was done: enough to go on
+/// later (in another process) without fetching any page twice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CrawlCheckpoint {
+    pub home_url: String,
+    /// The host the site moved to, when its home page redirected off the domain.
+    pub host: Option<String>,
+    /// Pages still to visit with their link depth, in visiting order.
+    pub pending: Vec<(String, usize)>,
+    /// Every page key already visited or queued.
+    pub known: Vec<String>,
+    pub pages: Vec<PageContent>,
+    pub pages_skipped: usize,
+    pub pages_refused: usize,
+    pub requests: usize,
+    pub reference: Option<Reference>,
+}
+
+/// A crawl that ran to its end, or stopped at the time it was given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CrawlProgress {
+    Finished(SiteCrawl),
+    Stopped(CrawlCheckpoint),
 }
 
 /// Crawls sites. One crawler is meant to serve a whole job: its politeness gates are shared
@@ -90,77 +118,77 @@ impl Crawler {
         max_pages: usize,
         on_progress: &(dyn Fn(usize) + Send + Sync),
     ) -> Result<SiteCrawl, CrawlError> {
-        let mut session = Session::new(&self.http, &self.config, Site::from_domain(domain)?);
-        let home = session.open().await?;
-        let mut crawl = SiteCrawl {
-            home_url: home.to_string(),
-            pages: Vec::new(),
-            pages_fetched: 0,
-            pages_skipped: 0,
-            pages_refused: 0,
-            reference: None,
-        };
-        if max_pages == 0 {
-            return Ok(crawl);
-        }
-        let mut frontier = Frontier::default();
-        frontier.mark_known(session.site(), &home);
-        let max_requests = max_pages.saturating_mul(REQUESTS_PER_PAGE);
-        let mut requests = 1;
-
-        // The home page alone first: where it lands decides the site's host, and it gives
-        // the reference and the first links.
-        let mut robots_of = vec![home.clone()];
-        let mut sitemap_home = home.clone();
-        let home_error = match session
-            .fetch(
-                home.clone(),
-                Want::Html,
-                Scope::Anywhere,
-                self.config.max_body_bytes,
-            )
-            .await
+        match self
+            .crawl_site_until(domain, role, max_pages, on_progress, None, None)
+            .await?
         {
-            Ok(fetched) => {
-                if let Some(host) = fetched
-                    .url
-                    .host_str()
-                    .filter(|host| !session.site().contains_host(host))
-                {
-                    // The domain moved (e.g. to another TLD): crawl where it went.
+            CrawlProgress::Finished(crawl) => Ok(crawl),
+            CrawlProgress::Stopped(_) => {
+                unreachable!("a crawl without a stop time runs to its end")
+            }
+        }
+    }
+
+    /// [`Crawler::crawl_site`], from `resume` if given, stopping at `stop_at`: no page is
+    /// started after it, the ones in flight are finished (within the request timeout and the
+    /// site's crawl delay), and the rest is kept in the checkpoint, so the next part of the
+    /// crawl (possibly in another process) fetches each page once.
+    pub async fn crawl_site_until(
+        &self,
+        domain: &str,
+        role: SiteRole,
+        max_pages: usize,
+        on_progress: &(dyn Fn(usize) + Send + Sync),
+        resume: Option<CrawlCheckpoint>,
+        stop_at: Option<Instant>,
+    ) -> Result<CrawlProgress, CrawlError> {
+        let mut session = Session::new(&self.http, &self.config, Site::from_domain(domain)?);
+        let (mut crawl, mut frontier, mut requests, home_error) = match resume {
+            Some(checkpoint) => {
+                if let Some(host) = &checkpoint.host {
                     session.rescope(Site::from_host(host));
                 }
-                frontier.mark_known(session.site(), &fetched.url);
-                if let Ok(root) = fetched.url.join("/") {
-                    robots_of.push(root.clone());
-                    sitemap_home = root;
-                }
-                let (page, reference) = extract_home(&fetched, &home);
-                crawl.reference = Some(reference);
-                self.keep_page(&mut crawl, &mut frontier, session.site(), page, 0, role);
-                on_progress(crawl.pages_fetched);
-                None
+                let pending = checkpoint
+                    .pending
+                    .into_iter()
+                    .filter_map(|(url, depth)| Some((Url::parse(&url).ok()?, depth)))
+                    .collect();
+                let crawl = SiteCrawl {
+                    home_url: checkpoint.home_url,
+                    pages_fetched: checkpoint.pages.len(),
+                    pages: checkpoint.pages,
+                    pages_skipped: checkpoint.pages_skipped,
+                    pages_refused: checkpoint.pages_refused,
+                    reference: checkpoint.reference,
+                };
+                let frontier = Frontier::from_parts(pending, checkpoint.known);
+                (crawl, frontier, checkpoint.requests, None)
             }
-            Err(error) => {
-                tracing::debug!(url = %home, ?error, "home page not used");
-                count_failure(&mut crawl, &error);
-                Some(session.error(error))
+            None => {
+                let mut frontier = Frontier::default();
+                let (crawl, home_error) = self
+                    .start(&mut session, &mut frontier, role, max_pages, on_progress)
+                    .await?;
+                if max_pages == 0 {
+                    return Ok(CrawlProgress::Finished(crawl));
+                }
+                (crawl, frontier, 1, home_error)
             }
         };
-
-        self.queue_sitemap_pages(
-            &session,
-            &robots_of,
-            &sitemap_home,
-            &mut frontier,
-            max_pages,
-        )
-        .await;
-
+        let max_requests = max_pages.saturating_mul(REQUESTS_PER_PAGE);
         let session = &session;
         let mut in_flight = FuturesUnordered::new();
+        let stop = async {
+            match stop_at {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(stop);
+        let mut stopping = false;
         loop {
-            while in_flight.len() < self.config.per_host_concurrency
+            while !stopping
+                && in_flight.len() < self.config.per_host_concurrency
                 && crawl.pages_fetched + in_flight.len() < max_pages
                 && requests + in_flight.len() < max_requests
             {
@@ -179,7 +207,35 @@ impl Crawler {
                     (url, depth, result)
                 });
             }
-            let Some((url, depth, result)) = in_flight.next().await else {
+            if stopping && in_flight.is_empty() && frontier.has_pending() {
+                // What was in flight at the stop is finished, not dropped: a request the site
+                // has seen is never sent again by the next part.
+                let host = session.site().apex();
+                let (pending, known) = frontier.into_parts();
+                return Ok(CrawlProgress::Stopped(CrawlCheckpoint {
+                    host: (!Site::from_domain(domain).is_ok_and(|site| site.apex() == host))
+                        .then(|| host.to_owned()),
+                    home_url: crawl.home_url,
+                    pending: pending
+                        .into_iter()
+                        .map(|(url, depth)| (url.to_string(), depth))
+                        .collect(),
+                    known,
+                    pages: crawl.pages,
+                    pages_skipped: crawl.pages_skipped,
+                    pages_refused: crawl.pages_refused,
+                    requests,
+                    reference: crawl.reference,
+                }));
+            }
+            let next = tokio::select! {
+                next = in_flight.next() => next,
+                _ = &mut stop, if !stopping => {
+                    stopping = true;
+                    continue;
+                }
+            };
+            let Some((url, depth, result)) = next else {
                 break;
             };
             if made_request(&result) {
@@ -219,7 +275,77 @@ impl Crawler {
                 domain: session.site().apex().to_owned(),
             }));
         }
-        Ok(crawl)
+        Ok(CrawlProgress::Finished(crawl))
+    }
+
+    /// The first part of a crawl: the site's home page, which decides its host and gives the
+    /// reference and the first links, then its sitemaps; and why the home page could not be
+    /// used, if it could not.
+    async fn start(
+        &self,
+        session: &mut Session<'_>,
+        frontier: &mut Frontier,
+        role: SiteRole,
+        max_pages: usize,
+        on_progress: &(dyn Fn(usize) + Send + Sync),
+    ) -> Result<(SiteCrawl, Option<CrawlError>), CrawlError> {
+        let home = session.open().await?;
+        let mut crawl = SiteCrawl {
+            home_url: home.to_string(),
+            pages: Vec::new(),
+            pages_fetched: 0,
+            pages_skipped: 0,
+            pages_refused: 0,
+            reference: None,
+        };
+        if max_pages == 0 {
+            return Ok((crawl, None));
+        }
+        frontier.mark_known(session.site(), &home);
+
+        // The home page alone first: where it lands decides the site's host, and it gives
+        // the reference and the first links.
+        let mut robots_of = vec![home.clone()];
+        let mut sitemap_home = home.clone();
+        let home_error = match session
+            .fetch(
+                home.clone(),
+                Want::Html,
+                Scope::Anywhere,
+                self.config.max_body_bytes,
+            )
+            .await
+        {
+            Ok(fetched) => {
+                if let Some(host) = fetched
+                    .url
+                    .host_str()
+                    .filter(|host| !session.site().contains_host(host))
+                {
+                    // The domain moved (e.g. to another TLD): crawl where it went.
+                    session.rescope(Site::from_host(host));
+                }
+                frontier.mark_known(session.site(), &fetched.url);
+                if let Ok(root) = fetched.url.join("/") {
+                    robots_of.push(root.clone());
+                    sitemap_home = root;
+                }
+                let (page, reference) = extract_home(&fetched, &home);
+                crawl.reference = Some(reference);
+                self.keep_page(&mut crawl, frontier, session.site(), page, 0, role);
+                on_progress(crawl.pages_fetched);
+                None
+            }
+            Err(error) => {
+                tracing::debug!(url = %home, ?error, "home page not used");
+                count_failure(&mut crawl, &error);
+                Some(session.error(error))
+            }
+        };
+
+        self.queue_sitemap_pages(session, &robots_of, &sitemap_home, frontier, max_pages)
+            .await;
+        Ok((crawl, home_error))
     }
 
     /// Adds a page to the result and queues the site links it has (unless it asks robots not

@@ -31,6 +31,28 @@ impl Frontier {
         self.known.insert(site.page_key(url))
     }
 
+    pub(crate) fn has_pending(&self) -> bool {
+        !self.by_depth.is_empty()
+    }
+
+    /// What is left to visit, in visiting order, and every page key seen: for a crawl that
+    /// stops and goes on later.
+    pub(crate) fn into_parts(mut self) -> (Vec<(Url, usize)>, Vec<String>) {
+        let pending = std::iter::from_fn(|| self.pop()).collect();
+        (pending, self.known.into_iter().collect())
+    }
+
+    pub(crate) fn from_parts(pending: Vec<(Url, usize)>, known: Vec<String>) -> Self {
+        let mut frontier = Self {
+            by_depth: BTreeMap::new(),
+            known: known.into_iter().collect(),
+        };
+        for (url, depth) in pending {
+            frontier.by_depth.entry(depth).or_default().push_back(url);
+        }
+        frontier
+    }
+
     /// The next page: breadth-first, so the pages closest to the home page come first.
     pub(crate) fn pop(&mut self) -> Option<(Url, usize)> {
         let mut entry = self.by_depth.first_entry()?;

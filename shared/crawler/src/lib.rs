@@ -41,7 +41,7 @@ mod sitemap;
 pub use address::is_public_ip;
 pub use charset::decode_html;
 pub use config::CrawlConfig;
-pub use crawler::{Crawler, SiteCrawl};
+pub use crawler::{CrawlCheckpoint, CrawlProgress, Crawler, SiteCrawl};
 pub use error::CrawlError;
 pub use extract::{extract_page, ExtractedPage, OutLink};
 pub use kr_core::dataset::Reference;

@@ -4,7 +4,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use kr_crawler::{CrawlError, Crawler, SiteRole};
+use kr_crawler::{CrawlError, CrawlProgress, Crawler, SiteRole};
 use support::*;
 
 fn links(paths: &[&str]) -> String {
@@ -220,4 +220,65 @@ async fn concurrency_per_site_is_limited_but_used() {
     assert_eq!(crawl.pages_fetched, 9);
     assert_eq!(site.max_in_flight(), 2);
     assert_eq!(*progress.lock().unwrap(), (1..=9).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn a_slow_site_is_crawled_in_parts_that_never_fetch_a_page_twice() {
+    // Crawl-delay: 1 and 12 pages: longer than the part of a crawl one function call has here.
+    // (Each part reads robots.txt again, as a new function instance would.)
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => html("User-agent: *\nCrawl-delay: 1\n"),
+        "/" => html(links(
+            &(1..=12)
+                .map(|i| format!("/p{i}"))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        )),
+        path if path.starts_with("/p") => html(links(&[])),
+        _ => not_found(),
+    })
+    .await;
+    let config = site.config(&["shop.test"]);
+    // Pages in flight at a stop are finished: each may wait out the crawl delay once.
+    let finishing =
+        Duration::from_secs(config.per_host_concurrency as u64) + Duration::from_millis(500);
+    let crawler = Crawler::new(config).unwrap();
+    let mut resume = None;
+    let mut parts = 0;
+    let started = Instant::now();
+    let crawl = loop {
+        parts += 1;
+        let stop_at = tokio::time::Instant::now() + Duration::from_millis(3500);
+        let progress = crawler
+            .crawl_site_until(
+                "shop.test",
+                SiteRole::Primary,
+                50,
+                &no_progress(),
+                resume.take(),
+                Some(stop_at),
+            )
+            .await
+            .unwrap();
+        assert!(
+            tokio::time::Instant::now() < stop_at + finishing,
+            "a part ends when its time does"
+        );
+        match progress {
+            CrawlProgress::Finished(crawl) => break crawl,
+            // Through JSON, as it is kept between function calls.
+            CrawlProgress::Stopped(checkpoint) => {
+                let stored = serde_json::to_vec(&checkpoint).unwrap();
+                resume = Some(serde_json::from_slice(&stored).unwrap());
+            }
+        }
+    };
+    assert!(parts >= 3, "{parts} parts in {:?}", started.elapsed());
+    assert_eq!(crawl.pages_fetched, 13);
+    for i in 1..=12 {
+        assert_eq!(site.count(&format!("/p{i}")), 1, "/p{i} fetched once");
+    }
+    assert_eq!(site.count("/"), 1);
 }

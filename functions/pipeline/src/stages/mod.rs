@@ -3,7 +3,7 @@
 //! so any stage can be retried on its own.
 
 mod analysis;
-mod crawl;
+pub mod crawl;
 mod provider;
 mod references;
 mod settings;

@@ -8,6 +8,9 @@ pub struct ResearchSettings {
     /// Shared top-10 URLs that put two keywords in one SERP cluster
     /// (`KR_DATAFORSEO_SERP_OVERLAP`, 1 to 10; used when SERPs were fetched).
     pub serp_overlap: usize,
+    /// Time one job's crawl may take over all its parts, after which the job goes on with
+    /// the pages it has (`KR_CRAWL_BUDGET_SECONDS`, default 600, 10 to 3,600).
+    pub crawl_budget: std::time::Duration,
 }
 
 pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
@@ -18,6 +21,7 @@ impl Default for ResearchSettings {
             max_keywords: kr_research::discovery::DEFAULT_MAX_KEYWORDS,
             cluster_threshold: kr_research::clusters::DEFAULT_THRESHOLD,
             serp_overlap: kr_research::clusters::DEFAULT_SERP_OVERLAP,
+            crawl_budget: std::time::Duration::from_secs(600),
         }
     }
 }
@@ -47,6 +51,13 @@ impl ResearchSettings {
                 defaults.serp_overlap,
                 "KR_DATAFORSEO_SERP_OVERLAP must be 1 to 10",
             )?,
+            crawl_budget: std::time::Duration::from_secs(bounded(
+                &lookup,
+                "KR_CRAWL_BUDGET_SECONDS",
+                10..=3600,
+                defaults.crawl_budget.as_secs(),
+                "KR_CRAWL_BUDGET_SECONDS must be 10 to 3600",
+            )?),
         })
     }
 }
