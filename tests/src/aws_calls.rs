@@ -40,6 +40,8 @@ pub struct SdkCall {
     pub body: Option<Vec<u8>>,
     /// The HTTP status of the answer; `None` when none came.
     pub status: Option<u16>,
+    /// An S3 upload that sets the object's tags (`x-amz-tagging`).
+    pub tagged: bool,
 }
 
 impl SdkCall {
@@ -51,6 +53,7 @@ impl SdkCall {
             uri: request.uri().to_string(),
             body: request.body().bytes().map(<[u8]>::to_vec),
             status: None,
+            tagged: request.headers().get("x-amz-tagging").is_some(),
         }
     }
 

@@ -410,7 +410,12 @@ fn s3(call: &SdkCall, resources: &Resources) -> Result<Vec<Access>> {
                 found.push(list);
             }
         }
-        "PutObject" => found.push(access("s3:PutObject", object(&key), &reason)),
+        "PutObject" => {
+            found.push(access("s3:PutObject", object(&key), &reason));
+            if call.tagged {
+                found.push(access("s3:PutObjectTagging", object(&key), &reason));
+            }
+        }
         "DeleteObject" => found.push(access(
             &versioned("s3:DeleteObject", "s3:DeleteObjectVersion"),
             object(&key),

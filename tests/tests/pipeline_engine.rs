@@ -139,6 +139,7 @@ async fn a_stage_that_always_fails_fails_the_job_and_refunds_once() {
         usage: None,
         heartbeat_at: None,
         redrives: 0,
+        expires_at: None,
         ..failed.clone()
     };
     let outcome = rig

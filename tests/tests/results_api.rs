@@ -131,6 +131,7 @@ async fn stored_job(store: &DynamoStore, owner: &User, status: JobStatus) -> Job
         usage: None,
         heartbeat_at: None,
         redrives: 0,
+        expires_at: None,
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     job

@@ -9,7 +9,10 @@ use async_trait::async_trait;
 use aws_sdk_s3::error::DisplayErrorContext;
 use aws_sdk_s3::types::{Delete, ObjectIdentifier};
 
-use kr_core::domain::JobId;
+use kr_core::domain::{Job, JobId};
+
+/// The tag of objects the bucket's `expire-results` lifecycle rule deletes (template.yaml).
+pub const EXPIRING_TAG: &str = "retention=expiring";
 use kr_core::store::{ArtifactStore, ExportStore, ObjectStream, ResultStore, StoreError};
 
 #[derive(Clone, Debug)]
@@ -115,6 +118,27 @@ impl ArtifactStore for S3ObjectStore {
             .send()
             .await
             .map_err(s3_error)?;
+        Ok(())
+    }
+
+    async fn put_job_artifact(
+        &self,
+        job: &Job,
+        name: &str,
+        bytes: Vec<u8>,
+    ) -> Result<(), StoreError> {
+        let mut put = self
+            .client
+            .put_object()
+            .bucket(&self.bucket)
+            .key(format!("{}{name}", Self::job_prefix(job.id)))
+            .content_type("application/json")
+            .body(bytes.into());
+        if job.expires_at.is_some() {
+            // The bucket's `expire-results` rule deletes objects with this tag.
+            put = put.tagging(EXPIRING_TAG);
+        }
+        put.send().await.map_err(s3_error)?;
         Ok(())
     }
 

@@ -20,10 +20,11 @@ pub struct Wiring {
 impl Wiring {
     pub async fn from_config(config: Config) -> Self {
         let clients = AwsClients::from_config(&config).await;
-        let store = Arc::new(DynamoStore::new(
-            clients.dynamodb.clone(),
-            config.table_name.clone(),
-        ));
+        let mut store = DynamoStore::new(clients.dynamodb.clone(), config.table_name.clone());
+        if let Some(days) = config.results_retention_days {
+            store = store.with_retention(days, config.demo_user_id.map(Into::into));
+        }
+        let store = Arc::new(store);
         let objects = Arc::new(S3ObjectStore::new(
             clients.s3.clone(),
             config.results_bucket.clone(),

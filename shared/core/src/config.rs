@@ -24,6 +24,9 @@ pub struct Config {
     pub session_ttl: Duration,
     /// Request, sign-in and running-job limits.
     pub limits: RateLimits,
+    /// Days a job and its results are kept (`KR_RESULTS_RETENTION_DAYS`, as the bucket's
+    /// lifecycle rule); `None` keeps them for ever. The demo account's jobs are always kept.
+    pub results_retention_days: Option<u32>,
 }
 
 /// A required variable is missing or malformed; functions refuse to start rather than guess.
@@ -81,6 +84,19 @@ impl Config {
                 .unwrap_or_default(),
             session_ttl: Duration::from_secs(session_ttl_secs),
             limits: RateLimits::from_lookup(get)?,
+            results_retention_days: get("KR_RESULTS_RETENTION_DAYS")
+                .map(|raw| {
+                    raw.trim()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|days| *days > 0)
+                        .ok_or_else(|| {
+                            ConfigError(
+                                "KR_RESULTS_RETENTION_DAYS must be a positive integer".into(),
+                            )
+                        })
+                })
+                .transpose()?,
         })
     }
 

@@ -69,6 +69,7 @@ async fn main() -> Result<()> {
             usage: None,
             heartbeat_at: None,
             redrives: 0,
+            expires_at: None,
         })
         .collect();
     store.import_jobs(&jobs).await?;

@@ -148,6 +148,7 @@ async fn seed(count: usize) -> Result<()> {
         usage: None,
         heartbeat_at: None,
         redrives: 0,
+        expires_at: None,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

@@ -2,7 +2,7 @@ use kr_core::dataset::export::write_csv;
 use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::Stage;
-use kr_core::store::put_json;
+use kr_core::store::put_job_json;
 use kr_research::personas::OfflinePersonaGenerator;
 use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
@@ -58,10 +58,10 @@ impl ResearchRunner {
         })?;
         // The export first: the dataset's presence is what makes the results complete.
         self.objects
-            .put_artifact(job.id, &objects::export(), csv)
+            .put_job_artifact(job, &objects::export(), csv)
             .await
             .map_err(storage_failure)?;
-        put_json(self.objects.as_ref(), job.id, &objects::dataset(), &dataset)
+        put_job_json(self.objects.as_ref(), job, &objects::dataset(), &dataset)
             .await
             .map_err(storage_failure)?;
         Ok(StageOutcome::Completed {

@@ -10,7 +10,7 @@ use futures_util::future::join_all;
 use kr_core::dataset::objects;
 use kr_core::domain::Job;
 use kr_core::domain::Stage;
-use kr_core::store::{get_json, put_json};
+use kr_core::store::{get_json, put_job_json};
 use kr_crawler::{CrawlCheckpoint, CrawlConfig, CrawlProgress};
 use kr_research::{PageContent, SiteRole};
 use serde::{Deserialize, Serialize};
@@ -150,7 +150,7 @@ impl ResearchRunner {
                 started_at: state.started_at,
                 sites: sites_now,
             };
-            put_json(self.objects.as_ref(), job.id, &name, &state)
+            put_job_json(self.objects.as_ref(), job, &name, &state)
                 .await
                 .map_err(storage_failure)?;
             return Ok(StageOutcome::Unfinished);

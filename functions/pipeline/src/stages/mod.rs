@@ -14,7 +14,7 @@ use async_trait::async_trait;
 use kr_core::dataset::objects;
 use kr_core::domain::Job;
 use kr_core::domain::Stage;
-use kr_core::store::{get_json, put_json, ArtifactStore, StoreError};
+use kr_core::store::{get_json, put_job_json, ArtifactStore, StoreError};
 use kr_crawler::Crawler;
 use kr_dataforseo::DataForSeo;
 use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
@@ -77,9 +77,9 @@ impl ResearchRunner {
         stage: Stage,
         value: &T,
     ) -> Result<(), StageError> {
-        put_json(
+        put_job_json(
             self.objects.as_ref(),
-            job.id,
+            job,
             &objects::stage(stage.as_str()),
             value,
         )

@@ -1,7 +1,7 @@
 use futures_util::future::join_all;
 use kr_core::dataset::objects;
 use kr_core::domain::Job;
-use kr_core::store::put_json;
+use kr_core::store::put_job_json;
 use kr_crawler::CrawlError;
 
 use super::{storage_failure, ResearchRunner};
@@ -38,7 +38,7 @@ impl ResearchRunner {
         }))
         .await;
         let fetched: Vec<_> = std::iter::once(primary).chain(competitors).collect();
-        put_json(self.objects.as_ref(), job.id, objects::REFERENCES, &fetched)
+        put_job_json(self.objects.as_ref(), job, objects::REFERENCES, &fetched)
             .await
             .map_err(storage_failure)?;
         Ok(StageOutcome::Continue)

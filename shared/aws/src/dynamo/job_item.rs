@@ -28,6 +28,10 @@ pub(super) struct JobItem {
     pub gsi3_pk: Option<String>,
     #[serde(rename = "GSI3SK", skip_serializing_if = "Option::is_none", default)]
     pub gsi3_sk: Option<String>,
+    /// DynamoDB's TTL: the item is removed some time after `expiresAt` (readers treat it as
+    /// gone from that moment on).
+    #[serde(rename = "ttl", skip_serializing_if = "Option::is_none", default)]
+    pub ttl: Option<i64>,
     #[serde(flatten)]
     pub job: Job,
 }
@@ -57,6 +61,7 @@ impl JobItem {
             gsi2_sk: sort_key.clone(),
             gsi3_pk: unfinished.as_ref().map(|(pk, _)| pk.to_string()),
             gsi3_sk: unfinished.map(|(_, sk)| sk),
+            ttl: job.expires_at.map(|at| at.timestamp()),
             job: job.clone(),
         }
     }
@@ -90,6 +95,7 @@ mod tests {
             usage,
             heartbeat_at: None,
             redrives: 0,
+            expires_at: None,
         }
     }
 

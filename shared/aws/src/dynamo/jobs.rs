@@ -119,7 +119,8 @@ impl DynamoStore {
             items.push(TransactWriteItem::builder().put(register).build());
             items.push(TransactWriteItem::builder().update(allowance).build());
         }
-        let stored = Job::queued(job);
+        let mut stored = Job::queued(job);
+        stored.expires_at = self.expiry_of(&stored);
         let put_job = build(
             Put::builder()
                 .table_name(&self.table)
@@ -212,7 +213,10 @@ impl DynamoStore {
             cost.requests += 1;
             for item in output.items.unwrap_or_default() {
                 cost.items += 1;
-                jobs.push(from_item::<JobItem>(item)?.job);
+                let job = from_item::<JobItem>(item)?.job;
+                if !job.is_expired(Utc::now()) {
+                    jobs.push(job);
+                }
             }
             start = output.last_evaluated_key;
             if start.is_none() {
@@ -284,8 +288,10 @@ impl JobStore for DynamoStore {
 
     async fn job(&self, id: JobId) -> Result<Option<Job>, StoreError> {
         let item = self.get(key(job_pk(id), JOB_SK)).await?;
-        item.map(|item| Ok(from_item::<JobItem>(item)?.job))
-            .transpose()
+        let job = item
+            .map(|item| Ok::<_, StoreError>(from_item::<JobItem>(item)?.job))
+            .transpose()?;
+        Ok(job.filter(|job| !job.is_expired(Utc::now())))
     }
 
     async fn list_jobs(

@@ -29,6 +29,14 @@ pub type Item = HashMap<String, AttributeValue>;
 pub struct DynamoStore {
     client: Client,
     table: String,
+    retention: Option<Retention>,
+}
+
+/// How long new jobs are kept, and whose are kept for ever.
+#[derive(Debug, Clone, Copy)]
+struct Retention {
+    keep_for: chrono::Duration,
+    kept_owner: Option<kr_core::domain::UserId>,
 }
 
 impl DynamoStore {
@@ -36,7 +44,27 @@ impl DynamoStore {
         Self {
             client,
             table: table.into(),
+            retention: None,
         }
+    }
+
+    /// New jobs expire `days` after creation (their item's TTL, with the bucket's lifecycle
+    /// rule for their objects), except those of `kept_owner` (the demo account).
+    pub fn with_retention(
+        mut self,
+        days: u32,
+        kept_owner: Option<kr_core::domain::UserId>,
+    ) -> Self {
+        self.retention = Some(Retention {
+            keep_for: chrono::Duration::days(days.into()),
+            kept_owner,
+        });
+        self
+    }
+
+    fn expiry_of(&self, job: &kr_core::domain::Job) -> Option<chrono::DateTime<chrono::Utc>> {
+        let retention = self.retention?;
+        (retention.kept_owner != Some(job.owner)).then(|| job.created_at + retention.keep_for)
     }
 
     pub fn client(&self) -> &Client {

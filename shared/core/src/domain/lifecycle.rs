@@ -41,6 +41,9 @@ pub struct Job {
     /// Times the sweeper sent the current stage again after it stopped showing life.
     #[serde(default)]
     pub redrives: u32,
+    /// When the job and its results are deleted (the results retention); `None`: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 /// Paid data provider calls of one job (the Job resource's `usage`). Stored on the job as
@@ -115,7 +118,13 @@ impl Job {
             usage: None,
             heartbeat_at: None,
             redrives: 0,
+            expires_at: None,
         }
+    }
+
+    /// Past its retention: gone for every reader, whether or not the store removed it yet.
+    pub fn is_expired(&self, now: DateTime<Utc>) -> bool {
+        self.expires_at.is_some_and(|at| at <= now)
     }
 
     fn successor(&self) -> Self {

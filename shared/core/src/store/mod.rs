@@ -271,6 +271,16 @@ pub trait JobTransitions: Send + Sync {
 #[async_trait]
 pub trait ArtifactStore: Send + Sync {
     async fn put_artifact(&self, job: JobId, name: &str, bytes: Vec<u8>) -> Result<(), StoreError>;
+    /// Stores an object of `job` to be deleted with it: a store with its own expiry marks it
+    /// unless the job never expires (the demo account's).
+    async fn put_job_artifact(
+        &self,
+        job: &Job,
+        name: &str,
+        bytes: Vec<u8>,
+    ) -> Result<(), StoreError> {
+        self.put_artifact(job.id, name, bytes).await
+    }
     async fn get_artifact(&self, job: JobId, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
 }
 
@@ -282,6 +292,22 @@ pub async fn put_json<T: serde::Serialize + Sync>(
 ) -> Result<(), StoreError> {
     store
         .put_artifact(
+            job,
+            name,
+            serde_json::to_vec(value).map_err(StoreError::new)?,
+        )
+        .await
+}
+
+/// [`put_json`] for an object that expires with its job ([`ArtifactStore::put_job_artifact`]).
+pub async fn put_job_json<T: serde::Serialize + Sync>(
+    store: &dyn ArtifactStore,
+    job: &Job,
+    name: &str,
+    value: &T,
+) -> Result<(), StoreError> {
+    store
+        .put_job_artifact(
             job,
             name,
             serde_json::to_vec(value).map_err(StoreError::new)?,
