@@ -3,12 +3,14 @@
 
 mod body;
 mod caller;
+mod path;
 mod query;
 mod source;
 mod viewable;
 
 pub use body::{DeclaredJsonBody, JsonBody};
 pub use caller::{foreign_origin_refused, from_foreign_origin, CurrentUser, Viewer};
+pub use path::PathParams;
 pub use query::QueryParams;
 pub use source::SourceAddress;
 pub use viewable::viewable_job;
