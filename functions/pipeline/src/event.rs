@@ -19,6 +19,19 @@ pub const MAX_REDRIVES: u32 = 3;
 /// A job still `queued` this long after it was created is failed and its run given back.
 pub const MAX_QUEUED: Duration = Duration::hours(24);
 
+/// The function's timeout in template.yaml.
+const FUNCTION_TIMEOUT: Duration = Duration::seconds(300);
+
+/// When this invocation is stopped. Lambda sends the deadline in epoch milliseconds; `cargo
+/// lambda watch` sends a constant 600000 (1970), so a deadline already past means none was
+/// given, and the function's own timeout applies.
+pub fn invocation_deadline(deadline_ms: u64) -> DateTime<Utc> {
+    let now = Utc::now();
+    DateTime::from_timestamp_millis(deadline_ms as i64)
+        .filter(|deadline| *deadline > now)
+        .unwrap_or(now + FUNCTION_TIMEOUT)
+}
+
 /// Where an invocation came from and how long it may run.
 pub struct Source<'a> {
     pub deadline: DateTime<Utc>,
@@ -126,4 +139,20 @@ pub async fn handle_batch(
         })
         .collect();
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_real_deadline_is_kept_and_a_past_one_means_the_functions_timeout() {
+        let in_a_minute = Utc::now() + Duration::minutes(1);
+        let kept = invocation_deadline(in_a_minute.timestamp_millis() as u64);
+        assert_eq!(kept.timestamp_millis(), in_a_minute.timestamp_millis());
+        // What `cargo lambda watch` sends.
+        let local = invocation_deadline(600_000);
+        let expected = Utc::now() + FUNCTION_TIMEOUT;
+        assert!((expected - local).num_seconds().abs() <= 1);
+    }
 }

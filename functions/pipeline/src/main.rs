@@ -60,8 +60,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         let pipeline = pipeline.clone();
         let dead_letters = dead_letters.clone();
         async move {
-            let deadline = chrono::DateTime::from_timestamp_millis(event.context.deadline as i64)
-                .unwrap_or_else(chrono::Utc::now);
+            let deadline = kr_pipeline::event::invocation_deadline(event.context.deadline);
             let source = kr_pipeline::event::Source {
                 deadline,
                 dead_letter_queue_arn: dead_letters.as_deref(),
