@@ -11,13 +11,13 @@ export SAM_CLI_TELEMETRY=0
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-# Installs moto, cargo-lambda (with its zig), SAM CLI and cfn-lint into .venv, once per
-# version of .ci/requirements.txt.
+# Installs moto, cargo-lambda (with its zig), SAM CLI, cfn-lint and schemathesis into .venv,
+# once per version of .ci/requirements.txt.
 ensure_tools() {
   local stamp="$VENV/.requirements.sha256" want
   want=$(sha256sum "$ROOT/.ci/requirements.txt" | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    log "installing tools into .venv (moto, cargo-lambda, sam, cfn-lint)"
+    log "installing tools into .venv (moto, cargo-lambda, sam, cfn-lint, schemathesis)"
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/.ci/requirements.txt"
     echo "$want" > "$stamp"

@@ -64,6 +64,13 @@ fn generated_document() -> OpenApi {
     document
 }
 
+/// The published form of [`generated_document`]: with the links between operations.
+fn generated_json() -> serde_json::Value {
+    let mut json = serde_json::to_value(generated_document()).unwrap();
+    kr_http::routes::links::document_links(&mut json);
+    json
+}
+
 /// `(path, method, operationId)` of every operation of a document.
 fn operations(document: &OpenApi) -> BTreeSet<(String, String, String)> {
     let json = serde_json::to_value(document).unwrap();
@@ -221,13 +228,16 @@ fn the_local_router_routes_each_path_to_its_function() {
 #[test]
 fn the_published_document_is_the_one_the_code_generates() {
     let path = workspace_root().join(PUBLISHED_DOCUMENT);
-    let generated = generated_document().to_pretty_json().unwrap() + "\n";
+    let generated = generated_json();
     if std::env::var_os("KR_UPDATE_OPENAPI").is_some() {
-        std::fs::write(&path, &generated).unwrap();
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(&generated).unwrap() + "\n",
+        )
+        .unwrap();
     }
     let published: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let generated: serde_json::Value = serde_json::from_str(&generated).unwrap();
     assert!(
         published == generated,
         "{PUBLISHED_DOCUMENT} is out of date: regenerate it with \
@@ -268,6 +278,46 @@ fn the_published_document_is_openapi_3_1_version_0_1_0_with_the_security_schemes
             stage.as_str()
         );
     }
+}
+
+/// Every link of the served document leads to an operation of it, and names its target's
+/// path parameters; the stateful phase of schemathesis (`.ci/schemathesis`) follows them.
+#[test]
+fn the_links_of_the_published_document_lead_to_its_operations() {
+    let document: serde_json::Value = serde_json::from_str(kr_locales::OPENAPI_JSON).unwrap();
+    let mut seen = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                let Some(links) = response.get("links").and_then(|l| l.as_object()) else {
+                    continue;
+                };
+                for (name, link) in links {
+                    let at = format!("{method} {path} {status} {name}");
+                    let target = link["operationRef"].as_str().expect(&at);
+                    let target = document
+                        .pointer(target.trim_start_matches('#'))
+                        .unwrap_or_else(|| panic!("{at}: {target} is not an operation"));
+                    let wanted: BTreeSet<&str> = target["parameters"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|p| p["in"] == "path")
+                        .filter_map(|p| p["name"].as_str())
+                        .collect();
+                    let given: BTreeSet<&str> = link["parameters"]
+                        .as_object()
+                        .unwrap()
+                        .keys()
+                        .map(String::as_str)
+                        .collect();
+                    assert_eq!(given, wanted, "{at}");
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(seen, kr_http::routes::links::all().count());
 }
 
 fn http_method(method: Method) -> &'static str {

@@ -16,8 +16,12 @@ use crate::AccountState;
 /// The body of `POST /api-keys`.
 #[derive(ToSchema)]
 pub struct CreateApiKeyRequest {
-    /// A label for the key, 1 to 100 characters; defaults to "API key".
-    #[schema(example = "Reporting script")]
+    /// A label for the key, 1 to 100 characters once white space around it is trimmed (the
+    /// pattern); defaults to "API key".
+    #[schema(
+        example = "Reporting script",
+        pattern = "^[\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*[^\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000](?:[\\s\\S]{0,98}[^\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000])?[\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$"
+    )]
     name: Option<String>,
 }
 

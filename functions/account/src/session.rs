@@ -18,8 +18,14 @@ use crate::AccountState;
 /// The body of `POST /auth/login`.
 #[derive(ToSchema)]
 pub struct LoginRequest {
-    #[schema(example = "ana@example.com")]
+    /// Trimmed; not blank (the pattern: some character that is not white space).
+    #[schema(
+        example = "ana@example.com",
+        pattern = "[^\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+    )]
     email: String,
+    /// Exactly as typed; not empty.
+    #[schema(min_length = 1)]
     password: String,
 }
 

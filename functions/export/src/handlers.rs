@@ -1,10 +1,10 @@
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use kr_core::domain::JobStatus;
 use kr_http::error::{ErrorBody, ErrorCode};
-use kr_http::extract::{viewable_job, Viewer};
+use kr_http::extract::{viewable_job, PathParams, Viewer};
 use kr_http::ApiError;
 
 use crate::ExportState;
@@ -30,7 +30,7 @@ use crate::ExportState;
 pub async fn export_keywords(
     State(state): State<ExportState>,
     viewer: Viewer,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
 ) -> Result<Response, ApiError> {
     let job = viewable_job(state.jobs.as_ref(), &state.config, viewer, &job_id).await?;
     if job.status != JobStatus::Completed {

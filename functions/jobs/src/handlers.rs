@@ -1,4 +1,4 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::LOCATION;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -6,16 +6,26 @@ use axum::Json;
 use kr_core::domain::{JobId, JobStatus};
 use kr_core::service::jobs::{self, CreateJobError, CreateJobRequest, CreatedJobView, JobView};
 use kr_http::error::{ErrorBody, ErrorCode};
-use kr_http::extract::{viewable_job, CurrentUser, JsonBody, QueryParams, Viewer};
+use kr_http::extract::{viewable_job, CurrentUser, JsonBody, PathParams, QueryParams, Viewer};
 use kr_http::ApiError;
 use kr_http::API_PREFIX;
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::openapi::path::{Parameter, ParameterIn};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::JobsState;
 
 pub const DEFAULT_PAGE: u32 = 20;
 pub const MAX_PAGE: u32 = 100;
+
+/// The paging of `GET /jobs`, documented from the constants it is read with.
+pub struct ListQuery;
+
+impl IntoParams for ListQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        QueryParams::paging_parameters("Jobs", MAX_PAGE, DEFAULT_PAGE).to_vec()
+    }
+}
 
 #[derive(Serialize, ToSchema)]
 pub struct CreatedJobEnvelope {
@@ -51,7 +61,8 @@ fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
     path = "/api/v1/jobs",
     tag = "jobs",
     request_body = CreateJobRequest,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes retries safe: 1 to 255 printable characters, kept 24 hours")),
+    params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~](?:[ -~]{0,253}[!-~])?$",
+        description = "Makes retries safe: 1 to 255 printable ASCII characters (spaces inside only), kept 24 hours")),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 201, description = "Created; `Location: /api/v1/jobs/{id}`", body = CreatedJobEnvelope),
@@ -117,8 +128,7 @@ pub async fn create(
     path = "/api/v1/jobs",
     tag = "jobs",
     params(
-        ("limit" = Option<u32>, Query, description = "1 to 100, default 20"),
-        ("offset" = Option<u32>, Query, description = "0 or more, default 0"),
+        ListQuery,
         ("status" = Option<JobStatus>, Query, description = "Only jobs with this status"),
     ),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -134,7 +144,7 @@ pub async fn list(
     query: QueryParams,
 ) -> Result<Json<JobList>, ApiError> {
     let (limit, offset) = query.paging(MAX_PAGE, DEFAULT_PAGE)?;
-    let status = match query.str("status") {
+    let status = match query.value("status") {
         Some(raw) => Some(
             raw.parse::<JobStatus>()
                 .map_err(|message| ApiError::field("status", message))?,
@@ -169,7 +179,7 @@ pub async fn list(
 pub async fn get(
     State(state): State<JobsState>,
     viewer: Viewer,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
 ) -> Result<Json<JobEnvelope>, ApiError> {
     let job = viewable_job(state.jobs.as_ref(), &state.config, viewer, &job_id).await?;
     Ok(Json(JobEnvelope {
@@ -193,7 +203,7 @@ pub async fn get(
 pub async fn delete(
     State(state): State<JobsState>,
     CurrentUser(principal): CurrentUser,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
 ) -> Result<StatusCode, ApiError> {
     let id = parse_job_id(&job_id)?;
     if jobs::delete_job(

@@ -1,12 +1,12 @@
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::Json;
 use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, Persona, Reference};
 use kr_core::domain::{Job, JobId, JobStatus};
 use kr_core::store::get_json;
 use kr_http::error::ErrorBody;
-use kr_http::extract::{self, QueryParams, Viewer};
+use kr_http::extract::{self, PathParams, QueryParams, Viewer};
 use kr_http::ApiError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -102,7 +102,7 @@ async fn keyword_page(
 pub async fn keywords(
     State(state): State<ResultsState>,
     viewer: Viewer,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
     query: QueryParams,
 ) -> Result<Json<KeywordPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
@@ -126,7 +126,7 @@ pub async fn keywords(
 pub async fn cluster_keywords(
     State(state): State<ResultsState>,
     viewer: Viewer,
-    Path((job_id, cluster_id)): Path<(String, String)>,
+    PathParams([job_id, cluster_id]): PathParams<2>,
     query: QueryParams,
 ) -> Result<Json<KeywordPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
@@ -145,13 +145,7 @@ pub async fn cluster_keywords(
     get,
     path = "/api/v1/jobs/{jobId}/clusters",
     tag = "results",
-    params(
-        ("jobId" = String, Path, format = Uuid),
-        ("limit" = Option<u32>, Query, description = "1 to 500, default 100"),
-        ("offset" = Option<u32>, Query, description = "0 or more, default 0"),
-        ("sortBy" = Option<String>, Query, description = "totalSearchVolume (default), keywordCount, name, opportunityValue, organicOpportunityScore, avgDifficulty"),
-        ("sortOrder" = Option<String>, Query, description = "asc or desc (default)"),
-    ),
+    params(("jobId" = String, Path, format = Uuid), ClusterQuery),
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "A page of clusters", body = ClusterPage),
@@ -162,7 +156,7 @@ pub async fn cluster_keywords(
 pub async fn clusters(
     State(state): State<ResultsState>,
     viewer: Viewer,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
     query: QueryParams,
 ) -> Result<Json<ClusterPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
@@ -201,7 +195,7 @@ pub async fn clusters(
 pub async fn personas(
     State(state): State<ResultsState>,
     viewer: Viewer,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
 ) -> Result<Json<PersonaList>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let personas = dataset(&state, &job)
@@ -226,7 +220,7 @@ pub async fn personas(
 pub async fn references(
     State(state): State<ResultsState>,
     viewer: Viewer,
-    Path(job_id): Path<String>,
+    PathParams([job_id]): PathParams<1>,
 ) -> Result<Json<ReferenceList>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let sites = 1 + job.competitor_domains.len();

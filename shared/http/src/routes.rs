@@ -6,6 +6,8 @@
 //! integration of the export and its invoke permission), the local router of
 //! `cargo lambda watch` in `Cargo.toml`, and the published `openapi.json`.
 
+pub mod links;
+
 /// Every endpoint lives below this prefix.
 pub const API_PREFIX: &str = "/api/v1";
 

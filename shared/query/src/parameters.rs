@@ -1,6 +1,6 @@
-//! The keyword filters as the OpenAPI document describes them, built from the same constants
-//! and range table the parser (`query.rs`) reads, so names, types, bounds and defaults cannot
-//! drift apart.
+//! The keyword filters and the cluster order as the OpenAPI document describes them, built
+//! from the same constants and range table the parsers (`query.rs`, `clusters.rs`) read, so
+//! names, types, bounds and defaults cannot drift apart.
 
 use kr_core::dataset::Intent;
 use serde_json::json;
@@ -9,6 +9,9 @@ use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::Required;
 use utoipa::IntoParams;
 
+use kr_http::extract::QueryParams;
+
+use crate::clusters::{ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT};
 use crate::query::{KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA, RANGES};
 
 fn integer() -> ObjectBuilder {
@@ -34,35 +37,68 @@ fn bounds(lowest: f64, highest: Option<f64>) -> String {
     }
 }
 
+/// An optional query parameter.
+fn parameter(
+    parameter_in: &impl Fn() -> Option<ParameterIn>,
+    name: &str,
+    description: String,
+    schema: ObjectBuilder,
+) -> Parameter {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(parameter_in().unwrap_or(ParameterIn::Query))
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(schema.build()))
+        .build()
+}
+
+/// `sortOrder`, read with `QueryParams::choice`.
+fn sort_order(parameter_in: &impl Fn() -> Option<ParameterIn>) -> Parameter {
+    parameter(
+        parameter_in,
+        "sortOrder",
+        "`asc` or `desc`.".into(),
+        text()
+            .enum_values(Some(["asc", "desc"]))
+            .default(Some(json!("desc"))),
+    )
+}
+
+/// A comma list of `names` (no spaces, lowercase): the canonical form of a list the parser
+/// reads item by item, trimmed and case-insensitively, skipping empty items.
+fn comma_list_pattern(names: &[&str]) -> String {
+    let one = format!("(?:{})", names.join("|"));
+    format!("^(?:{one}(?:,{one})*)?$")
+}
+
+impl IntoParams for ClusterQuery {
+    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let mut parameters =
+            QueryParams::paging_parameters("Clusters", MAX_CLUSTER_LIMIT, DEFAULT_CLUSTER_LIMIT)
+                .to_vec();
+        parameters.push(parameter(
+            &parameter_in,
+            "sortBy",
+            "The order of the clusters; nulls last, ties by name then id.".into(),
+            text()
+                .enum_values(Some(CLUSTER_SORTS))
+                .default(Some(json!(CLUSTER_SORTS[0]))),
+        ));
+        parameters.push(sort_order(&parameter_in));
+        parameters
+    }
+}
+
 impl IntoParams for KeywordQuery {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         let parameter = |name: &str, description: String, schema: ObjectBuilder| {
-            ParameterBuilder::new()
-                .name(name)
-                .parameter_in(parameter_in().unwrap_or(ParameterIn::Query))
-                .required(Required::False)
-                .description(Some(description))
-                .schema(Some(schema.build()))
-                .build()
+            parameter(&parameter_in, name, description, schema)
         };
         let intents: Vec<&str> = Intent::ALL.iter().map(|intent| intent.as_str()).collect();
-        let mut parameters = vec![
-            parameter(
-                "limit",
-                format!("Keywords per page, 1 to {MAX_LIMIT}, default {DEFAULT_LIMIT}."),
-                integer()
-                    .minimum(Some(1))
-                    .maximum(Some(MAX_LIMIT))
-                    .default(Some(json!(DEFAULT_LIMIT))),
-            ),
-            parameter(
-                "offset",
-                format!("Keywords to skip, 0 to {}, default 0.", u32::MAX),
-                integer()
-                    .minimum(Some(0))
-                    .maximum(Some(u32::MAX))
-                    .default(Some(json!(0))),
-            ),
+        let mut parameters =
+            QueryParams::paging_parameters("Keywords", MAX_LIMIT, DEFAULT_LIMIT).to_vec();
+        parameters.extend([
             parameter(
                 "search",
                 "Case-insensitive substring of the keyword.".into(),
@@ -70,8 +106,11 @@ impl IntoParams for KeywordQuery {
             ),
             parameter(
                 "intent",
-                format!("Comma list of {}.", intents.join(", ")),
-                text(),
+                format!(
+                    "Comma list of {} (also accepted: any case, spaces around items, empty items).",
+                    intents.join(", ")
+                ),
+                text().pattern(Some(comma_list_pattern(&intents))),
             ),
             parameter(
                 "personaAvatarNames",
@@ -80,7 +119,7 @@ impl IntoParams for KeywordQuery {
                 ),
                 text(),
             ),
-        ];
+        ]);
         for range in &RANGES {
             let kind = if range.whole_numbers {
                 "a whole number"
@@ -88,19 +127,27 @@ impl IntoParams for KeywordQuery {
                 "a number"
             };
             for (name, side) in [(range.min, "Lowest"), (range.max, "Highest")] {
+                // Whole numbers are read as 64-bit integers, so that is their ceiling.
                 let schema = if range.whole_numbers {
                     integer()
+                        .minimum(Some(range.lowest as i64))
+                        .maximum(Some(range.highest.map_or(i64::MAX, |high| high as i64)))
                 } else {
-                    number()
+                    number().minimum(Some(range.lowest)).maximum(range.highest)
                 };
                 parameters.push(parameter(
                     name,
                     format!(
-                        "{side} {} to include: {kind}, {}. Keywords whose value is unknown are excluded.",
+                        "{side} {} to include: {kind}, {}; {}. Keywords whose value is unknown are excluded.",
                         range.label(),
-                        bounds(range.lowest, range.highest)
+                        bounds(range.lowest, range.highest),
+                        if side == "Lowest" {
+                            format!("not above `{}`", range.max)
+                        } else {
+                            format!("not below `{}`", range.min)
+                        },
                     ),
-                    schema.minimum(Some(range.lowest)).maximum(range.highest),
+                    schema,
                 ));
             }
         }
@@ -111,13 +158,7 @@ impl IntoParams for KeywordQuery {
                 .enum_values(Some(SortKey::NAMES))
                 .default(Some(json!("organicOpportunityScore"))),
         ));
-        parameters.push(parameter(
-            "sortOrder",
-            "`asc` or `desc`.".into(),
-            text()
-                .enum_values(Some(["asc", "desc"]))
-                .default(Some(json!("desc"))),
-        ));
+        parameters.push(sort_order(&parameter_in));
         parameters
     }
 }

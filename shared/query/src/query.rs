@@ -253,7 +253,7 @@ fn bound(
     high: Option<f64>,
     whole: bool,
 ) -> Result<Option<f64>, ApiError> {
-    let Some(raw) = query.str(name) else {
+    let Some(raw) = query.value(name) else {
         return Ok(None);
     };
     let value = if whole {

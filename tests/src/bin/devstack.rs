@@ -1,10 +1,11 @@
 //! Local stack tooling: `provision` creates the template's resources on the emulator and
-//! writes the functions' environment; `seed` creates the demo and dev accounts.
+//! writes the functions' environment; `seed` creates the demo and dev accounts; `serve-api`
+//! serves every function in-process for schemathesis (`.ci/schemathesis`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::sqs::SqsJobQueue;
@@ -59,6 +60,19 @@ enum Command {
     ServeSites {
         #[arg(long, default_value = "127.0.0.1:8780")]
         address: std::net::SocketAddr,
+    },
+    /// Serve every function in-process on one local port, as API Gateway routes them, against
+    /// the emulator at KR_AWS_ENDPOINT (configured by KR_* like the functions). Before serving:
+    /// a fresh Agency user with an API key, and a job of the demo account and one of the user
+    /// run to completion on the sample sites by the real pipeline. Prints one JSON object (base
+    /// URL, API key and its id, the jobs, the demo job's cluster ids, the dev user's sign-in),
+    /// then serves until killed.
+    ServeApi {
+        #[arg(long, default_value = "127.0.0.1:0")]
+        address: std::net::SocketAddr,
+        /// Runs and new primary domains the user starts with.
+        #[arg(long, default_value_t = 1_000_000)]
+        balance: i64,
     },
     /// Serve the DataForSEO mock (files in tests/fixtures/dataforseo) on loopback and print
     /// its base URL, for KR_DATAFORSEO_BASE_URL.
@@ -161,6 +175,7 @@ async fn main() -> Result<()> {
             println!("{}", kr_tests::sites::resolve_spec(bound));
             std::future::pending::<()>().await;
         }
+        Command::ServeApi { address, balance } => serve_api(address, balance).await?,
         Command::ServeDataforseo {
             port,
             login,
@@ -183,5 +198,72 @@ async fn main() -> Result<()> {
             std::future::pending::<()>().await;
         }
     }
+    Ok(())
+}
+
+async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
+    use kr_core::dataset::{objects, ResultsDataset};
+    use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan};
+    use kr_core::service::jobs::{create_job, CreateJobRequest};
+    let config = Config::from_env()?;
+    let demo = config
+        .demo_user_id
+        .ok_or_else(|| anyhow!("KR_DEMO_USER_ID must be set: the completed job is a demo job"))?;
+    // The jobs run through the real pipeline on a private queue of the rig's.
+    let rig = kr_tests::pipeline_rig::rig(None, &[]).await;
+    let queue = SqsJobQueue::new(rig.clients.sqs.clone(), rig.queue_url.clone());
+    let seeded =
+        kr_tests::seed::seed(&*rig.store, &*rig.store, &*rig.store, &queue, demo.into()).await?;
+    let user = kr_tests::harness::new_user(&rig.store, Plan::Agency, balance, balance).await;
+    let (key, secret) = kr_core::service::account::issue_api_key(
+        &*rig.store,
+        &*rig.store,
+        user.id,
+        Some("schemathesis"),
+    )
+    .await
+    .map_err(|err| anyhow!("issuing the API key: {err:?}"))?;
+    // The user's own completed job, so that their list has one too.
+    let request = CreateJobRequest {
+        primary_domain: DomainName::parse(kr_tests::sites::DEMO_PRIMARY).map_err(|e| anyhow!(e))?,
+        competitor_domains: vec![],
+        language_code: LanguageCode::parse("en").map_err(|e| anyhow!(e))?,
+        location_code: LocationCode::parse(2840).map_err(|e| anyhow!(e))?,
+    };
+    let own = create_job(&*rig.store, &queue, user.id, request, None)
+        .await
+        .map_err(|err| anyhow!("creating the user's job: {err:?}"))?;
+    let mut completed: Vec<JobId> = Vec::new();
+    for id in [seeded.demo_job_id, own.id] {
+        let (job, _) = rig.run(id).await;
+        if job.status != JobStatus::Completed {
+            bail!("job {id} ended {:?}: {:?}", job.status, job.error_message);
+        }
+        completed.push(job.id);
+    }
+    let dataset: ResultsDataset =
+        kr_core::store::get_json(&*rig.objects, completed[0], &objects::dataset())
+            .await?
+            .ok_or_else(|| anyhow!("the completed demo job has no dataset"))?;
+    let cluster_ids: Vec<&str> = dataset.clusters.iter().map(|c| c.id.as_str()).collect();
+
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    let bound = kr_tests::gateway::Gateway::with_every_function(config)
+        .await
+        .serve(listener)
+        .await;
+    let report = serde_json::json!({
+        "baseUrl": format!("http://{bound}"),
+        "apiKey": secret.expose(),
+        "apiKeyId": key.id.to_string(),
+        "userId": user.id.to_string(),
+        "jobId": completed[0].to_string(),
+        "ownJobId": completed[1].to_string(),
+        "clusterIds": cluster_ids,
+        "devEmail": seeded.dev_email,
+        "devPassword": seeded.dev_password,
+    });
+    println!("{report}");
+    std::future::pending::<()>().await;
     Ok(())
 }

@@ -3,6 +3,10 @@ use std::str::FromStr;
 
 use axum::extract::{FromRequestParts, RawQuery};
 use axum::http::request::Parts;
+use serde_json::json;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::Required;
 
 use crate::ApiError;
 
@@ -35,12 +39,16 @@ impl QueryParams {
         Ok(Self(map))
     }
 
-    /// The raw value; an empty value counts as absent.
+    /// A text parameter's value, trimmed; an empty value counts as absent (filters nothing).
     pub fn str(&self, name: &str) -> Option<&str> {
-        self.0
-            .get(name)
-            .map(|value| value.trim())
-            .filter(|value| !value.is_empty())
+        self.value(name).filter(|value| !value.is_empty())
+    }
+
+    /// A typed parameter's value (a number, one of a list), trimmed. Present even when empty:
+    /// an empty value is refused like any other that is not of the type, rather than taken
+    /// for the default.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|value| value.trim())
     }
 
     /// A number within `min..=max`, or `default` when absent.
@@ -54,7 +62,7 @@ impl QueryParams {
     where
         T: FromStr + PartialOrd + std::fmt::Display + Copy,
     {
-        let Some(raw) = self.str(name) else {
+        let Some(raw) = self.value(name) else {
             return Ok(default);
         };
         let value: T = raw
@@ -81,6 +89,43 @@ impl QueryParams {
         Ok((limit, offset))
     }
 
+    /// How [`Self::paging`] reads `limit` and `offset`, for the OpenAPI document: `items`
+    /// names what is paged ("Jobs").
+    pub fn paging_parameters(items: &str, max_limit: u32, default_limit: u32) -> [Parameter; 2] {
+        let integer = || {
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        };
+        let parameter = |name: &str, description: String, schema: ObjectBuilder| {
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Query)
+                .required(Required::False)
+                .description(Some(description))
+                .schema(Some(schema.build()))
+                .build()
+        };
+        [
+            parameter(
+                "limit",
+                format!("{items} per page, 1 to {max_limit}, default {default_limit}."),
+                integer()
+                    .minimum(Some(1))
+                    .maximum(Some(max_limit))
+                    .default(Some(json!(default_limit))),
+            ),
+            parameter(
+                "offset",
+                format!("{items} to skip, 0 to {}, default 0.", u32::MAX),
+                integer()
+                    .minimum(Some(0))
+                    .maximum(Some(u32::MAX))
+                    .default(Some(json!(0))),
+            ),
+        ]
+    }
+
     /// One of `allowed` (exact, case-insensitive), or `default` when absent.
     pub fn choice(
         &self,
@@ -88,7 +133,7 @@ impl QueryParams {
         allowed: &[&'static str],
         default: Option<&'static str>,
     ) -> Result<Option<&'static str>, ApiError> {
-        let Some(raw) = self.str(name) else {
+        let Some(raw) = self.value(name) else {
             return Ok(default);
         };
         allowed
@@ -128,6 +173,20 @@ mod tests {
     fn negative_numbers_are_refused_for_unsigned_parameters() {
         let query = QueryParams::parse("offset=-1").unwrap();
         assert!(query.number::<u32>("offset", 0, None, Some(0)).is_err());
+    }
+
+    #[test]
+    fn an_empty_typed_value_is_refused_and_an_empty_text_filters_nothing() {
+        let query = QueryParams::parse("limit=&sortOrder=%20&search=").unwrap();
+        assert!(query
+            .number::<u32>("limit", 1, Some(100), Some(20))
+            .is_err());
+        assert!(query.choice("sortOrder", &["asc", "desc"], None).is_err());
+        assert_eq!(query.str("search"), None);
+        assert_eq!(
+            query.number::<u32>("offset", 0, None, Some(0)).unwrap(),
+            Some(0)
+        );
     }
 
     #[test]

@@ -1,0 +1,115 @@
+"""Schemathesis hooks for .ci/schemathesis.
+
+The OpenAPI document states every rule JSON Schema can express (bounds, lengths, patterns,
+enums). The rules below relate two values, or the request to earlier ones, or need the public
+suffix list; the document states them in words, and these hooks teach them to the generator,
+so that a case schemathesis calls positive is one the contract says must be accepted. Each
+hook touches positive cases only; negative cases are sent as generated.
+
+- A keyword filter's minimum above its maximum is refused (400): the two are swapped.
+- A job's domains must be registrable (public suffix list), its competitors distinct from the
+  primary and at most 10: generated names become `<letters and digits>.com` (primary) and
+  `.org` (competitors), at most 10.
+- The same `Idempotency-Key` with another body is refused (400): a case's key is the hash of
+  the case's id and body, so no two cases share one (and a case sent twice replays).
+
+One more guard keeps the run meaningful: the API key the run authenticates with is never the
+one a `DELETE /api-keys/{keyId}` revokes (`GET /api-keys` lists its id, and once revoked every
+later request would be a 401).
+"""
+
+import hashlib
+import json
+import os
+import re
+import uuid
+from collections.abc import MutableMapping
+
+import schemathesis
+from schemathesis.generation import GenerationMode
+
+PROTECTED_KEY_ID = os.environ.get("KR_ST_API_KEY_ID", "")
+
+# (min, max) query parameters of the keyword filters.
+RANGES = [
+    ("minVolume", "maxVolume"),
+    ("minDifficulty", "maxDifficulty"),
+    ("minCpc", "maxCpc"),
+    ("minCompetition", "maxCompetition"),
+    ("minOrganicOpportunityScore", "maxOrganicOpportunityScore"),
+    ("minPaidOpportunityScore", "maxPaidOpportunityScore"),
+    ("minOpportunityValue", "maxOpportunityValue"),
+]
+MAX_COMPETITORS = 10
+
+
+def _is_positive(case):
+    meta = getattr(case, "meta", None)
+    return meta is not None and meta.generation.mode == GenerationMode.POSITIVE
+
+
+def _number(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _registrable(raw, suffix):
+    """`raw` as one label of letters and digits under `suffix` (never `www`, which is dropped).
+    Idempotent, since a case can be sent more than once."""
+    raw = str(raw).lower()
+    if re.fullmatch(r"[a-z0-9]+\." + re.escape(suffix), raw) and not raw.startswith("www."):
+        return raw
+    label = re.sub(r"[^a-z0-9]", "", raw)[:40] or "site"
+    if label == "www":
+        label = "www1"
+    return f"{label}.{suffix}"
+
+
+def _fix_keyword_ranges(case):
+    query = case.query
+    if not isinstance(query, MutableMapping):
+        return
+    for low, high in RANGES:
+        a, b = _number(query.get(low)), _number(query.get(high))
+        if a is not None and b is not None and a > b:
+            query[low], query[high] = query[high], query[low]
+
+
+def _fix_job_request(case):
+    body = case.body
+    if isinstance(body, MutableMapping):
+        if isinstance(body.get("primaryDomain"), str):
+            body["primaryDomain"] = _registrable(body["primaryDomain"], "com")
+        competitors = body.get("competitorDomains")
+        if isinstance(competitors, list):
+            body["competitorDomains"] = [
+                _registrable(item, "org") for item in competitors if isinstance(item, str)
+            ][:MAX_COMPETITORS]
+    # One key per case and body: a case sent again is a replay, never a reuse; another case
+    # never replays this one (whose job may since have been deleted).
+    headers = case.headers
+    if isinstance(headers, MutableMapping):
+        for name in list(headers):
+            if name.lower() == "idempotency-key":
+                canonical = json.dumps([case.id, body], sort_keys=True, default=str)
+                headers[name] = hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    """Runs before every request of every phase (stateful included)."""
+    path, method = case.operation.path, case.operation.method.upper()
+    if (
+        PROTECTED_KEY_ID
+        and method == "DELETE"
+        and (case.path_parameters or {}).get("keyId") == PROTECTED_KEY_ID
+    ):
+        case.path_parameters["keyId"] = str(uuid.uuid4())
+    if not _is_positive(case):
+        return
+    if method == "GET" and path.endswith("/keywords"):
+        _fix_keyword_ranges(case)
+    elif method == "POST" and path == "/api/v1/jobs":
+        _fix_job_request(case)
