@@ -154,11 +154,17 @@ async fn main() -> Result<()> {
                 batch_size,
             };
             let invoker = HttpInvoker::new(&invoke_base, &function);
+            let dead_letters = bridge.dead_letters().await?;
             let mut next_sweep = Instant::now() + Duration::from_secs(sweep_every);
             loop {
                 if let Err(err) = bridge.poll_once(&invoker, 5).await {
                     eprintln!("bridge: {err}");
                     tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                if let Some(dead_letters) = &dead_letters {
+                    if let Err(err) = dead_letters.poll_once(&invoker, 0).await {
+                        eprintln!("bridge: dead letters: {err}");
+                    }
                 }
                 if Instant::now() >= next_sweep {
                     let event = serde_json::json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}});
