@@ -446,7 +446,7 @@ pub fn render(root: &Value) -> String {
 /// Every [`ErrorCode`], so the page reads each code's status from the code that answers it.
 /// A code the document lists but this array misses shows no status, and the test on the
 /// committed document fails.
-const ERROR_CODES: [ErrorCode; 11] = [
+const ERROR_CODES: [ErrorCode; 12] = [
     ErrorCode::ValidationFailed,
     ErrorCode::Unauthorized,
     ErrorCode::InsufficientCredits,
@@ -456,6 +456,7 @@ const ERROR_CODES: [ErrorCode; 11] = [
     ErrorCode::MethodNotAllowed,
     ErrorCode::JobNotReady,
     ErrorCode::PayloadTooLarge,
+    ErrorCode::UnsupportedMediaType,
     ErrorCode::RateLimited,
     ErrorCode::Internal,
 ];
