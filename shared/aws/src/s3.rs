@@ -106,19 +106,32 @@ impl ResultStore for S3ObjectStore {
     }
 }
 
-#[async_trait]
-impl ArtifactStore for S3ObjectStore {
-    async fn put_artifact(&self, job: JobId, name: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
+impl S3ObjectStore {
+    async fn put(
+        &self,
+        job: JobId,
+        name: &str,
+        bytes: Vec<u8>,
+        tagging: Option<&str>,
+    ) -> Result<(), StoreError> {
         self.client
             .put_object()
             .bucket(&self.bucket)
             .key(format!("{}{name}", Self::job_prefix(job)))
             .content_type("application/json")
+            .set_tagging(tagging.map(String::from))
             .body(bytes.into())
             .send()
             .await
             .map_err(s3_error)?;
         Ok(())
+    }
+}
+
+#[async_trait]
+impl ArtifactStore for S3ObjectStore {
+    async fn put_artifact(&self, job: JobId, name: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
+        self.put(job, name, bytes, None).await
     }
 
     async fn put_job_artifact(
@@ -127,19 +140,9 @@ impl ArtifactStore for S3ObjectStore {
         name: &str,
         bytes: Vec<u8>,
     ) -> Result<(), StoreError> {
-        let mut put = self
-            .client
-            .put_object()
-            .bucket(&self.bucket)
-            .key(format!("{}{name}", Self::job_prefix(job.id)))
-            .content_type("application/json")
-            .body(bytes.into());
-        if job.expires_at.is_some() {
-            // The bucket's `expire-results` rule deletes objects with this tag.
-            put = put.tagging(EXPIRING_TAG);
-        }
-        put.send().await.map_err(s3_error)?;
-        Ok(())
+        // The bucket's `expire-results` rule deletes objects with this tag.
+        let tagging = job.expires_at.is_some().then_some(EXPIRING_TAG);
+        self.put(job.id, name, bytes, tagging).await
     }
 
     async fn get_artifact(&self, job: JobId, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
