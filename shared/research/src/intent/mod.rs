@@ -1,29 +1,152 @@
-//! Search intent of a keyword, by rules in the keyword's language.
+//! Search intent of a keyword, by weighted cues in the keyword's language.
 //!
-//! Rules, first match wins:
-//! 1. it names one of the job's brands or domains (`brand_terms`) → navigational;
-//! 2. it has a navigational cue ("login", "customer service") → navigational;
-//! 3. it has a transactional cue ("buy", "price", "near me", "hire") → transactional;
-//! 4. it has a commercial cue ("best", "vs", "review", "alternatives") → commercial;
-//! 5. otherwise → informational.
+//! Every intent gets a score from the cues the keyword carries, and the highest wins:
+//!
+//! | cue | intent | weight |
+//! |---|---|---|
+//! | none (the prior) | informational | 1.0 |
+//! | starts as a question ("how", "what", "can", "is") | informational | +2.5 |
+//! | learning words ("how to", "meaning", "examples", "recipe", "tips") | informational | +2.2 |
+//! | one of the job's brands or domains, or any domain ("nykaa.com") | navigational | +3.0 |
+//! | a site cue ("login", "sign in", "official site", "customer service"), or a part of a site ("app", "account", "store") next to a brand in no question | navigational | +3.0 |
+//! | a platform ("youtube", "reddit", "cnn"), or a well-known company or app ("paypal", "canva") with at most one other word; either in no question and without a weighing cue | navigational | +2.2 |
+//! | an act ("buy", "price", "coupon", "for sale", "near me", "book", "download") | transactional | +2.5 |
+//! | weighing options ("best", "vs", "review", "alternatives", "worth it") | commercial | +2.0 each, two at most |
+//! | a provider ("company", "agency", "plumber", "roofing", "repair") | commercial | +2.0 |
+//! | a place ("newark", "nj", "texas", or one of the job's places) next to a provider | commercial | +1.5 |
+//!
+//! So a question stays informational even when it names a price ("how much does a roof
+//! cost"), a local service query ("roof repair newark nj", "newark roofing") is commercial
+//! and one near the searcher ("plumber near me") transactional, a brand with a site cue is
+//! navigational, and a brand with an act ("doordash promo code") transactional. A well-known
+//! site among more words is a topic, not a destination ("chatgpt prompts for marketing",
+//! "vanguard vs fidelity"). Words that name a brand are not read again as cues ("best buy
+//! laptop" has no "best").
+//!
+//! [`IntentScores`] are the weights as shares of their sum. An intent whose share is at
+//! least [`SECONDARY_SHARE`] of the winner's is a *secondary* intent ("best web hosting
+//! price": transactional, then commercial).
 //!
 //! Cues match whole words in order, also with a plural "s"/"es"; German and Dutch compounds
 //! also match when a word ends with a cue of five letters or more ("Preisvergleich").
 
 mod lexicon;
+mod places;
+mod sites;
 
 use crate::text::{Language, Tokenizer};
 use lexicon::lexicon;
 
 pub use kr_core::dataset::Intent;
 
+const PRIOR: f64 = 1.0;
+const QUESTION: f64 = 2.5;
+const LEARNING: f64 = 2.2;
+const OWN_BRAND: f64 = 3.0;
+const SITE_CUE: f64 = 3.0;
+const KNOWN_SITE: f64 = 2.2;
+const ACT: f64 = 2.5;
+const WEIGHING: f64 = 2.0;
+const MAX_WEIGHING_CUES: usize = 2;
+const PROVIDER: f64 = 2.0;
+const PLACE: f64 = 1.5;
+/// Words beside a well-known brand's name for the query to still look for its site.
+const MAX_WORDS_BESIDE_BRAND: usize = 1;
+
+/// Share of the winner's score from which another intent is reported as secondary.
+pub const SECONDARY_SHARE: f64 = 0.75;
+
 /// Which kinds of cue a keyword carries; several can hold at once ("best price").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cues {
+    /// One of the job's brands or domains, or any domain.
     pub brand: bool,
+    /// A well-known site or app.
+    pub known_site: bool,
     pub navigational: bool,
     pub transactional: bool,
+    /// Modifiers of weighing ("best", "vs", "review").
     pub commercial: bool,
+    pub provider: bool,
+    pub place: bool,
+    pub question: bool,
+    pub informational: bool,
+}
+
+/// Each intent's share of the cue weights (they sum to 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IntentScores {
+    pub informational: f64,
+    pub commercial: f64,
+    pub transactional: f64,
+    pub navigational: f64,
+}
+
+impl IntentScores {
+    fn from_cues(cues: &Cues, weighing_cues: usize) -> Self {
+        let informational = PRIOR
+            + if cues.question { QUESTION } else { 0.0 }
+            + if cues.informational { LEARNING } else { 0.0 };
+        let navigational = if cues.brand { OWN_BRAND } else { 0.0 }
+            + if cues.navigational { SITE_CUE } else { 0.0 }
+            + if cues.known_site && weighing_cues == 0 {
+                KNOWN_SITE
+            } else {
+                0.0
+            };
+        let transactional = if cues.transactional { ACT } else { 0.0 };
+        let local = cues.place && cues.provider;
+        let commercial = WEIGHING * weighing_cues.min(MAX_WEIGHING_CUES) as f64
+            + if cues.provider { PROVIDER } else { 0.0 }
+            + if local { PLACE } else { 0.0 };
+        let total = informational + navigational + transactional + commercial;
+        IntentScores {
+            informational: informational / total,
+            commercial: commercial / total,
+            transactional: transactional / total,
+            navigational: navigational / total,
+        }
+    }
+
+    pub fn get(&self, intent: Intent) -> f64 {
+        match intent {
+            Intent::Informational => self.informational,
+            Intent::Commercial => self.commercial,
+            Intent::Transactional => self.transactional,
+            Intent::Navigational => self.navigational,
+        }
+    }
+
+    /// The highest share; on a tie the more specific intent (navigational, transactional,
+    /// commercial, informational), being the one a cue asked for.
+    pub fn primary(&self) -> Intent {
+        [
+            Intent::Navigational,
+            Intent::Transactional,
+            Intent::Commercial,
+            Intent::Informational,
+        ]
+        .into_iter()
+        .fold(Intent::Navigational, |best, intent| {
+            if self.get(intent) > self.get(best) {
+                intent
+            } else {
+                best
+            }
+        })
+    }
+
+    /// Other intents within [`SECONDARY_SHARE`] of the primary one, highest first.
+    pub fn secondary(&self) -> Vec<Intent> {
+        let primary = self.primary();
+        let floor = self.get(primary) * SECONDARY_SHARE;
+        let mut others: Vec<Intent> = Intent::ALL
+            .into_iter()
+            .filter(|intent| *intent != primary && self.get(*intent) >= floor)
+            .collect();
+        others.sort_by(|a, b| self.get(*b).total_cmp(&self.get(*a)));
+        others
+    }
 }
 
 /// Classifies many keywords of one job: the lexicon and brand terms are prepared once.
@@ -31,9 +154,16 @@ pub struct Cues {
 pub struct IntentClassifier {
     tokenizer: Tokenizer,
     /// Tokenized cues, per kind.
+    questions: Vec<Vec<String>>,
+    informational: Vec<Vec<String>>,
     transactional: Vec<Vec<String>>,
     commercial: Vec<Vec<String>>,
+    providers: Vec<Vec<String>>,
     navigational: Vec<Vec<String>>,
+    site_features: Vec<Vec<String>>,
+    places: Vec<Vec<String>>,
+    platforms: Vec<Vec<String>>,
+    known_brands: Vec<Vec<String>>,
     brands: Vec<Vec<String>>,
     compounds: bool,
 }
@@ -47,7 +177,12 @@ impl IntentClassifier {
     pub fn new(language: &Language, brand_terms: &[String]) -> Self {
         let tokenizer = Tokenizer::new(language);
         let lexicon = lexicon(language);
-        let tokenize = |cues: &[&str]| cues.iter().map(|cue| tokenizer.words(cue)).collect();
+        let tokenize = |cues: &[&str]| -> Vec<Vec<String>> {
+            cues.iter()
+                .map(|cue| tokenizer.words(cue))
+                .filter(|words| !words.is_empty())
+                .collect()
+        };
         let mut brands: Vec<Vec<String>> = Vec::new();
         for term in brand_terms {
             let words = tokenizer.words(term);
@@ -64,36 +199,90 @@ impl IntentClassifier {
         brands.sort();
         brands.dedup();
         IntentClassifier {
-            tokenizer,
+            questions: tokenize(lexicon.questions),
+            informational: tokenize(lexicon.informational),
             transactional: tokenize(lexicon.transactional),
             commercial: tokenize(lexicon.commercial),
+            providers: tokenize(lexicon.providers),
             navigational: tokenize(lexicon.navigational),
+            site_features: tokenize(lexicon.site_features),
+            places: tokenize(places::PLACES),
+            platforms: tokenize(sites::PLATFORMS),
+            known_brands: tokenize(sites::BRANDS),
             brands,
             compounds: matches!(language.code(), "de" | "nl"),
+            tokenizer,
         }
+    }
+
+    /// Adds the places a job's site serves ("montclair", "essex county") to the ones that
+    /// make a service query local.
+    pub fn with_places(mut self, places: &[String]) -> Self {
+        for place in places {
+            let words = self.tokenizer.words(place);
+            if !words.is_empty() && !self.places.contains(&words) {
+                self.places.push(words);
+            }
+        }
+        self
     }
 
     pub fn cues(&self, keyword: &str) -> Cues {
-        let words = self.tokenizer.words(keyword);
-        Cues {
-            brand: self.brands.iter().any(|brand| names_brand(&words, brand)),
-            navigational: self.has_cue(&words, &self.navigational),
-            transactional: self.has_cue(&words, &self.transactional),
-            commercial: self.has_cue(&words, &self.commercial),
-        }
+        self.read(keyword).0
+    }
+
+    pub fn scores(&self, keyword: &str) -> IntentScores {
+        let (cues, weighing_cues) = self.read(keyword);
+        IntentScores::from_cues(&cues, weighing_cues)
     }
 
     pub fn classify(&self, keyword: &str) -> Intent {
-        let cues = self.cues(keyword);
-        if cues.brand || cues.navigational {
-            Intent::Navigational
-        } else if cues.transactional {
-            Intent::Transactional
-        } else if cues.commercial {
-            Intent::Commercial
-        } else {
-            Intent::Informational
+        self.scores(keyword).primary()
+    }
+
+    /// The cues of a keyword and how many distinct weighing cues it has.
+    fn read(&self, keyword: &str) -> (Cues, usize) {
+        let mut words = self.tokenizer.words(keyword);
+        let brand = self.brands.iter().any(|b| names_brand(&words, b))
+            || words.iter().any(|word| domain_name(word).is_some());
+        // Brand words are names, not cues: "best buy" neither weighs nor buys.
+        let platform = mask_sequences(&mut words, &self.platforms);
+        let known_brand = mask_sequences(&mut words, &self.known_brands);
+        for own in &self.brands {
+            mask_sequences(&mut words, std::slice::from_ref(own));
         }
+        let other_words = words.iter().filter(|w| !w.is_empty()).count();
+        let question = self
+            .questions
+            .iter()
+            .any(|cue| words.len() > cue.len() && words.starts_with(cue));
+        // A question about a site ("does elon musk have a tiktok account") wants an answer,
+        // not the site.
+        let known_site =
+            !question && (platform || (known_brand && other_words <= MAX_WORDS_BESIDE_BRAND));
+        let site_feature = !question
+            && (brand || platform || known_brand)
+            && self.has_cue(&words, &self.site_features);
+        let weighing_cues = self
+            .commercial
+            .iter()
+            .filter(|cue| self.has_cue(&words, std::slice::from_ref(cue)))
+            .count();
+        let cues = Cues {
+            brand,
+            known_site,
+            navigational: site_feature || self.has_cue(&words, &self.navigational),
+            transactional: self.has_cue(&words, &self.transactional),
+            commercial: weighing_cues > 0,
+            provider: self.has_cue(&words, &self.providers),
+            place: self
+                .places
+                .iter()
+                .any(|place| contains_sequence(&words, place)),
+            question,
+            informational: self.has_cue(&words, &self.informational),
+        };
+        (cues, weighing_cues)
     }
 
     fn has_cue(&self, words: &[String], cues: &[Vec<String>]) -> bool {
@@ -114,6 +303,25 @@ pub fn classify(keyword: &str, language: &Language, brand_terms: &[String]) -> I
     IntentClassifier::new(language, brand_terms).classify(keyword)
 }
 
+/// Blanks out every occurrence of the sequences in `words`; true if there was one.
+fn mask_sequences(words: &mut [String], sequences: &[Vec<String>]) -> bool {
+    let mut found = false;
+    for sequence in sequences {
+        let n = sequence.len();
+        let mut start = 0;
+        while n > 0 && start + n <= words.len() {
+            if words[start..start + n] == sequence[..] {
+                words[start..start + n].iter_mut().for_each(String::clear);
+                found = true;
+                start += n;
+            } else {
+                start += 1;
+            }
+        }
+    }
+    found
+}
+
 /// "www.acme.co.uk" → "acme": the registrable name people type as a brand.
 fn domain_name(word: &str) -> Option<String> {
     let labels: Vec<&str> = word.split('.').filter(|l| !l.is_empty()).collect();
@@ -121,8 +329,17 @@ fn domain_name(word: &str) -> Option<String> {
         Some(&"www") => &labels[1..],
         _ => &labels[..],
     };
-    (labels.len() >= 2 && labels[0].chars().count() > 1).then(|| labels[0].to_string())
+    let suffix_is_known = labels.last().is_some_and(|s| TOP_LEVEL_DOMAINS.contains(s));
+    (labels.len() >= 2 && labels[0].chars().count() > 1 && suffix_is_known)
+        .then(|| labels[0].to_string())
 }
+
+/// Suffixes that make a word a domain ("nykaa.com"), not a typo ("how.many", "musk.kids").
+const TOP_LEVEL_DOMAINS: &[&str] = &[
+    "com", "net", "org", "io", "co", "ai", "app", "dev", "info", "biz", "shop", "store", "online",
+    "site", "xyz", "me", "tv", "gov", "edu", "uk", "de", "fr", "es", "it", "nl", "pt", "br", "in",
+    "us", "ca", "au", "ch", "at", "be", "eu", "mx", "ar", "pl", "se", "jp",
+];
 
 fn word_matches(word: &str, cue: &str) -> bool {
     word == cue

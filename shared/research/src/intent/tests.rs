@@ -40,6 +40,100 @@ fn english() {
 }
 
 #[test]
+fn local_service_queries_are_never_informational() {
+    let classifier =
+        IntentClassifier::new(&Language::english(), &[]).with_places(&["Montclair".to_string()]);
+    for (keyword, expected) in [
+        ("newark roofing", Commercial),
+        ("montclair roofing services", Commercial),
+        ("roof repair newark nj", Commercial),
+        ("seo agency texas", Commercial),
+        ("web design companies", Commercial),
+        ("plumber near me", Transactional),
+        ("emergency roofer near me", Transactional),
+        ("how much does roof repair cost", Informational),
+        ("how to fix a roof leak", Informational),
+    ] {
+        assert_eq!(classifier.classify(keyword), expected, "{keyword}");
+    }
+}
+
+#[test]
+fn sites_and_brands_people_navigate_to() {
+    let classifier = IntentClassifier::new(&Language::english(), &[]);
+    for (keyword, expected) in [
+        ("youtube", Navigational),
+        ("facebook marketplace", Navigational),
+        ("canva templates", Navigational),
+        ("elon musk reddit", Navigational),
+        ("nykaa.com", Navigational),
+        ("netflix account", Navigational),
+        ("chase bank login", Navigational),
+        ("spotify app", Navigational),
+        // A brand with an act is transactional, with more words a topic, in a question an answer.
+        ("doordash promo code", Transactional),
+        ("download zoom", Transactional),
+        ("chatgpt prompts for marketing", Informational),
+        ("vanguard vs fidelity", Commercial),
+        ("does elon musk have a tiktok account", Informational),
+        // Without a brand, parts of a site are any site's.
+        ("mobile banking app", Informational),
+        ("high yield checking accounts", Informational),
+        ("website development company", Commercial),
+        // Typos with a dot are not domains.
+        ("how.many kids does he have", Informational),
+    ] {
+        assert_eq!(classifier.classify(keyword), expected, "{keyword}");
+    }
+}
+
+#[test]
+fn brand_words_are_not_cues() {
+    let classifier = IntentClassifier::new(&Language::english(), &[]);
+    let cues = classifier.cues("best buy tv stand");
+    assert!(!cues.commercial && !cues.transactional);
+}
+
+#[test]
+fn scores_are_shares_and_close_ones_are_secondary() {
+    let classifier = IntentClassifier::new(&Language::english(), &[]);
+    let scores = classifier.scores("best web hosting price");
+    let sum: f64 = Intent::ALL.iter().map(|i| scores.get(*i)).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    assert_eq!(scores.primary(), Transactional);
+    assert_eq!(scores.secondary(), vec![Commercial]);
+    let plain = classifier.scores("history of roofing materials");
+    assert_eq!(plain.primary(), Informational);
+    assert!(plain.secondary().is_empty());
+}
+
+/// Our own labelled queries per language (`tests/intent/<code>.tsv`), a few of each intent.
+#[test]
+fn labelled_queries_in_every_offered_language() {
+    for code in ["de", "fr", "es", "it", "pt", "nl"] {
+        let path = format!("{}/tests/intent/{code}.tsv", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let classifier = IntentClassifier::new(&Language::new(code), &[]);
+        let (mut rows, mut right) = (0, 0);
+        for line in text.lines().skip(1) {
+            let (keyword, label) = line.split_once('\t').unwrap();
+            let predicted = classifier.classify(keyword);
+            rows += 1;
+            if predicted.as_str() == label {
+                right += 1;
+            } else {
+                eprintln!(
+                    "{code}: {keyword}: {} (labelled {label})",
+                    predicted.as_str()
+                );
+            }
+        }
+        assert!(rows >= 20, "{code}: {rows} rows");
+        assert!(right * 10 >= rows * 9, "{code}: {right} of {rows} right");
+    }
+}
+
+#[test]
 fn german() {
     check(
         "de",

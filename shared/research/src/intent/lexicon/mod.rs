@@ -1,0 +1,45 @@
+//! Search-intent cue words per language. Multi-word cues match as a sequence; single words
+//! also match with a plural "s"/"es".
+
+mod de;
+mod en;
+mod es;
+mod fr;
+mod it;
+mod nl;
+mod pt;
+
+use crate::text::Language;
+
+pub(crate) struct Lexicon {
+    /// First words of a question ("how", "what", "can"); they count only at the start.
+    pub questions: &'static [&'static str],
+    /// Looking to learn: "how to", "meaning", "examples", "recipe".
+    pub informational: &'static [&'static str],
+    /// Ready to act: buy, book, hire, find a price.
+    pub transactional: &'static [&'static str],
+    /// Weighing options before acting.
+    pub commercial: &'static [&'static str],
+    /// Who sells a service or product: "company", "agency", "plumber", "repair". With a place
+    /// they make a local service query.
+    pub providers: &'static [&'static str],
+    /// Looking for a particular site or its service pages.
+    pub navigational: &'static [&'static str],
+    /// Parts of a site ("app", "account", "store"): navigational next to a brand only, since
+    /// "mobile banking app" looks for any app.
+    pub site_features: &'static [&'static str],
+}
+
+/// The lexicon of a language; English for languages without one (its cues, such as "vs",
+/// "login" or "shop", are common in other languages' queries too).
+pub(crate) fn lexicon(language: &Language) -> &'static Lexicon {
+    match language.code() {
+        "de" => &de::LEXICON,
+        "fr" => &fr::LEXICON,
+        "es" => &es::LEXICON,
+        "it" => &it::LEXICON,
+        "pt" => &pt::LEXICON,
+        "nl" => &nl::LEXICON,
+        _ => &en::LEXICON,
+    }
+}
