@@ -33,6 +33,7 @@ fn keyword(i: usize, text: &str) -> KeywordRecord {
         competition: (!i.is_multiple_of(6)).then_some(((i * 7) % 10) as f64 / 10.0),
         difficulty: (!i.is_multiple_of(4)).then_some((i as i64 * 11) % 101),
         intent: intents[i % 4],
+        secondary_intents: Vec::new(),
         persona_avatar_name: match i % 3 {
             0 => None,
             1 => Some("Curious Casey".into()),

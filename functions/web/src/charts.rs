@@ -708,6 +708,7 @@ mod tests {
             competition: None,
             difficulty,
             intent,
+            secondary_intents: Vec::new(),
             persona_avatar_name: None,
             cluster_id: "c-1".to_owned(),
             cluster_name: "running shoes".to_owned(),

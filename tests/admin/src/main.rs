@@ -59,13 +59,17 @@ pub enum Command {
         #[arg(long)]
         name: Option<String>,
     },
-    /// Keywords on stdin, one per line → `keyword<TAB>intent`, same order.
+    /// Keywords on stdin, one per line → `keyword<TAB>intent<TAB>informational=0.21<TAB>
+    /// commercial=…<TAB>transactional=…<TAB>navigational=…<TAB>secondary=a,b`, same order.
     ClassifyIntent {
         #[arg(long, default_value = "en")]
         language: String,
         /// Brand names that make a search navigational (repeatable).
         #[arg(long = "brand")]
         brands: Vec<String>,
+        /// Places the site serves, which make a service query local (repeatable).
+        #[arg(long = "place")]
+        places: Vec<String>,
     },
     /// One document (plain text or HTML) on stdin → its keyphrases, best first (at most 50).
     ExtractKeywords {

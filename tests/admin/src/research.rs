@@ -4,7 +4,7 @@ use std::io::{Read, Write};
 
 use kr_research::clusters::{cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput};
 use kr_research::discovery::extract_keyphrases;
-use kr_research::intent::IntentClassifier;
+use kr_research::intent::{Intent, IntentClassifier};
 use kr_research::text::Language;
 
 use crate::Command;
@@ -29,13 +29,18 @@ fn write_lines(lines: impl IntoIterator<Item = String>) -> Result<(), String> {
 
 pub fn run(command: Command) -> Result<(), String> {
     match command {
-        Command::ClassifyIntent { language, brands } => {
-            let classifier = IntentClassifier::new(&Language::new(&language), &brands);
+        Command::ClassifyIntent {
+            language,
+            brands,
+            places,
+        } => {
+            let classifier =
+                IntentClassifier::new(&Language::new(&language), &brands).with_places(&places);
             let input = read_stdin()?;
             write_lines(
                 input
                     .lines()
-                    .map(|keyword| format!("{keyword}\t{}", classifier.classify(keyword).as_str())),
+                    .map(|keyword| intent_line(&classifier, keyword)),
             )
         }
         Command::ExtractKeywords { language } => {
@@ -77,6 +82,18 @@ pub fn run(command: Command) -> Result<(), String> {
         }
         _ => Err("not a research command".into()),
     }
+}
+
+/// `keyword<TAB>intent`, then each intent's share and the secondary intents.
+fn intent_line(classifier: &IntentClassifier, keyword: &str) -> String {
+    let scores = classifier.scores(keyword);
+    let mut line = format!("{keyword}\t{}", scores.primary().as_str());
+    for intent in Intent::ALL {
+        line.push_str(&format!("\t{}={:.2}", intent.as_str(), scores.get(intent)));
+    }
+    let secondary: Vec<&str> = scores.secondary().iter().map(|i| i.as_str()).collect();
+    line.push_str(&format!("\tsecondary={}", secondary.join(",")));
+    line
 }
 
 /// `keyword[<TAB>volume[<TAB>url...]]` per non-blank line. The volume ranks both kinds of hub,

@@ -127,8 +127,12 @@ fn classify_intent_keeps_order_and_labels_each_line() {
         &["classify-intent", "--language", "en", "--brand", "acme"],
         "buy coffee beans\nbest espresso machine\nhow to brew coffee\nacme login\n",
     );
+    let labels: Vec<String> = out
+        .lines()
+        .map(|line| line.split('\t').take(2).collect::<Vec<_>>().join("\t"))
+        .collect();
     assert_eq!(
-        out.lines().collect::<Vec<_>>(),
+        labels,
         [
             "buy coffee beans\ttransactional",
             "best espresso machine\tcommercial",
@@ -136,6 +140,33 @@ fn classify_intent_keeps_order_and_labels_each_line() {
             "acme login\tnavigational"
         ]
     );
+}
+
+#[test]
+fn classify_intent_prints_each_intents_share_and_the_close_ones() {
+    let out = research(
+        &["classify-intent", "--place", "Montclair"],
+        "best price for a massage\nmontclair roofing\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0].split('\t').collect::<Vec<_>>(),
+        [
+            "best price for a massage",
+            "transactional",
+            "informational=0.18",
+            "commercial=0.36",
+            "transactional=0.45",
+            "navigational=0.00",
+            "secondary=commercial"
+        ]
+    );
+    assert!(
+        lines[1].starts_with("montclair roofing\tcommercial\t"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].ends_with("\tsecondary="), "{}", lines[1]);
 }
 
 #[test]

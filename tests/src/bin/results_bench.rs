@@ -64,6 +64,7 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
                 competition: Some(((i * 17) % 100) as f64 / 100.0),
                 difficulty: (i % 13 != 0).then_some(((i * 29) % 101) as i64),
                 intent: intents[i % 4],
+                secondary_intents: Vec::new(),
                 persona_avatar_name: (i % 5 != 0).then(|| {
                     ["Curious Casey", "Decisive Dana", "Comparing Cam"][i % 3].to_string()
                 }),

@@ -40,6 +40,11 @@ pub struct KeywordRecord {
     pub competition: Option<f64>,
     pub difficulty: Option<i64>,
     pub intent: Intent,
+    /// Other intents the keyword also serves: those whose cue score is within 75 % of the
+    /// strongest one's ("best price for a massage": transactional, secondary commercial), never
+    /// repeating `intent`; strongest first, usually empty.
+    #[serde(default)]
+    pub secondary_intents: Vec<Intent>,
     pub persona_avatar_name: Option<String>,
     pub cluster_id: String,
     pub cluster_name: String,

@@ -13,6 +13,7 @@
 //! | an act ("buy", "price", "coupon", "for sale", "near me", "book", "download") | transactional | +2.5 |
 //! | weighing options ("best", "vs", "review", "alternatives", "worth it") | commercial | +2.0 each, two at most |
 //! | a provider ("company", "agency", "plumber", "roofing", "repair") | commercial | +2.0 |
+//! | a product ("perfume", "laptop", "insurance", "software") | commercial | +1.3 |
 //! | a place ("newark", "nj", "texas", or one of the job's places) next to a provider | commercial | +1.5 |
 //!
 //! So a question stays informational even when it names a price ("how much does a roof
@@ -50,6 +51,7 @@ const WEIGHING: f64 = 2.0;
 const MAX_WEIGHING_CUES: usize = 2;
 const PROVIDER: f64 = 2.0;
 const PLACE: f64 = 1.5;
+const PRODUCT: f64 = 1.3;
 /// Words beside a well-known brand's name for the query to still look for its site.
 const MAX_WORDS_BESIDE_BRAND: usize = 1;
 
@@ -68,6 +70,7 @@ pub struct Cues {
     /// Modifiers of weighing ("best", "vs", "review").
     pub commercial: bool,
     pub provider: bool,
+    pub product: bool,
     pub place: bool,
     pub question: bool,
     pub informational: bool,
@@ -98,6 +101,7 @@ impl IntentScores {
         let local = cues.place && cues.provider;
         let commercial = WEIGHING * weighing_cues.min(MAX_WEIGHING_CUES) as f64
             + if cues.provider { PROVIDER } else { 0.0 }
+            + if cues.product { PRODUCT } else { 0.0 }
             + if local { PLACE } else { 0.0 };
         let total = informational + navigational + transactional + commercial;
         IntentScores {
@@ -159,6 +163,7 @@ pub struct IntentClassifier {
     transactional: Vec<Vec<String>>,
     commercial: Vec<Vec<String>>,
     providers: Vec<Vec<String>>,
+    products: Vec<Vec<String>>,
     navigational: Vec<Vec<String>>,
     site_features: Vec<Vec<String>>,
     places: Vec<Vec<String>>,
@@ -204,6 +209,7 @@ impl IntentClassifier {
             transactional: tokenize(lexicon.transactional),
             commercial: tokenize(lexicon.commercial),
             providers: tokenize(lexicon.providers),
+            products: tokenize(lexicon.products),
             navigational: tokenize(lexicon.navigational),
             site_features: tokenize(lexicon.site_features),
             places: tokenize(places::PLACES),
@@ -275,6 +281,7 @@ impl IntentClassifier {
             transactional: self.has_cue(&words, &self.transactional),
             commercial: weighing_cues > 0,
             provider: self.has_cue(&words, &self.providers),
+            product: self.has_cue(&words, &self.products),
             place: self
                 .places
                 .iter()

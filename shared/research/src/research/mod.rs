@@ -132,6 +132,13 @@ pub fn assemble(
             lexical_value: relevance,
             serp_urls: known.serp_urls.clone(),
         });
+        let intent_scores = classifier.scores(&candidate.keyword);
+        let intent = known.intent.unwrap_or_else(|| intent_scores.primary());
+        let mut secondary_intents = intent_scores.secondary();
+        if intent != intent_scores.primary() {
+            secondary_intents.insert(0, intent_scores.primary());
+        }
+        secondary_intents.retain(|other| *other != intent);
         keywords.push(KeywordRecord {
             id: format!("k-{}", index + 1),
             keyword: candidate.keyword.clone(),
@@ -139,9 +146,8 @@ pub fn assemble(
             cpc: metrics.cpc,
             competition: metrics.competition,
             difficulty: metrics.difficulty,
-            intent: known
-                .intent
-                .unwrap_or_else(|| classifier.classify(&candidate.keyword)),
+            intent,
+            secondary_intents,
             persona_avatar_name: None,
             cluster_id: String::new(),
             cluster_name: String::new(),

@@ -20,6 +20,9 @@ pub(crate) struct Lexicon {
     pub transactional: &'static [&'static str],
     /// Weighing options before acting.
     pub commercial: &'static [&'static str],
+    /// Things people buy ("perfume", "laptop", "insurance"): a query naming one and nothing
+    /// else is shopping, mildly.
+    pub products: &'static [&'static str],
     /// Who sells a service or product: "company", "agency", "plumber", "repair". With a place
     /// they make a local service query.
     pub providers: &'static [&'static str],
