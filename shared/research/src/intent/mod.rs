@@ -9,6 +9,7 @@
 //! | learning words ("how to", "meaning", "examples", "recipe", "tips") | informational | +2.2 |
 //! | one of the job's brands or domains, or any domain ("nykaa.com") | navigational | +3.0 |
 //! | a site cue ("login", "sign in", "official site", "customer service"), or a part of a site ("app", "account", "store") next to a brand in no question | navigational | +3.0 |
+//! | a company's name: two or three words ending in "solutions", "inc", "group", "logo"… | navigational | +2.2 |
 //! | a platform ("youtube", "reddit", "cnn"), or a well-known company or app ("paypal", "canva") with at most one other word; either in no question and without a weighing cue | navigational | +2.2 |
 //! | an act ("buy", "price", "coupon", "for sale", "near me", "book", "download") | transactional | +2.5 |
 //! | weighing options ("best", "vs", "review", "alternatives", "worth it") | commercial | +2.0 each, two at most |
@@ -54,6 +55,8 @@ const PLACE: f64 = 1.5;
 const PRODUCT: f64 = 1.3;
 /// Words beside a well-known brand's name for the query to still look for its site.
 const MAX_WORDS_BESIDE_BRAND: usize = 1;
+/// Longest query read as a company's name by its last word.
+const MAX_COMPANY_NAME_WORDS: usize = 3;
 
 /// Share of the winner's score from which another intent is reported as secondary.
 pub const SECONDARY_SHARE: f64 = 0.75;
@@ -166,6 +169,7 @@ pub struct IntentClassifier {
     products: Vec<Vec<String>>,
     navigational: Vec<Vec<String>>,
     site_features: Vec<Vec<String>>,
+    company_suffixes: Vec<String>,
     places: Vec<Vec<String>>,
     platforms: Vec<Vec<String>>,
     known_brands: Vec<Vec<String>>,
@@ -212,6 +216,11 @@ impl IntentClassifier {
             products: tokenize(lexicon.products),
             navigational: tokenize(lexicon.navigational),
             site_features: tokenize(lexicon.site_features),
+            company_suffixes: lexicon
+                .company_suffixes
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
             places: tokenize(places::PLACES),
             platforms: tokenize(sites::PLATFORMS),
             known_brands: tokenize(sites::BRANDS),
@@ -258,14 +267,18 @@ impl IntentClassifier {
             mask_sequences(&mut words, std::slice::from_ref(own));
         }
         let other_words = words.iter().filter(|w| !w.is_empty()).count();
+        let company_name = (2..=MAX_COMPANY_NAME_WORDS).contains(&words.len())
+            && words
+                .last()
+                .is_some_and(|last| self.company_suffixes.contains(last));
         let question = self
             .questions
             .iter()
             .any(|cue| words.len() > cue.len() && words.starts_with(cue));
         // A question about a site ("does elon musk have a tiktok account") wants an answer,
         // not the site.
-        let known_site =
-            !question && (platform || (known_brand && other_words <= MAX_WORDS_BESIDE_BRAND));
+        let known_site = !question
+            && (company_name || platform || (known_brand && other_words <= MAX_WORDS_BESIDE_BRAND));
         let site_feature = !question
             && (brand || platform || known_brand)
             && self.has_cue(&words, &self.site_features);

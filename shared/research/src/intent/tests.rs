@@ -80,6 +80,11 @@ fn sites_and_brands_people_navigate_to() {
         ("mobile banking app", Informational),
         ("high yield checking accounts", Informational),
         ("website development company", Commercial),
+        // Company names by their last word.
+        ("mia solutions", Navigational),
+        ("kroll logo", Navigational),
+        ("rdi corporation", Navigational),
+        ("zest digital agency", Commercial),
         // Typos with a dot are not domains.
         ("how.many kids does he have", Informational),
     ] {

@@ -138,4 +138,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "webseite",
         "portal",
     ],
+    company_suffixes: &["gmbh", "ag", "kg", "logo", "gruppe"],
 };

@@ -131,4 +131,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "sitio web",
         "portal",
     ],
+    company_suffixes: &["sl", "logo", "grupo"],
 };

@@ -142,4 +142,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "site web",
         "portail",
     ],
+    company_suffixes: &["sarl", "sas", "logo", "groupe"],
 };

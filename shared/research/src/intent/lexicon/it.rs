@@ -126,4 +126,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "sito web",
         "portale",
     ],
+    company_suffixes: &["srl", "spa", "logo", "gruppo"],
 };

@@ -31,6 +31,9 @@ pub(crate) struct Lexicon {
     /// Parts of a site ("app", "account", "store"): navigational next to a brand only, since
     /// "mobile banking app" looks for any app.
     pub site_features: &'static [&'static str],
+    /// Words that end a company's name ("mia solutions", "rdi corporation", "kroll logo"):
+    /// navigational as the last of two or three words.
+    pub company_suffixes: &'static [&'static str],
 }
 
 /// The lexicon of a language; English for languages without one (its cues, such as "vs",

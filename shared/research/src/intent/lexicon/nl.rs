@@ -116,4 +116,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "website",
         "portaal",
     ],
+    company_suffixes: &["bv", "nv", "logo", "groep"],
 };

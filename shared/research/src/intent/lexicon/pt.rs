@@ -127,4 +127,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "site",
         "portal",
     ],
+    company_suffixes: &["ltda", "lda", "logo", "grupo"],
 };
