@@ -9,6 +9,10 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "has", "have",
     ],
     informational: &[
+        "best time to",
+        "best way to",
+        "best time of",
+        "ways to",
         "how to",
         "meaning",
         "definition",
