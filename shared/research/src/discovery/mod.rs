@@ -26,6 +26,8 @@ mod collect;
 mod fields;
 mod html;
 mod keyphrases;
+mod query_shape;
+mod vocabulary;
 
 use std::collections::HashSet;
 
@@ -37,13 +39,14 @@ use collect::{collect, for_each_phrase, Collection, Ids, PhraseStats, MAX_PHRASE
 pub use fields::{Field, Prominence};
 pub use html::strip_html;
 pub use keyphrases::extract_keyphrases;
+use query_shape::{competitor_weight, is_fragment, is_quantity, SingleWords};
 
 /// Default number of keywords kept.
 pub const DEFAULT_MAX_KEYWORDS: usize = 500;
 /// Upper bound of `max_keywords`.
 pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
 
-const LENGTH_FACTOR: [f64; MAX_PHRASE_WORDS] = [1.0, 1.25, 1.3, 1.2, 1.1];
+const LENGTH_FACTOR: [f64; MAX_PHRASE_WORDS] = [0.8, 1.25, 1.3, 1.2, 1.1];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -125,10 +128,16 @@ pub fn discover_all(pages: &[PageContent], language: &Language) -> Vec<Candidate
         let cues = modifiers.cues(&candidate.keyword);
         candidate.word_count == 1 && (cues.transactional || cues.commercial || cues.navigational)
     };
+    let single_words = SingleWords::new(pages, &collection);
     let mut candidates: Vec<Candidate> = collection
         .phrases
         .iter()
         .filter(|phrase| !boilerplate.contains(&phrase.stems))
+        .filter(|phrase| {
+            !is_fragment(phrase, &collection)
+                && !is_quantity(phrase, &collection)
+                && single_words.keeps(phrase, &collection)
+        })
         .map(|phrase| to_candidate(phrase, &collection, crawled_sites))
         .filter(|candidate| !is_bare_modifier(candidate))
         .collect();
@@ -142,11 +151,17 @@ pub fn discover_all(pages: &[PageContent], language: &Language) -> Vec<Candidate
 
 fn to_candidate(phrase: &PhraseStats, collection: &Collection, crawled_sites: usize) -> Candidate {
     let mut relevance = 0.0;
+    let competitor_weight = competitor_weight(phrase, collection);
     let mut primary_occurrences = 0;
     let mut competitor_occurrences = 0;
     for site in &phrase.sites {
         let site_pages = collection.pages_per_site[site.site];
-        relevance += (1.0 + site.weighted_tf).ln() * specificity(site.pages, site_pages);
+        let weight = if site.site == 0 {
+            1.0
+        } else {
+            competitor_weight
+        };
+        relevance += weight * (1.0 + site.weighted_tf).ln() * specificity(site.pages, site_pages);
         if site.site == 0 {
             primary_occurrences += site.occurrences;
         } else {
@@ -224,7 +239,7 @@ fn boilerplate_keys(collection: &mut Collection) -> HashSet<Ids> {
             .collect();
         // The whole line as one phrase (if it is one in this language: stop words may not
         // start or end it).
-        for_each_phrase(&ids, &collection.vocabulary, |_, stems, len| {
+        for_each_phrase(&ids, &collection.vocabulary, |_, _, stems, len| {
             if len == ids.len() {
                 keys.insert(stems);
             }
@@ -233,5 +248,7 @@ fn boilerplate_keys(collection: &mut Collection) -> HashSet<Ids> {
     keys
 }
 
+#[cfg(test)]
+mod query_tests;
 #[cfg(test)]
 mod tests;
