@@ -7,7 +7,7 @@ use crate::personas::lexicon::persona_cues;
 use crate::text::{is_numeric_word, is_unspaced_script, Analyzer};
 
 /// Weak words that still lead a search query ("best coffee grinder", "easy cold brew").
-const LEADING_MODIFIERS_EN: [&str; 14] = [
+const LEADING_MODIFIERS_EN: [&str; 15] = [
     "best",
     "better",
     "good",
@@ -22,6 +22,7 @@ const LEADING_MODIFIERS_EN: [&str; 14] = [
     "original",
     "latest",
     "top",
+    "whole",
 ];
 
 /// Function words that may join the two halves of an English query: "shoes for women",

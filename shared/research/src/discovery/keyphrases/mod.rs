@@ -144,6 +144,12 @@ mod tests {
         let phrases = extract_keyphrases(html, &Language::english(), 3);
         assert_eq!(phrases[0], "trail running shoes");
         assert!(phrases.iter().all(|p| !p.contains("script")), "{phrases:?}");
+        // The operator CLI's example page (tests/admin).
+        let html = "<html><head><title>Pour over coffee guide</title></head><body>\
+                    <h1>Pour over coffee</h1><p>A pour over coffee kettle and a burr grinder \
+                    make better pour over coffee.</p></body></html>";
+        let phrases = extract_keyphrases(html, &Language::english(), 50);
+        assert!(phrases.contains(&"burr grinder".to_string()), "{phrases:?}");
     }
 
     #[test]
