@@ -188,7 +188,7 @@ pub(crate) fn for_each_phrase(
     let word = |id: u32| &vocabulary.words[id as usize];
     for start in 0..ids.len() {
         let first = word(ids[start]);
-        if first.stop || (first.weak && !first.leading) {
+        if first.stop || ((first.weak || first.weak_start) && !first.leading) {
             continue;
         }
         let mut surface: Ids = [0; MAX_PHRASE_WORDS];

@@ -88,3 +88,21 @@ fn counts_pages_sites_and_fields() {
     let primary_tf = 5.0 + 1.0 + 2f64.ln();
     assert!((trail_shoes.sites[0].weighted_tf - primary_tf).abs() < 1e-9);
 }
+
+#[test]
+fn query_shape_rules_for_weak_and_linking_words() {
+    // Page copy may end a phrase only where it is a noun that heads real queries.
+    assert_eq!(phrases_of("find the right plan"), vec!["plan"]);
+    assert!(phrases_of("human rights").contains(&"human rights".to_string()));
+    // A search modifier may lead; a verb may not.
+    assert!(phrases_of("best coffee grinder").contains(&"best coffee grinder".to_string()));
+    assert!(!phrases_of("bring coffee")
+        .iter()
+        .any(|p| p.starts_with("bring")));
+    // One linking word inside, never an article or a pronoun.
+    assert!(phrases_of("shoes for women").contains(&"shoes for women".to_string()));
+    assert!(!phrases_of("leave the leaves").contains(&"leave the leaves".to_string()));
+    assert!(!phrases_of("coffee for you to brew")
+        .iter()
+        .any(|p| p.contains(" for ") && p.contains(" to ")));
+}

@@ -39,6 +39,8 @@ pub(crate) struct Word {
     /// A verb, adverb, vague adjective or page-copy word (English only): never a keyword's
     /// first or last word, nor a keyword alone.
     pub weak: bool,
+    /// A word that may not start a keyword although it may end one ("right", "shop").
+    pub weak_start: bool,
     /// A weak word that may still lead a query (a search modifier such as "best").
     pub leading: bool,
     /// A stop word that may join two parts of a query (English only; any stop word elsewhere).
@@ -53,6 +55,7 @@ pub(crate) struct Vocabulary<'a> {
     english: bool,
     weak_stems: HashSet<String>,
     weak_words: HashSet<&'static str>,
+    leading_weak_stems: HashSet<String>,
     /// Word id sequences a phrase may end with although they end in a stop word: "near me"
     /// and its translations, the commonest local-search modifier.
     pub allowed_endings: Vec<Vec<u32>>,
@@ -67,6 +70,7 @@ impl<'a> Vocabulary<'a> {
         let english = analyzer.language().code() == "en";
         let mut weak_stems = HashSet::new();
         let mut weak_words = HashSet::new();
+        let mut leading_weak_stems = HashSet::new();
         if english {
             let lists = [
                 include_str!("weak_words_en.txt"),
@@ -76,13 +80,12 @@ impl<'a> Vocabulary<'a> {
                 if line.is_empty() || line.starts_with('#') {
                     continue;
                 }
-                match line.strip_prefix('=') {
-                    Some(exact) => {
-                        weak_words.insert(exact);
-                    }
-                    None => {
-                        weak_stems.insert(analyzer.stem(line).into_owned());
-                    }
+                if let Some(exact) = line.strip_prefix('=') {
+                    weak_words.insert(exact);
+                } else if let Some(leading) = line.strip_prefix('^') {
+                    leading_weak_stems.insert(analyzer.stem(leading).into_owned());
+                } else {
+                    weak_stems.insert(analyzer.stem(line).into_owned());
                 }
             }
         }
@@ -91,6 +94,7 @@ impl<'a> Vocabulary<'a> {
             english,
             weak_stems,
             weak_words,
+            leading_weak_stems,
             allowed_endings: Vec::new(),
             word_ids: HashMap::new(),
             stem_ids: HashMap::new(),
@@ -100,6 +104,7 @@ impl<'a> Vocabulary<'a> {
                 stop: true,
                 numeric: false,
                 weak: false,
+                weak_start: false,
                 leading: false,
                 linking: false,
                 unspaced: false,
@@ -130,6 +135,7 @@ impl<'a> Vocabulary<'a> {
         }
         let stem_text = self.analyzer.stem(word);
         let weak = self.weak_words.contains(word) || self.weak_stems.contains(stem_text.as_ref());
+        let weak_start = self.leading_weak_stems.contains(stem_text.as_ref());
         let next_stem = self.stem_ids.len() as u32 + 1;
         let stem = match self.stem_ids.get(stem_text.as_ref()) {
             Some(&id) => id,
@@ -146,6 +152,7 @@ impl<'a> Vocabulary<'a> {
             stop,
             numeric: is_numeric_word(word),
             weak,
+            weak_start,
             leading: LEADING_MODIFIERS_EN.contains(&word),
             linking: stop && (!self.english || LINKING_WORDS_EN.contains(&word)),
             unspaced: word.chars().all(is_unspaced_script),
