@@ -1,26 +1,34 @@
 //! Finding keyword candidates in crawled pages, and keyphrases in single documents.
 //!
-//! [`discover`] reads every text field of every page, forms candidate phrases of 1 to 5
-//! words inside punctuation-free segments (never starting or ending with a stop word, never
-//! only numbers), merges variants that share a stem sequence ("Running Shoes", "running
-//! shoe") and ranks them by a field-weighted, boilerplate-penalised TF-IDF:
+//! [`discover`] reads every text field of every page and keeps the phrases people could
+//! search for: 1 to 5 words inside punctuation-free segments, shaped like a query
+//! (`collect::for_each_phrase`: no stop, weak or page-copy word first or last, at most one
+//! linking word inside in English), not a fragment of a longer phrase, not mostly numbers,
+//! and a single word only when it is specific to the site (`query_shape`). Variants that
+//! share a stem sequence ("Running Shoes", "running shoe") are merged, and the phrases are
+//! ranked by a field-weighted, boilerplate-penalised TF-IDF:
 //!
 //! ```text
 //! page_tf(p, page)  = Σ_field weight(field) × (1 + ln count(p, field, page))   [count > 0]
 //! site_tf(p, s)     = Σ_{pages of s} page_tf(p, page)
 //! idf(d, P)         = ln(1 + (P − d + 0.5) / (d + 0.5))      (BM25's, never negative)
 //! specificity(p, s) = 1 − (1 − idf(df_s, P_s) / idf(1, P_s)) × min(1, (P_s − 1) / 4)
-//! score(p)          = length_factor(words) × Σ_sites ln(1 + site_tf(p, s)) × specificity(p, s)
+//! score(p)          = length_factor(words)
+//!                     × Σ_sites w(p, s) × ln(1 + site_tf(p, s)) × specificity(p, s)
 //! ```
 //!
 //! `P_s` is the number of crawled pages of site `s` and `df_s` how many contain the phrase:
 //! a phrase on nearly every page of a site (navigation, footer, slogans) has a specificity
 //! near 0 there, one on a single page keeps 1. Sites with few pages cannot show what is
 //! boilerplate, so the penalty fades in over the first five pages. Summing over sites rewards
-//! phrases several sites use: that is what the market calls the topic. `length_factor` is
-//! 1.0, 1.25, 1.3, 1.2, 1.1 for 1 to 5 words: multi-word phrases name a need precisely,
-//! single words are vague. Field weights are in [`Field::weight`]. Well-known boilerplate
-//! ("privacy policy", "impressum", ...) is dropped outright.
+//! phrases several sites use: that is what the market calls the topic. `w` is 1 for the
+//! primary site and for a phrase the primary site uses; for another competitor phrase it
+//! grows from 0.1 to 1 with the share of its words the primary site uses
+//! (`query_shape::competitor_weight`): an off-topic competitor page must not lead the list.
+//! `length_factor` is 0.8, 1.25, 1.3, 1.2, 1.1 for 1 to 5 words: multi-word phrases name a
+//! need precisely, single words are vague. Field weights are in [`Field::weight`].
+//! Well-known boilerplate (navigation, cookie banners, legal text: "privacy policy",
+//! "impressum", ...) is dropped outright.
 
 mod collect;
 mod fields;
