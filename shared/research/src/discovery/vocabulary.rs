@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use crate::personas::lexicon::persona_cues;
 use crate::text::{is_numeric_word, is_unspaced_script, Analyzer};
 
-/// Weak words that still lead a search query ("best coffee grinder", "easy cold brew").
+/// Weak words that still lead a search query ("best coffee grinder", "easy cold brew",
+/// "whole bean coffee").
 const LEADING_MODIFIERS_EN: [&str; 15] = [
     "best",
     "better",
