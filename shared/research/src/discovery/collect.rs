@@ -1,10 +1,10 @@
 //! One pass over the crawled pages: every candidate phrase with where and how often it occurs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::fields::Field;
-use crate::personas::lexicon::persona_cues;
-use crate::text::{is_numeric_word, Analyzer};
+pub(crate) use super::vocabulary::Vocabulary;
+use crate::text::Analyzer;
 use crate::{PageContent, SiteRole};
 
 /// Longest candidate phrase, in words.
@@ -13,80 +13,6 @@ pub(crate) const MAX_PHRASE_WORDS: usize = 5;
 /// Up to five word or stem ids; 0 marks an unused slot (ids start at 1). A fixed-size key
 /// keeps hashing cheap for the hundreds of thousands of n-grams of a large crawl.
 pub(crate) type Ids = [u32; MAX_PHRASE_WORDS];
-
-/// A distinct normalised word and what the analyzer says about it, computed once.
-pub(crate) struct Word {
-    pub text: String,
-    pub stem: u32,
-    pub stop: bool,
-    pub numeric: bool,
-}
-
-/// Interns words and stems so that each distinct word is stemmed once.
-pub(crate) struct Vocabulary<'a> {
-    analyzer: &'a Analyzer,
-    /// Word id sequences a phrase may end with although they end in a stop word: "near me"
-    /// and its translations, the commonest local-search modifier.
-    allowed_endings: Vec<Vec<u32>>,
-    word_ids: HashMap<String, u32>,
-    stem_ids: HashMap<String, u32>,
-    /// Indexed by word id; slot 0 is a placeholder.
-    pub words: Vec<Word>,
-}
-
-impl<'a> Vocabulary<'a> {
-    pub fn new(analyzer: &'a Analyzer) -> Self {
-        let mut vocabulary = Vocabulary {
-            analyzer,
-            allowed_endings: Vec::new(),
-            word_ids: HashMap::new(),
-            stem_ids: HashMap::new(),
-            words: vec![Word {
-                text: String::new(),
-                stem: 0,
-                stop: true,
-                numeric: false,
-            }],
-        };
-        let tokenizer = *analyzer.tokenizer();
-        for cue in persona_cues(analyzer.language()).local {
-            let words = tokenizer.words(cue);
-            if words.len() > 1 && words.last().is_some_and(|w| analyzer.is_stop_word(w)) {
-                let ids = words.iter().map(|w| vocabulary.intern(w)).collect();
-                vocabulary.allowed_endings.push(ids);
-            }
-        }
-        vocabulary
-    }
-
-    pub fn analyzer(&self) -> &'a Analyzer {
-        self.analyzer
-    }
-
-    pub fn intern(&mut self, word: &str) -> u32 {
-        if let Some(&id) = self.word_ids.get(word) {
-            return id;
-        }
-        let stem_text = self.analyzer.stem(word);
-        let next_stem = self.stem_ids.len() as u32 + 1;
-        let stem = match self.stem_ids.get(stem_text.as_ref()) {
-            Some(&id) => id,
-            None => {
-                self.stem_ids.insert(stem_text.into_owned(), next_stem);
-                next_stem
-            }
-        };
-        let id = self.words.len() as u32;
-        self.words.push(Word {
-            text: word.to_string(),
-            stem,
-            stop: self.analyzer.is_stop_word(word),
-            numeric: is_numeric_word(word),
-        });
-        self.word_ids.insert(word.to_string(), id);
-        id
-    }
-}
 
 /// A phrase's presence on one site.
 #[derive(Debug, Clone)]
@@ -109,6 +35,15 @@ pub(crate) struct PhraseStats {
     pub surfaces: Vec<(Ids, usize)>,
     pub sites: Vec<SiteStats>,
     pub pages: usize,
+    /// Occurrences, all fields and pages.
+    pub occurrences: usize,
+    /// Occurrences right after a content word (not a stop word) of the same segment.
+    pub continued_left: usize,
+    /// Occurrences right before a content word of the same segment.
+    pub continued_right: usize,
+    /// Seen as a whole segment of a title, heading, JSON-LD name or anchor: a name the site
+    /// gives something ("Espresso", "BrightBrew").
+    pub named: bool,
 }
 
 /// All phrases of a crawl.
@@ -117,6 +52,8 @@ pub(crate) struct Collection<'a> {
     pub phrases: Vec<PhraseStats>,
     /// Pages crawled per site, indexed like `SiteStats::site`; 0 for a site without pages.
     pub pages_per_site: Vec<usize>,
+    /// Stems of the content words on the primary site's pages.
+    pub primary_stems: HashSet<u32>,
 }
 
 /// Site index of a page. A page without a role is taken as the primary site's: that is what
@@ -136,6 +73,7 @@ pub(crate) fn collect<'a>(pages: &[PageContent], analyzer: &'a Analyzer) -> Coll
     let mut pages_per_site: Vec<usize> = Vec::new();
     let mut page_counts: HashMap<u32, [usize; 7]> = HashMap::new();
     let mut ids: Vec<u32> = Vec::new();
+    let mut primary_stems: HashSet<u32> = HashSet::new();
 
     for page in pages {
         let site = site_index(page);
@@ -149,7 +87,18 @@ pub(crate) fn collect<'a>(pages: &[PageContent], analyzer: &'a Analyzer) -> Coll
                 tokenizer.for_each_segment(text, |words| {
                     ids.clear();
                     ids.extend(words.iter().map(|word| vocabulary.intern(word)));
-                    for_each_phrase(&ids, &vocabulary, |surface, stems, len| {
+                    if site == 0 {
+                        primary_stems.extend(
+                            ids.iter()
+                                .map(|&id| &vocabulary.words[id as usize])
+                                .filter(|word| !word.stop)
+                                .map(|word| word.stem),
+                        );
+                    }
+                    let is_content = |id: Option<&u32>| {
+                        id.is_some_and(|&id| !vocabulary.words[id as usize].stop)
+                    };
+                    for_each_phrase(&ids, &vocabulary, |start, surface, stems, len| {
                         let next = phrases.len() as u32;
                         let phrase = *index.entry(stems).or_insert(next);
                         if phrase == next {
@@ -160,9 +109,21 @@ pub(crate) fn collect<'a>(pages: &[PageContent], analyzer: &'a Analyzer) -> Coll
                                 surfaces: Vec::new(),
                                 sites: Vec::new(),
                                 pages: 0,
+                                occurrences: 0,
+                                continued_left: 0,
+                                continued_right: 0,
+                                named: false,
                             });
                         }
                         let stats = &mut phrases[phrase as usize];
+                        stats.occurrences += 1;
+                        if start > 0 && is_content(ids.get(start - 1)) {
+                            stats.continued_left += 1;
+                        }
+                        if is_content(ids.get(start + len)) {
+                            stats.continued_right += 1;
+                        }
+                        stats.named |= len == ids.len() && field.is_naming();
                         match stats.surfaces.iter_mut().find(|(s, _)| *s == surface) {
                             Some((_, count)) => *count += 1,
                             None => stats.surfaces.push((surface, 1)),
@@ -180,6 +141,7 @@ pub(crate) fn collect<'a>(pages: &[PageContent], analyzer: &'a Analyzer) -> Coll
         vocabulary,
         phrases,
         pages_per_site,
+        primary_stems,
     }
 }
 
@@ -212,128 +174,73 @@ fn record_page(stats: &mut PhraseStats, site: usize, counts: &[usize; 7]) {
     }
 }
 
-/// Calls `visit(surface, stems, len)` for every candidate phrase of a segment: 1 to 5 words,
-/// not starting or ending with a stop word (except an allowed ending such as "near me"
-/// after at least one word of its own), not made only of numbers.
+/// Calls `visit(start, surface, stems, len)` for every candidate phrase of a segment that
+/// has the shape of a search query (see the module docs of `discovery`): 1 to 5 words, not
+/// made only of numbers, not starting with a stop word or a weak word (a search modifier
+/// such as "best" may lead), not ending with either (except an allowed ending such as "near
+/// me" after at least one word of its own), and joined inside only by linking words, at most
+/// one in English ("shoes for women", not "leave the leaves").
 pub(crate) fn for_each_phrase(
     ids: &[u32],
     vocabulary: &Vocabulary,
-    mut visit: impl FnMut(Ids, Ids, usize),
+    mut visit: impl FnMut(usize, Ids, Ids, usize),
 ) {
+    let word = |id: u32| &vocabulary.words[id as usize];
     for start in 0..ids.len() {
-        let first = &vocabulary.words[ids[start] as usize];
-        if first.stop {
+        let first = word(ids[start]);
+        if first.stop || ((first.weak || first.weak_start) && !first.leading) {
             continue;
         }
         let mut surface: Ids = [0; MAX_PHRASE_WORDS];
         let mut stems: Ids = [0; MAX_PHRASE_WORDS];
         let mut all_numeric = true;
+        // Stop words inside the phrase so far (all but the first and the last word).
+        let mut inner_stops = 0;
+        let mut inner_ok = true;
         for len in 1..=MAX_PHRASE_WORDS.min(ids.len() - start) {
-            let word = &vocabulary.words[ids[start + len - 1] as usize];
+            let last = word(ids[start + len - 1]);
+            if len > 2 {
+                let previous = word(ids[start + len - 2]);
+                if previous.stop {
+                    inner_stops += 1;
+                    inner_ok &= previous.linking;
+                }
+            }
             surface[len - 1] = ids[start + len - 1];
-            stems[len - 1] = word.stem;
-            all_numeric &= word.numeric;
+            stems[len - 1] = last.stem;
+            all_numeric &= last.numeric;
             let phrase = &ids[start..start + len];
-            let ends_well = !word.stop
-                || vocabulary
-                    .allowed_endings
+            let allowed_ending = vocabulary
+                .allowed_endings
+                .iter()
+                .find(|ending| ending.len() < len && phrase.ends_with(ending));
+            // The stop words of an allowed ending ("near" of "near me") are not inner words.
+            let ending_stops = allowed_ending.map_or(0, |ending| {
+                ending[..ending.len() - 1]
                     .iter()
-                    .any(|ending| ending.len() < len && phrase.ends_with(ending));
-            if ends_well && !all_numeric {
-                visit(surface, stems, len);
+                    .filter(|&&id| word(id).stop)
+                    .count()
+            });
+            let ends_well = (!last.stop && !last.weak) || allowed_ending.is_some();
+            let inner_fits = inner_ok
+                && inner_stops - ending_stops.min(inner_stops) <= max_inner_stops(vocabulary);
+            if ends_well && inner_fits && !all_numeric {
+                visit(start, surface, stems, len);
             }
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::text::Language;
-
-    fn phrases_of(text: &str) -> Vec<String> {
-        let analyzer = Analyzer::new(&Language::english());
-        let mut vocabulary = Vocabulary::new(&analyzer);
-        let ids: Vec<u32> = analyzer
-            .tokenizer()
-            .words(text)
-            .iter()
-            .map(|w| vocabulary.intern(w))
-            .collect();
-        let mut out = Vec::new();
-        for_each_phrase(&ids, &vocabulary, |surface, _, len| {
-            let words: Vec<&str> = surface[..len]
-                .iter()
-                .map(|&id| vocabulary.words[id as usize].text.as_str())
-                .collect();
-            out.push(words.join(" "));
-        });
-        out
-    }
-
-    #[test]
-    fn phrases_do_not_start_or_end_with_stop_words() {
-        assert_eq!(
-            phrases_of("the best of shoes"),
-            vec!["best", "best of shoes", "shoes"]
-        );
-    }
-
-    #[test]
-    fn near_me_may_end_a_phrase() {
-        let phrases = phrases_of("plumber near me");
-        assert!(
-            phrases.contains(&"plumber near me".to_string()),
-            "{phrases:?}"
-        );
-        assert!(!phrases.contains(&"near me".to_string()));
-        assert!(!phrases.contains(&"plumber me".to_string()));
-    }
-
-    #[test]
-    fn numbers_alone_are_not_phrases() {
-        assert_eq!(phrases_of("2024 models"), vec!["2024 models", "models"]);
-    }
-
-    #[test]
-    fn phrases_have_at_most_five_words() {
-        let phrases = phrases_of("one two three four five six");
-        assert!(phrases.iter().all(|p| p.split(' ').count() <= 5));
-        assert!(phrases.contains(&"two three four five six".to_string()));
-        assert!(!phrases.iter().any(|p| p.split(' ').count() == 6));
-    }
-
-    #[test]
-    fn counts_pages_sites_and_fields() {
-        let analyzer = Analyzer::new(&Language::english());
-        let pages = vec![
-            PageContent {
-                title: "Trail shoes".into(),
-                body_text: "Trail shoes. More trail shoes.".into(),
-                site: Some(SiteRole::Primary),
-                ..PageContent::default()
-            },
-            PageContent {
-                headings: vec!["Trail shoe".into()],
-                site: Some(SiteRole::Competitor(1)),
-                ..PageContent::default()
-            },
-        ];
-        let collection = collect(&pages, &analyzer);
-        assert_eq!(collection.pages_per_site, vec![1, 0, 1]);
-        let trail_shoes = collection
-            .phrases
-            .iter()
-            .find(|p| p.len == 2)
-            .expect("the two-word phrase");
-        assert_eq!(trail_shoes.pages, 2);
-        assert_eq!(trail_shoes.fields[Field::Title.index()], 1);
-        assert_eq!(trail_shoes.fields[Field::Body.index()], 2);
-        assert_eq!(trail_shoes.fields[Field::Headings.index()], 1);
-        assert_eq!(trail_shoes.surfaces.len(), 2);
-        let sites: Vec<usize> = trail_shoes.sites.iter().map(|s| s.site).collect();
-        assert_eq!(sites, vec![0, 2]);
-        let primary_tf = 5.0 + 1.0 + 2f64.ln();
-        assert!((trail_shoes.sites[0].weighted_tf - primary_tf).abs() < 1e-9);
+/// English queries join at most two parts ("coffee beans for espresso"); other languages
+/// chain articles and prepositions more ("chaussures de randonnée pour la montagne").
+fn max_inner_stops(vocabulary: &Vocabulary) -> usize {
+    if vocabulary.is_english() {
+        1
+    } else {
+        2
     }
 }
+
+#[cfg(test)]
+#[path = "collect_tests.rs"]
+mod tests;

@@ -51,6 +51,15 @@ impl Field {
         }
     }
 
+    /// Fields whose texts are names: a whole title part, heading, JSON-LD name or link text
+    /// names a product, service, place or brand.
+    pub(crate) fn is_naming(self) -> bool {
+        matches!(
+            self,
+            Field::Title | Field::Headings | Field::JsonLdNames | Field::Anchors
+        )
+    }
+
     pub(crate) fn index(self) -> usize {
         self as usize
     }

@@ -1,31 +1,41 @@
 //! Finding keyword candidates in crawled pages, and keyphrases in single documents.
 //!
-//! [`discover`] reads every text field of every page, forms candidate phrases of 1 to 5
-//! words inside punctuation-free segments (never starting or ending with a stop word, never
-//! only numbers), merges variants that share a stem sequence ("Running Shoes", "running
-//! shoe") and ranks them by a field-weighted, boilerplate-penalised TF-IDF:
+//! [`discover`] reads every text field of every page and keeps the phrases people could
+//! search for: 1 to 5 words inside punctuation-free segments, shaped like a query
+//! (`collect::for_each_phrase`: no stop, weak or page-copy word first or last, at most one
+//! linking word inside in English), not a fragment of a longer phrase, not mostly numbers,
+//! and a single word only when it is specific to the site (`query_shape`). Variants that
+//! share a stem sequence ("Running Shoes", "running shoe") are merged, and the phrases are
+//! ranked by a field-weighted, boilerplate-penalised TF-IDF:
 //!
 //! ```text
 //! page_tf(p, page)  = Σ_field weight(field) × (1 + ln count(p, field, page))   [count > 0]
 //! site_tf(p, s)     = Σ_{pages of s} page_tf(p, page)
 //! idf(d, P)         = ln(1 + (P − d + 0.5) / (d + 0.5))      (BM25's, never negative)
 //! specificity(p, s) = 1 − (1 − idf(df_s, P_s) / idf(1, P_s)) × min(1, (P_s − 1) / 4)
-//! score(p)          = length_factor(words) × Σ_sites ln(1 + site_tf(p, s)) × specificity(p, s)
+//! score(p)          = length_factor(words)
+//!                     × Σ_sites w(p, s) × ln(1 + site_tf(p, s)) × specificity(p, s)
 //! ```
 //!
 //! `P_s` is the number of crawled pages of site `s` and `df_s` how many contain the phrase:
 //! a phrase on nearly every page of a site (navigation, footer, slogans) has a specificity
 //! near 0 there, one on a single page keeps 1. Sites with few pages cannot show what is
 //! boilerplate, so the penalty fades in over the first five pages. Summing over sites rewards
-//! phrases several sites use: that is what the market calls the topic. `length_factor` is
-//! 1.0, 1.25, 1.3, 1.2, 1.1 for 1 to 5 words: multi-word phrases name a need precisely,
-//! single words are vague. Field weights are in [`Field::weight`]. Well-known boilerplate
-//! ("privacy policy", "impressum", ...) is dropped outright.
+//! phrases several sites use: that is what the market calls the topic. `w` is 1 for the
+//! primary site and for a phrase the primary site uses; for another competitor phrase it
+//! grows from 0.1 to 1 with the share of its words the primary site uses
+//! (`query_shape::competitor_weight`): an off-topic competitor page must not lead the list.
+//! `length_factor` is 0.8, 1.25, 1.3, 1.2, 1.1 for 1 to 5 words: multi-word phrases name a
+//! need precisely, single words are vague. Field weights are in [`Field::weight`].
+//! Well-known boilerplate (navigation, cookie banners, legal text: "privacy policy",
+//! "impressum", ...) is dropped outright.
 
 mod collect;
 mod fields;
 mod html;
 mod keyphrases;
+mod query_shape;
+mod vocabulary;
 
 use std::collections::HashSet;
 
@@ -37,13 +47,14 @@ use collect::{collect, for_each_phrase, Collection, Ids, PhraseStats, MAX_PHRASE
 pub use fields::{Field, Prominence};
 pub use html::strip_html;
 pub use keyphrases::extract_keyphrases;
+use query_shape::{competitor_weight, is_fragment, is_quantity, SingleWords};
 
 /// Default number of keywords kept.
 pub const DEFAULT_MAX_KEYWORDS: usize = 500;
 /// Upper bound of `max_keywords`.
 pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
 
-const LENGTH_FACTOR: [f64; MAX_PHRASE_WORDS] = [1.0, 1.25, 1.3, 1.2, 1.1];
+const LENGTH_FACTOR: [f64; MAX_PHRASE_WORDS] = [0.8, 1.25, 1.3, 1.2, 1.1];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -125,10 +136,16 @@ pub fn discover_all(pages: &[PageContent], language: &Language) -> Vec<Candidate
         let cues = modifiers.cues(&candidate.keyword);
         candidate.word_count == 1 && (cues.transactional || cues.commercial || cues.navigational)
     };
+    let single_words = SingleWords::new(pages, &collection);
     let mut candidates: Vec<Candidate> = collection
         .phrases
         .iter()
         .filter(|phrase| !boilerplate.contains(&phrase.stems))
+        .filter(|phrase| {
+            !is_fragment(phrase, &collection)
+                && !is_quantity(phrase, &collection)
+                && single_words.keeps(phrase, &collection)
+        })
         .map(|phrase| to_candidate(phrase, &collection, crawled_sites))
         .filter(|candidate| !is_bare_modifier(candidate))
         .collect();
@@ -142,11 +159,17 @@ pub fn discover_all(pages: &[PageContent], language: &Language) -> Vec<Candidate
 
 fn to_candidate(phrase: &PhraseStats, collection: &Collection, crawled_sites: usize) -> Candidate {
     let mut relevance = 0.0;
+    let competitor_weight = competitor_weight(phrase, collection);
     let mut primary_occurrences = 0;
     let mut competitor_occurrences = 0;
     for site in &phrase.sites {
         let site_pages = collection.pages_per_site[site.site];
-        relevance += (1.0 + site.weighted_tf).ln() * specificity(site.pages, site_pages);
+        let weight = if site.site == 0 {
+            1.0
+        } else {
+            competitor_weight
+        };
+        relevance += weight * (1.0 + site.weighted_tf).ln() * specificity(site.pages, site_pages);
         if site.site == 0 {
             primary_occurrences += site.occurrences;
         } else {
@@ -224,7 +247,7 @@ fn boilerplate_keys(collection: &mut Collection) -> HashSet<Ids> {
             .collect();
         // The whole line as one phrase (if it is one in this language: stop words may not
         // start or end it).
-        for_each_phrase(&ids, &collection.vocabulary, |_, stems, len| {
+        for_each_phrase(&ids, &collection.vocabulary, |_, _, stems, len| {
             if len == ids.len() {
                 keys.insert(stems);
             }
@@ -233,5 +256,7 @@ fn boilerplate_keys(collection: &mut Collection) -> HashSet<Ids> {
     keys
 }
 
+#[cfg(test)]
+mod query_tests;
 #[cfg(test)]
 mod tests;

@@ -69,7 +69,7 @@ fn marks_content_gaps_and_site_coverage() {
     assert_eq!(shoes.competitor_sites, 2);
     assert_eq!(shoes.primary_occurrences, 2);
     assert_eq!(shoes.competitor_occurrences, 2);
-    let mud = find(&candidates, "mud");
+    let mud = find(&candidates, "trail shoes for mud");
     assert!(mud.in_primary && !mud.content_gap && mud.competitor_sites == 0);
 }
 

@@ -1,0 +1,72 @@
+//! Prints the top discovery candidates for the sample sites in `tests/fixtures/sites`, the
+//! pages extracted by the crawler's own extractor, to judge discovery by eye.
+//!
+//! Usage: `cargo run -p kr-research --example discover_sample_sites [-- PRIMARY [COMPETITOR...] [--top N]]`
+//! (default: brightbrew-coffee.com against roastrivals.com, top 30).
+
+use std::path::{Path, PathBuf};
+use std::{env, fs};
+
+use kr_crawler::{extract_page, PageContent, SiteRole};
+use kr_research::discovery::{discover, DiscoveryConfig};
+use kr_research::text::Language;
+
+fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            html_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "html") {
+            out.push(path);
+        }
+    }
+}
+
+fn main() {
+    let mut args: Vec<String> = env::args().skip(1).collect();
+    let mut top = 30;
+    if let Some(i) = args.iter().position(|a| a == "--top") {
+        top = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(top);
+        args.drain(i..(i + 2).min(args.len()));
+    }
+    if args.is_empty() {
+        args = vec!["brightbrew-coffee.com".into(), "roastrivals.com".into()];
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites");
+    let mut pages: Vec<PageContent> = Vec::new();
+    for (index, domain) in args.iter().enumerate() {
+        let site_root = root.join(domain);
+        let mut files = Vec::new();
+        html_files(&site_root, &mut files);
+        for file in files {
+            let relative = file.strip_prefix(&site_root).unwrap_or(&file);
+            let url = format!("https://{domain}/{}", relative.display());
+            let Ok(url) = url.parse() else { continue };
+            let html = fs::read_to_string(&file).unwrap_or_default();
+            let mut page = extract_page(&html, &url).content;
+            page.site = Some(if index == 0 {
+                SiteRole::Primary
+            } else {
+                SiteRole::Competitor(index - 1)
+            });
+            pages.push(page);
+        }
+    }
+    println!("{} pages", pages.len());
+    let found = discover(&pages, &DiscoveryConfig::new(Language::english(), top));
+    for (rank, c) in found.iter().enumerate() {
+        println!(
+            "{:>3} {:<40} {:>7.2} primary {:>3} competitors {:>3} sites {}",
+            rank + 1,
+            c.keyword,
+            c.score,
+            c.primary_occurrences,
+            c.competitor_occurrences,
+            c.site_count
+        );
+    }
+}
