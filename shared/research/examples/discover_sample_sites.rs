@@ -1,14 +1,17 @@
 //! Prints the top discovery candidates for the sample sites in `tests/fixtures/sites`, the
 //! pages extracted by the crawler's own extractor, to judge discovery by eye.
 //!
-//! Usage: `cargo run -p kr-research --example discover_sample_sites [-- PRIMARY [COMPETITOR...] [--top N]]`
-//! (default: brightbrew-coffee.com against roastrivals.com, top 30).
+//! Usage: `cargo run -p kr-research --example discover_sample_sites [-- PRIMARY [COMPETITOR...] [--top N] [--research]]`
+//! (default: brightbrew-coffee.com against roastrivals.com, top 30). `--research` runs the
+//! whole offline research instead and prints the top keywords with intent, cluster and
+//! persona, the largest clusters and the personas.
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
 use kr_crawler::{extract_page, PageContent, SiteRole};
 use kr_research::discovery::{discover, DiscoveryConfig};
+use kr_research::research::{research, ResearchInput};
 use kr_research::text::Language;
 
 fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -29,6 +32,8 @@ fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let mut args: Vec<String> = env::args().skip(1).collect();
     let mut top = 30;
+    let full = args.iter().any(|a| a == "--research");
+    args.retain(|a| a != "--research");
     if let Some(i) = args.iter().position(|a| a == "--top") {
         top = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(top);
         args.drain(i..(i + 2).min(args.len()));
@@ -57,6 +62,10 @@ fn main() {
         }
     }
     println!("{} pages", pages.len());
+    if full {
+        print_research(&pages, &args, top);
+        return;
+    }
     let found = discover(&pages, &DiscoveryConfig::new(Language::english(), top));
     for (rank, c) in found.iter().enumerate() {
         println!(
@@ -67,6 +76,44 @@ fn main() {
             c.primary_occurrences,
             c.competitor_occurrences,
             c.site_count
+        );
+    }
+}
+
+fn print_research(pages: &[PageContent], domains: &[String], top: usize) {
+    let input = ResearchInput {
+        brand_terms: domains.to_vec(),
+        primary_domain: domains.first().cloned(),
+        ..ResearchInput::default()
+    };
+    let output = research(pages, &input);
+    println!(
+        "{} keywords, {} clusters",
+        output.keywords.len(),
+        output.clusters.len()
+    );
+    for k in output.keywords.iter().take(top) {
+        let secondary: Vec<&str> = k.secondary_intents.iter().map(|i| i.as_str()).collect();
+        println!(
+            "{:<40} {:<13} {:<13} {:<32} {}",
+            k.keyword,
+            k.intent.as_str(),
+            secondary.join(","),
+            k.cluster_name,
+            k.persona_avatar_name.as_deref().unwrap_or("-")
+        );
+    }
+    let mut clusters: Vec<_> = output.clusters.iter().collect();
+    clusters.sort_by(|a, b| b.keyword_count.cmp(&a.keyword_count));
+    println!("largest clusters:");
+    for c in clusters.iter().take(10) {
+        println!("  {:>4} {}", c.keyword_count, c.name);
+    }
+    println!("personas:");
+    for p in &output.personas {
+        println!(
+            "  {} ({} keywords): {}",
+            p.avatar_name, p.keyword_count, p.description
         );
     }
 }

@@ -42,17 +42,17 @@ pub(crate) fn is_quantity(phrase: &PhraseStats, collection: &Collection) -> bool
 /// Decides whether a single word is specific enough to the sites to be a keyword: a lone
 /// word is usually too vague ("black", "final", "delivered"), except a brand (a word of a
 /// site's domain name), a name the site gives something (a whole title part, heading,
-/// JSON-LD name or link text), or a head noun that several of the site's phrases share
-/// ("roofing" of "newark roofing" and "roofing services").
+/// JSON-LD name or link text) that is also the head noun of several of the site's phrases
+/// ("roofing" of "newark roofing", "flat roofing", "commercial roofing" and "roofing services").
+/// A head noun alone is not enough: "tips", "colors" or "black" head phrases on many sites.
 pub(crate) struct SingleWords {
     domain_words: HashSet<String>,
     /// Distinct multi-word phrases (not fragments) per head-word stem.
     phrases_per_head: HashMap<u32, usize>,
 }
 
-/// Distinct phrases a head word must have to stand alone; a name the site gives needs fewer.
-const MIN_PHRASES_PER_HEAD: usize = 3;
-const MIN_PHRASES_PER_NAMED_HEAD: usize = 2;
+/// Distinct phrases a named head word must head to stand alone.
+const MIN_PHRASES_PER_HEAD: usize = 4;
 
 impl SingleWords {
     pub fn new(pages: &[PageContent], collection: &Collection) -> Self {
@@ -104,9 +104,7 @@ impl SingleWords {
             .get(&phrase.stems[0])
             .copied()
             .unwrap_or(0);
-        self.is_domain_word(&word.text)
-            || phrases >= MIN_PHRASES_PER_HEAD
-            || (phrase.named && phrases >= MIN_PHRASES_PER_NAMED_HEAD)
+        self.is_domain_word(&word.text) || (phrase.named && phrases >= MIN_PHRASES_PER_HEAD)
     }
 }
 
