@@ -3,9 +3,10 @@ use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::Stage;
 use kr_core::store::put_job_json;
-use kr_research::personas::OfflinePersonaGenerator;
+use kr_research::personas::{OfflinePersonaGenerator, SiteProfile};
 use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
+use kr_research::PageContent;
 
 use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
@@ -20,6 +21,11 @@ impl ResearchRunner {
     ) -> Result<StageOutcome, StageError> {
         let Discovered { candidates, .. } = self.load(job, Stage::Discovery).await?;
         let measured: Vec<Measured> = self.load(job, Stage::Metrics).await?;
+        // Personas start from who the primary site serves, read from its crawled pages.
+        let pages: Vec<PageContent> = self.load(job, Stage::Crawl).await?;
+        let language = Language::new(&job.language_code);
+        let site = SiteProfile::from_pages(&pages, &language);
+        drop(pages);
         progress
             .report(0.1, format!("Analysing {} keywords", candidates.len()))
             .await;
@@ -35,12 +41,13 @@ impl ResearchRunner {
                 }
             });
         let input = ResearchInput {
-            language: Language::new(&job.language_code),
+            language,
             brand_terms: brand_terms.collect(),
             max_keywords: self.settings.max_keywords,
             cluster_threshold: self.settings.cluster_threshold,
             primary_domain: Some(job.primary_domain.to_string()),
             serp_overlap: self.settings.serp_overlap,
+            site,
             ..ResearchInput::default()
         };
         let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);

@@ -25,7 +25,9 @@ use crate::clusters::{
 use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::IntentClassifier;
 use crate::metrics::estimate_all;
-use crate::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword};
+use crate::personas::{
+    OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, SiteProfile,
+};
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::text::Language;
 use crate::PageContent;
@@ -58,6 +60,10 @@ pub struct ResearchInput {
     pub scores: ScoreConfig,
     /// Shared top-10 result URLs that put two keywords with SERPs in one cluster.
     pub serp_overlap: usize,
+    /// Who the primary site serves, for personas ([`SiteProfile::from_pages`]); [`research`]
+    /// reads it from the pages itself.
+    #[serde(default)]
+    pub site: SiteProfile,
 }
 
 impl Default for ResearchInput {
@@ -70,6 +76,7 @@ impl Default for ResearchInput {
             primary_domain: None,
             scores: ScoreConfig::default(),
             serp_overlap: DEFAULT_SERP_OVERLAP,
+            site: SiteProfile::default(),
         }
     }
 }
@@ -84,7 +91,11 @@ pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput 
         .into_iter()
         .map(Measured::estimated)
         .collect();
-    assemble(&candidates, &measured, input, &OfflinePersonaGenerator)
+    let input = ResearchInput {
+        site: SiteProfile::from_pages(pages, &input.language),
+        ..input.clone()
+    };
+    assemble(&candidates, &measured, &input, &OfflinePersonaGenerator)
 }
 
 /// Turns discovered candidates and what is known about them into result records.
@@ -182,6 +193,7 @@ pub fn assemble(
                 value: k.organic_opportunity_score,
             })
             .collect(),
+        site: input.site.clone(),
     });
     for (keyword, slot) in keywords.iter_mut().zip(&persona_set.assignments) {
         keyword.persona_avatar_name = slot.map(|p| persona_set.personas[p].avatar_name.clone());
