@@ -1,17 +1,62 @@
+use kr_aws::bedrock::{BedrockPersonas, Origin};
 use kr_core::dataset::export::write_csv;
 use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
+use kr_core::domain::ProviderUsage;
 use kr_core::domain::Stage;
+use kr_core::store::get_json;
 use kr_core::store::put_job_json;
-use kr_research::personas::{OfflinePersonaGenerator, SiteProfile};
-use kr_research::research::{assemble, Measured, ResearchInput};
+use kr_dataforseo::UsageSink;
+use kr_research::personas::{OfflinePersonaGenerator, PersonaInput, PersonaSet, SiteProfile};
+use kr_research::research::{assemble, persona_input, replace_personas, Measured, ResearchInput};
 use kr_research::text::Language;
 use kr_research::PageContent;
 
 use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
 
+/// The model's personas of a job, kept so that a retried analysis does not pay again.
+const MODEL_PERSONAS: &str = "personas-model";
+
 impl ResearchRunner {
+    /// The language model's personas for `input`, or `None` for the deterministic ones
+    /// (`assemble`'s). What a request cost is added to the job's usage.
+    async fn model_personas(
+        &self,
+        job: &Job,
+        model: &BedrockPersonas,
+        input: &PersonaInput,
+        pages: &[PageContent],
+        progress: &ProgressReporter,
+    ) -> Result<Option<PersonaSet>, StageError> {
+        let name = objects::stage(MODEL_PERSONAS);
+        let kept: Option<PersonaSet> = get_json(self.objects.as_ref(), job.id, &name)
+            .await
+            .map_err(storage_failure)?;
+        if let Some(set) = kept.filter(|set| set.assignments.len() == input.keywords.len()) {
+            return Ok(Some(set));
+        }
+        let outcome = model.generate(input, pages).await;
+        if let Some(spend) = outcome.spend {
+            let mut usage = progress.usage().unwrap_or_else(|| ProviderUsage {
+                provider: kr_aws::bedrock::PROVIDER.to_string(),
+                ..ProviderUsage::default()
+            });
+            usage.cost_usd += spend.cost_usd;
+            usage.requests += 1;
+            progress.usage_changed(&usage).await;
+        }
+        match outcome.origin {
+            Origin::Model => {
+                put_job_json(self.objects.as_ref(), job, &name, &outcome.personas)
+                    .await
+                    .map_err(storage_failure)?;
+                Ok(Some(outcome.personas))
+            }
+            Origin::Fallback(_) => Ok(None),
+        }
+    }
+
     /// Intent, clusters, personas and scores over the measured candidates, then the one
     /// dataset the results API serves.
     pub(super) async fn analysis(
@@ -25,7 +70,6 @@ impl ResearchRunner {
         let pages: Vec<PageContent> = self.load(job, Stage::Crawl).await?;
         let language = Language::new(&job.language_code);
         let site = SiteProfile::from_pages(&pages, &language);
-        drop(pages);
         progress
             .report(0.1, format!("Analysing {} keywords", candidates.len()))
             .await;
@@ -50,7 +94,22 @@ impl ResearchRunner {
             site,
             ..ResearchInput::default()
         };
-        let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
+        let mut output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
+        if let Some(model) = &self.personas_model {
+            let set = self
+                .model_personas(
+                    job,
+                    model,
+                    &persona_input(&output.keywords, &input),
+                    &pages,
+                    progress,
+                )
+                .await?;
+            if let Some(set) = set {
+                replace_personas(&mut output, set);
+            }
+        }
+        drop(pages);
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,

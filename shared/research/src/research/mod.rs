@@ -26,7 +26,8 @@ use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORD
 use crate::intent::IntentClassifier;
 use crate::metrics::estimate_all;
 use crate::personas::{
-    OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, SiteProfile,
+    OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
+    SiteProfile,
 };
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::text::Language;
@@ -183,7 +184,23 @@ pub fn assemble(
         }
     }
 
-    let persona_set = personas.generate(&PersonaInput {
+    let persona_set = personas.generate(&persona_input(&keywords, input));
+    assign_personas(&mut keywords, &persona_set);
+    let cluster_records = clusters
+        .iter()
+        .map(|c| aggregate::summarize(c, &keywords))
+        .collect();
+    ResearchOutput {
+        keywords,
+        clusters: cluster_records,
+        personas: persona_set.personas,
+    }
+}
+
+/// What a persona generator is given for `keywords` (in their order), valued by organic
+/// opportunity score.
+pub fn persona_input(keywords: &[KeywordRecord], input: &ResearchInput) -> PersonaInput {
+    PersonaInput {
         language: input.language.clone(),
         keywords: keywords
             .iter()
@@ -194,19 +211,22 @@ pub fn assemble(
             })
             .collect(),
         site: input.site.clone(),
-    });
-    for (keyword, slot) in keywords.iter_mut().zip(&persona_set.assignments) {
-        keyword.persona_avatar_name = slot.map(|p| persona_set.personas[p].avatar_name.clone());
     }
+}
 
-    let cluster_records = clusters
-        .iter()
-        .map(|c| aggregate::summarize(c, &keywords))
-        .collect();
-    ResearchOutput {
-        keywords,
-        clusters: cluster_records,
-        personas: persona_set.personas,
+/// Replaces the output's personas with `set`, made for [`persona_input`] of its keywords
+/// (another generator's, such as a language model's).
+pub fn replace_personas(output: &mut ResearchOutput, set: PersonaSet) {
+    assign_personas(&mut output.keywords, &set);
+    output.personas = set.personas;
+}
+
+fn assign_personas(keywords: &mut [KeywordRecord], set: &PersonaSet) {
+    for (index, keyword) in keywords.iter_mut().enumerate() {
+        let slot = set.assignments.get(index).copied().flatten();
+        keyword.persona_avatar_name = slot
+            .and_then(|p| set.personas.get(p))
+            .map(|p| p.avatar_name.clone());
     }
 }
 
