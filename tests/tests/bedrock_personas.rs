@@ -236,5 +236,6 @@ async fn a_job_gets_the_models_personas_and_the_cost_in_its_usage() {
         .iter()
         .filter(|k| k.persona_avatar_name.as_deref() == Some("Home Barista Hana"))
         .count();
-    assert_eq!(assigned, 3);
+    // The three sent to it, and any other keyword sharing more words with its keywords.
+    assert!(assigned >= 3, "{assigned}");
 }

@@ -7,7 +7,8 @@
 use std::collections::HashSet;
 
 use kr_research::personas::{
-    persona_capacity, Persona, PersonaInput, PersonaSet, MAX_PERSONAS, MIN_PERSONAS, TOP_KEYWORDS,
+    extend_assignments, persona_capacity, Persona, PersonaInput, PersonaSet, MAX_PERSONAS,
+    MIN_PERSONAS,
 };
 use serde::Deserialize;
 
@@ -168,32 +169,21 @@ pub fn read(text: &str, input: &PersonaInput, sent: &[usize]) -> Result<PersonaS
         }
     }
     let capacity = persona_capacity(input.keywords.len());
-    for (slot, persona) in personas.iter_mut().enumerate() {
-        let mut mine: Vec<usize> = (0..input.keywords.len())
-            .filter(|&i| assignments[i] == Some(slot))
-            .collect();
-        if mine.len() > capacity {
+    for (slot, persona) in personas.iter().enumerate() {
+        let held = assignments.iter().filter(|a| **a == Some(slot)).count();
+        if held > capacity {
             return refuse(format!(
-                "{} holds {} keywords, more than half",
-                persona.avatar_name,
-                mine.len()
+                "{} holds {held} keywords, more than half",
+                persona.avatar_name
             ));
         }
-        mine.sort_by(|&a, &b| {
-            input.keywords[b]
-                .value
-                .total_cmp(&input.keywords[a].value)
-                .then_with(|| input.keywords[a].keyword.cmp(&input.keywords[b].keyword))
-        });
-        persona.keyword_count = mine.len();
-        persona.top_keywords = mine
-            .iter()
-            .take(TOP_KEYWORDS)
-            .map(|&i| input.keywords[i].keyword.clone())
-            .collect();
     }
-    Ok(PersonaSet {
+    let mut set = PersonaSet {
         personas,
         assignments,
-    })
+    };
+    // The keywords not sent join the persona whose keywords share most words with them.
+    let judged: HashSet<usize> = sent.iter().copied().collect();
+    extend_assignments(&mut set, input, &judged);
+    Ok(set)
 }

@@ -137,7 +137,7 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
         Archetype::ReadyBuyer => Texts {
             title: format!("{} ready to buy or book {offer}", capitalise(customer)),
             description: format!(
-                "{first} has decided on {offer} and wants to buy or book it now. {first} looks \
+                "{first} has decided on {offer} and is ready to order or book now. {first} looks \
                  for clear prices, availability and the quickest way to get a quote or place an \
                  order{}.",
                 context.also(", and may add ")

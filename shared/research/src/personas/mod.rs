@@ -17,6 +17,7 @@
 
 mod archetypes;
 mod describe;
+mod extend;
 mod fit;
 pub(crate) mod lexicon;
 mod offerings;
@@ -27,6 +28,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use extend::{extend_assignments, recount};
 pub use kr_core::dataset::Persona;
 pub use profile::{Audience, PriceLevel, SiteProfile};
 
