@@ -615,3 +615,20 @@ static DUTCH: PersonaCues = PersonaCues {
         "reparatie",
     ],
 };
+
+/// A word of any cue ("best", "beginners", "near"): a searcher's modifier, never a topic.
+pub(crate) fn is_cue_word(language: &Language, word: &str) -> bool {
+    let cues = persona_cues(language);
+    [
+        cues.local,
+        cues.budget,
+        cues.business,
+        cues.beginner,
+        cues.compare,
+        cues.learn,
+        cues.buy,
+    ]
+    .iter()
+    .flat_map(|list| list.iter())
+    .any(|cue| cue.split(' ').any(|w| w == word))
+}

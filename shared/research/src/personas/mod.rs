@@ -37,6 +37,7 @@ use crate::text::{Language, Tokenizer};
 use archetypes::Archetype;
 use describe::{texts, Context};
 use fit::{Fitter, Strength};
+use lexicon::is_cue_word;
 
 pub const MIN_PERSONAS: usize = 3;
 pub const MAX_PERSONAS: usize = 6;
@@ -230,8 +231,10 @@ fn describe_persona(
     }
 }
 
-/// The site offering a persona's keywords are most about (every word of it in a keyword,
-/// weighted by the keyword's value); the site's first offering when none is, if any.
+/// What a persona's keywords are about: the site offering they name most (every word of it
+/// in a keyword, weighted by the keyword's value); else the word of the site's offerings
+/// most of them use ("coffee" for "easy cold brew coffee" and "coffee grinder for beginners"); else the
+/// site's first offering, if any.
 fn own_offering<'a>(
     language: &Language,
     site: &'a SiteProfile,
@@ -255,7 +258,28 @@ fn own_offering<'a>(
             best = Some((offering, score));
         }
     }
+    let topic = || {
+        let uses = |topic: &String| keyword_words.iter().filter(|kw| kw.contains(topic)).count();
+        let mut best: Option<(&'a str, usize)> = None;
+        let offered: Vec<String> = site
+            .offerings
+            .iter()
+            .flat_map(|o| tokenizer.words(o))
+            .collect();
+        let topics = site
+            .topics
+            .iter()
+            .filter(|t| offered.contains(t) && !is_cue_word(language, t));
+        for topic in topics {
+            let count = uses(topic);
+            if count >= 2 && best.is_none_or(|(_, b)| count > b) {
+                best = Some((topic, count));
+            }
+        }
+        best.map(|(t, _)| t)
+    };
     best.map(|(o, _)| o)
+        .or_else(topic)
         .or_else(|| site.offerings.first().map(String::as_str))
 }
 

@@ -134,6 +134,15 @@ pub(crate) fn is_region(name: &str) -> bool {
 /// Mentions in running text that make a place without a title or heading.
 const MENTIONS_ALONE: usize = 3;
 
+/// Past the separator after a state in a list, if any.
+fn continue_after_region(tokens: &[Token], i: &mut usize) {
+    match tokens.get(*i) {
+        Some(Token::Comma) => *i += 1,
+        Some(Token::Word(w)) if matches!(*w, "and" | "or") => *i += 1,
+        _ => {}
+    }
+}
+
 /// The lists of place names found after trigger words.
 fn scan(text: &str) -> Vec<Vec<String>> {
     let mut lists = Vec::new();
@@ -156,8 +165,21 @@ fn scan(text: &str) -> Vec<Vec<String>> {
                 }
                 words.push(*w);
                 i += 1;
+                // "Portland, Oregon BrightBrew Coffee": text joined across elements runs on
+                // after a state, which ends the name.
+                if let Some(start) = (0..words.len()).find(|&s| is_region(&words[s..].join(" "))) {
+                    words.truncate(start);
+                    break;
+                }
             }
             if words.is_empty() {
+                // A state alone ("…, Oregon"): the list goes on after it.
+                if matches!(tokens.get(i.wrapping_sub(1)), Some(Token::Word(w)) if is_region(w)) {
+                    continue_after_region(&tokens, &mut i);
+                    if matches!(tokens.get(i), Some(Token::Word(_))) {
+                        continue;
+                    }
+                }
                 break;
             }
             let name = words.join(" ");
@@ -262,7 +284,7 @@ mod tests {
             page(
                 "How Much Caffeine Is in Decaf?",
                 "Decaf has less caffeine. We ship decaf across New Jersey. Beans grown in \
-                 Colombia and Ethiopia.",
+                 Colombia and Ethiopia. Café in Portland, Oregon BrightBrew Coffee",
             ),
         ];
         let refs: Vec<&PageContent> = pages.iter().collect();
@@ -271,7 +293,14 @@ mod tests {
         for town in ["Montclair", "Bloomfield", "Orange"] {
             assert!(found.contains(&town.to_string()), "{town}: {found:?}");
         }
-        for not_served in ["Decaf", "New Jersey", "NJ", "Colombia", "Ethiopia"] {
+        for not_served in [
+            "Decaf",
+            "New Jersey",
+            "NJ",
+            "Colombia",
+            "Ethiopia",
+            "Oregon BrightBrew Coffee",
+        ] {
             assert!(
                 !found.iter().any(|p| p == not_served),
                 "{not_served}: {found:?}"
