@@ -239,3 +239,33 @@ async fn a_job_gets_the_models_personas_and_the_cost_in_its_usage() {
     // The three sent to it, and any other keyword sharing more words with its keywords.
     assert!(assigned >= 3, "{assigned}");
 }
+
+#[tokio::test]
+async fn a_job_whose_answer_is_refused_pays_once_and_gets_the_deterministic_personas() {
+    let (mock, url) = mock().await;
+    let model = Arc::new(generator(&url, "mock.hostile-v1", &[]).await);
+    let rig = rig_with_personas_model(
+        None,
+        &[],
+        ResearchSettings::default(),
+        Duration::from_millis(20),
+        Some(model),
+    )
+    .await;
+    let job = rig.start(DEMO_PRIMARY, &[]).await;
+    let (job, _) = rig.run(job.id).await;
+    assert_eq!(job.status, JobStatus::Completed, "{:?}", job.error_message);
+    let usage = job.usage.expect("the refused answer was paid for");
+    assert_eq!(usage.requests, 1);
+    assert!((usage.cost_usd - 0.021).abs() < 1e-9, "{usage:?}");
+    assert_eq!(mock.requests().len(), 1);
+    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), job.id, &objects::dataset())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!((3..=6).contains(&dataset.personas.len()));
+    assert!(dataset
+        .personas
+        .iter()
+        .all(|p| !p.avatar_name.contains('<') && p.avatar_name != "Office Manager Omar"));
+}

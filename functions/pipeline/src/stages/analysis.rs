@@ -11,16 +11,26 @@ use kr_research::personas::{OfflinePersonaGenerator, PersonaInput, PersonaSet, S
 use kr_research::research::{assemble, persona_input, replace_personas, Measured, ResearchInput};
 use kr_research::text::Language;
 use kr_research::PageContent;
+use serde::{Deserialize, Serialize};
 
 use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
 
-/// The model's personas of a job, kept so that a retried analysis does not pay again.
+/// What the model's one paid request for a job gave, kept so that a retried analysis does
+/// not pay again.
 const MODEL_PERSONAS: &str = "personas-model";
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct KeptPersonas {
+    /// `None`: the answer was refused; the job has the deterministic personas.
+    personas: Option<PersonaSet>,
+}
 
 impl ResearchRunner {
     /// The language model's personas for `input`, or `None` for the deterministic ones
-    /// (`assemble`'s). What a request cost is added to the job's usage.
+    /// (`assemble`'s). A job pays for one answered request at most; its cost is added to the
+    /// job's usage.
     async fn model_personas(
         &self,
         job: &Job,
@@ -30,31 +40,35 @@ impl ResearchRunner {
         progress: &ProgressReporter,
     ) -> Result<Option<PersonaSet>, StageError> {
         let name = objects::stage(MODEL_PERSONAS);
-        let kept: Option<PersonaSet> = get_json(self.objects.as_ref(), job.id, &name)
+        let kept: Option<KeptPersonas> = get_json(self.objects.as_ref(), job.id, &name)
             .await
             .map_err(storage_failure)?;
-        if let Some(set) = kept.filter(|set| set.assignments.len() == input.keywords.len()) {
-            return Ok(Some(set));
+        if let Some(kept) = kept {
+            return Ok(kept
+                .personas
+                .filter(|set| set.assignments.len() == input.keywords.len()));
         }
         let outcome = model.generate(input, pages).await;
-        if let Some(spend) = outcome.spend {
-            let mut usage = progress.usage().unwrap_or_else(|| ProviderUsage {
-                provider: kr_aws::bedrock::PROVIDER.to_string(),
-                ..ProviderUsage::default()
-            });
-            usage.cost_usd += spend.cost_usd;
-            usage.requests += 1;
-            progress.usage_changed(&usage).await;
-        }
-        match outcome.origin {
-            Origin::Model => {
-                put_job_json(self.objects.as_ref(), job, &name, &outcome.personas)
-                    .await
-                    .map_err(storage_failure)?;
-                Ok(Some(outcome.personas))
-            }
-            Origin::Fallback(_) => Ok(None),
-        }
+        let personas = match outcome.origin {
+            Origin::Model => Some(outcome.personas),
+            Origin::Fallback(_) => None,
+        };
+        let Some(spend) = outcome.spend else {
+            return Ok(personas);
+        };
+        // Kept before the usage is written: a retry after a failure here must not pay again.
+        let kept = KeptPersonas { personas };
+        put_job_json(self.objects.as_ref(), job, &name, &kept)
+            .await
+            .map_err(storage_failure)?;
+        let mut usage = progress.usage().unwrap_or_else(|| ProviderUsage {
+            provider: kr_aws::bedrock::PROVIDER.to_string(),
+            ..ProviderUsage::default()
+        });
+        usage.cost_usd += spend.cost_usd;
+        usage.requests += 1;
+        progress.usage_changed(&usage).await;
+        Ok(kept.personas)
     }
 
     /// Intent, clusters, personas and scores over the measured candidates, then the one
