@@ -295,6 +295,6 @@ fn best_keyword(keywords: &[PersonaKeyword]) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod site_tests;
+pub(crate) mod site_tests;
 #[cfg(test)]
 mod tests;
