@@ -4,7 +4,7 @@
 //! [`OfflinePersonaGenerator`] is deterministic. It starts from who the site serves
 //! ([`SiteProfile`], read from the primary site's pages: consumers or businesses,
 //! homeowners, the places it serves, its offerings, its price level) and sorts each keyword
-//! into the searcher types it fits ([`fit`]): local (a served place or "near me"), budget,
+//! into the searcher types it fits: local (a served place or "near me"), budget,
 //! business, beginner, researcher (questions, guides), comparer (best, vs, reviews), ready
 //! buyer (buy, book, quote, service) and existing customer (navigational); without a cue,
 //! its intent is a weaker fit, and an informational keyword about nothing the site offers
@@ -13,7 +13,7 @@
 //! researcher, comparer and ready buyer. Keywords are then handed out strongest fit first,
 //! most valuable first, each to the first persona it fits that still has room: no persona
 //! takes more than half of the job's keywords. A keyword that fits no chosen persona with
-//! room has none. Texts are English, written from the profile ([`describe`]).
+//! room has none. Texts are English, written from the profile.
 
 mod archetypes;
 mod describe;
