@@ -167,6 +167,7 @@ pub fn accesses(call: &SdkCall, resources: &Resources) -> Result<Vec<Access>> {
         "s3" => s3(call, resources),
         "sqs" => sqs(call, resources),
         "secretsmanager" => secrets_manager(call),
+        "bedrockruntime" => bedrock_runtime(call),
         other => bail!("no IAM mapping for the service {other:?}"),
     }
     .with_context(|| format!("{} {} {}", call.name(), call.method, call.uri))
@@ -494,6 +495,33 @@ fn secrets_manager(call: &SdkCall) -> Result<Vec<Access>> {
             &call.name(),
         )]),
         other => bail!("no IAM mapping for Secrets Manager {other}: add it to tests/src/iam.rs"),
+    }
+}
+
+/// Converse is authorised as `bedrock:InvokeModel` on the model named in its path
+/// (`/model/{modelId}/converse`); a foundation model's ARN has no account.
+fn bedrock_runtime(call: &SdkCall) -> Result<Vec<Access>> {
+    let path = call
+        .uri
+        .split("://")
+        .last()
+        .and_then(|rest| rest.find('/').map(|i| &rest[i..]))
+        .unwrap_or("");
+    let model = path
+        .strip_prefix("/model/")
+        .and_then(|rest| rest.split('/').next())
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| anyhow!("no model in the path {path:?}"))?;
+    match call.operation.as_str() {
+        "Converse" | "InvokeModel" => Ok(vec![access(
+            "bedrock:InvokeModel",
+            format!(
+                "arn:{PARTITION}:bedrock:{REGION}::foundation-model/{}",
+                percent_decode(model)
+            ),
+            &call.name(),
+        )]),
+        other => bail!("no IAM mapping for Bedrock Runtime {other}: add it to tests/src/iam.rs"),
     }
 }
 

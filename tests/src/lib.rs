@@ -2,6 +2,7 @@
 //! from `template.yaml`, seeding accounts, and the test harness.
 
 pub mod aws_calls;
+pub mod bedrock_mock;
 pub mod bridge;
 pub mod browser;
 pub mod counting;

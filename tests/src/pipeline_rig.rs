@@ -1,6 +1,7 @@
 //! The real pipeline (crawler, research engine, optionally the data provider) wired to the
 //! emulator and the sample sites, driven message by message through a private queue.
 
+use kr_aws::bedrock::BedrockPersonas;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -61,6 +62,17 @@ pub async fn rig_with_crawl_delay(
     settings: ResearchSettings,
     delay: Duration,
 ) -> Rig {
+    rig_with_personas_model(provider, aliases, settings, delay, None).await
+}
+
+/// A rig whose personas come from `personas_model` (the Bedrock mock), if given.
+pub async fn rig_with_personas_model(
+    provider: Option<Arc<DataForSeo>>,
+    aliases: &[(&str, &str)],
+    settings: ResearchSettings,
+    delay: Duration,
+    personas_model: Option<Arc<BedrockPersonas>>,
+) -> Rig {
     let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
         .await
         .unwrap();
@@ -103,6 +115,7 @@ pub async fn rig_with_crawl_delay(
         objects: objects.clone(),
         settings,
         provider,
+        personas_model,
     };
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use axum::Router;
+use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::s3::S3ObjectStore;
 use kr_core::config::Config;
 use kr_core::domain::{JobId, JobStatus, Plan};
@@ -32,19 +33,23 @@ use kr_core::store::{ApiKeyStore, ArtifactStore, JobStore};
 use kr_http::routes::{Function, ROUTES};
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_pipeline::provider_credentials::{resolve_credentials, SECRET_ARN_VAR};
+use kr_pipeline::stages::ResearchSettings;
 use kr_tests::aws_calls::CallRecorder;
+use kr_tests::bedrock_mock::{fixtures_root as bedrock_fixtures, MockBedrock};
 use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::gateway::{function_router, matches};
 use kr_tests::harness::{self, Call, Reply, TEST_PASSWORD};
 use kr_tests::iam::{self, Access, Resources};
-use kr_tests::pipeline_rig::{provider_at, rig};
+use kr_tests::pipeline_rig::{provider_at, rig_with_personas_model};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use kr_tests::template::Template;
 use serde_json::json;
 use tokio::sync::{watch, Notify};
 
 const PIPELINE: &str = "pipeline";
+/// A model the Bedrock mock answers for (tests/fixtures/bedrock/).
+const BEDROCK_MODEL: &str = "mock.personas-v1";
 const WEB: &str = "web";
 
 /// Every function's router (and the pipeline), each built inside its own recorder.
@@ -265,12 +270,32 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .await
         .unwrap();
     let (gate, provider_url) = Gate::in_front_of(mock.base_url()).await;
+    // Personas by a language model: the Bedrock runtime's mock answers for this model id.
+    let (_bedrock, bedrock_url) =
+        MockBedrock::start("127.0.0.1:0".parse().unwrap(), bedrock_fixtures())
+            .await
+            .unwrap();
+    let bedrock_settings = BedrockSettings::from_vars(|name| match name {
+        "KR_BEDROCK_PERSONA_MODEL" => Some(BEDROCK_MODEL.to_string()),
+        "KR_BEDROCK_ENDPOINT_URL" => Some(bedrock_url.clone()),
+        _ => None,
+    })
+    .unwrap()
+    .unwrap();
     let pipeline = CallRecorder::new();
     pipeline.pause();
     let rig = pipeline
         .build(async {
             let provider = provider_at(&provider_url, "mock-login", "mock-password", &[]).await;
-            rig(Some(provider), &[]).await
+            let model = BedrockPersonas::new(&kr_aws::sdk_config(None).await, bedrock_settings);
+            rig_with_personas_model(
+                Some(provider),
+                &[],
+                ResearchSettings::default(),
+                Duration::from_millis(20),
+                Some(Arc::new(model)),
+            )
+            .await
         })
         .await;
     pipeline.resume();
@@ -718,7 +743,10 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // ---------------------------------------------------------------- the proof
     let mut resources = Resources::new(&template, |name| std::env::var(name).ok()).unwrap();
     resources.alias_queue(&rig.queue_url, "JobsQueue");
-    let parameters = BTreeMap::from([("DataForSeoSecretArn".to_string(), secret_arn.clone())]);
+    let parameters = BTreeMap::from([
+        ("DataForSeoSecretArn".to_string(), secret_arn.clone()),
+        ("BedrockPersonaModel".to_string(), BEDROCK_MODEL.to_string()),
+    ]);
     let policies = iam::function_policies(&template, &parameters).unwrap();
 
     let mut failures = Vec::new();

@@ -1,5 +1,6 @@
 use std::sync::Arc;
 
+use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
@@ -40,11 +41,20 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         None => None,
     };
     tracing::info!(provider = provider.is_some(), "keyword data provider");
+    let personas_model = match BedrockSettings::from_vars(env)? {
+        Some(settings) => Some(Arc::new(BedrockPersonas::new(
+            &kr_aws::sdk_config(None).await,
+            settings,
+        ))),
+        None => None,
+    };
+    tracing::info!(model = personas_model.is_some(), "persona language model");
     let runner = ResearchRunner {
         crawler: Crawler::new(CrawlConfig::from_env()?)?,
         objects: objects.clone(),
         settings: ResearchSettings::from_vars(env)?,
         provider,
+        personas_model,
     };
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),

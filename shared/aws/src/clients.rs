@@ -53,6 +53,12 @@ impl AwsClients {
     }
 }
 
+/// The interceptor of [`AwsClients::intercepted`], for clients built outside
+/// [`AwsClients::from_config`] (the Bedrock persona generator).
+pub(crate) fn intercept() -> Option<SharedInterceptor> {
+    INTERCEPTOR.try_with(SharedInterceptor::clone).ok()
+}
+
 /// The SDK configuration every client is built from; `endpoint` overrides every service's URL.
 pub async fn sdk_config(endpoint: Option<&str>) -> SdkConfig {
     // rustls with ring: the same TLS stack as the rest of the workspace, and no C toolchain

@@ -13,7 +13,7 @@
 //! | intent | [`intent::classify`] / [`intent::IntentClassifier`] | keyword, language, brand terms → [`Intent`](intent::Intent) |
 //! | clusters | [`clusters::cluster`] | `&[`[`ClusterInput`](clusters::ClusterInput)`]`, [`ClusterConfig`](clusters::ClusterConfig) → `Vec<`[`Cluster`](clusters::Cluster)`>` (a partition, by words) |
 //! | SERP clusters | [`clusters::cluster_by_serp`] | `&[`[`SerpClusterInput`](clusters::SerpClusterInput)`]`, [`SerpClusterConfig`](clusters::SerpClusterConfig) → `Vec<`[`Cluster`](clusters::Cluster)`>` (by shared top-10 results, then by words) |
-//! | personas | [`personas::PersonaGenerator`] ([`OfflinePersonaGenerator`](personas::OfflinePersonaGenerator)) | [`PersonaInput`](personas::PersonaInput) → [`PersonaSet`](personas::PersonaSet): 3 to 6 personas and each keyword's persona |
+//! | personas | [`personas::PersonaGenerator`] ([`OfflinePersonaGenerator`](personas::OfflinePersonaGenerator)) | [`PersonaInput`](personas::PersonaInput) (keywords and the primary site's [`SiteProfile`](personas::SiteProfile), from its pages) → [`PersonaSet`](personas::PersonaSet): 3 to 6 personas, none over half of the keywords, and each keyword's persona or none |
 //! | scores | [`scores::score`] | [`ScoreInput`](scores::ScoreInput), [`ScoreConfig`](scores::ScoreConfig) → [`Scores`](scores::Scores) (organic 0..100, paid 0..100, USD/month) |
 //! | all | [`research::research`] | pages, [`ResearchInput`](research::ResearchInput) → [`ResearchOutput`](research::ResearchOutput) |
 //! | assembly | [`research::assemble`] | candidates + one [`Measured`](research::Measured) each (metrics, source, rankings, intent, SERP) → keyword, cluster and persona records |

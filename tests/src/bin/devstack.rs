@@ -90,6 +90,13 @@ enum Command {
         #[arg(long)]
         no_faults: bool,
     },
+    /// Serve the Bedrock runtime mock (Converse answered from tests/fixtures/bedrock/<model>.json)
+    /// on loopback and print its URL, for KR_BEDROCK_ENDPOINT_URL (with a model id such as
+    /// mock.personas-v1 in KR_BEDROCK_PERSONA_MODEL).
+    ServeBedrock {
+        #[arg(long, default_value_t = 8791)]
+        port: u16,
+    },
 }
 
 fn parse_pair(raw: &str) -> Result<(String, String), String> {
@@ -201,6 +208,15 @@ async fn main() -> Result<()> {
             }
             let mock = MockDataForSeo::start(config).await?;
             println!("{}", mock.base_url());
+            std::future::pending::<()>().await;
+        }
+        Command::ServeBedrock { port } => {
+            let (_mock, url) = kr_tests::bedrock_mock::MockBedrock::start(
+                std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                kr_tests::bedrock_mock::fixtures_root(),
+            )
+            .await?;
+            println!("{url}");
             std::future::pending::<()>().await;
         }
     }

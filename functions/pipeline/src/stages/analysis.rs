@@ -1,16 +1,76 @@
+use kr_aws::bedrock::{BedrockPersonas, Origin};
 use kr_core::dataset::export::write_csv;
 use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
+use kr_core::domain::ProviderUsage;
 use kr_core::domain::Stage;
+use kr_core::store::get_json;
 use kr_core::store::put_job_json;
-use kr_research::personas::OfflinePersonaGenerator;
-use kr_research::research::{assemble, Measured, ResearchInput};
+use kr_dataforseo::UsageSink;
+use kr_research::personas::{OfflinePersonaGenerator, PersonaInput, PersonaSet, SiteProfile};
+use kr_research::research::{assemble, persona_input, replace_personas, Measured, ResearchInput};
 use kr_research::text::Language;
+use kr_research::PageContent;
+use serde::{Deserialize, Serialize};
 
 use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
 
+/// What the model's one paid request for a job gave, kept so that a retried analysis does
+/// not pay again.
+const MODEL_PERSONAS: &str = "personas-model";
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct KeptPersonas {
+    /// `None`: the answer was refused; the job has the deterministic personas.
+    personas: Option<PersonaSet>,
+}
+
 impl ResearchRunner {
+    /// The language model's personas for `input`, or `None` for the deterministic ones
+    /// (`assemble`'s). A job pays for one answered request at most; its cost is added to the
+    /// job's usage.
+    async fn model_personas(
+        &self,
+        job: &Job,
+        model: &BedrockPersonas,
+        input: &PersonaInput,
+        pages: &[PageContent],
+        progress: &ProgressReporter,
+    ) -> Result<Option<PersonaSet>, StageError> {
+        let name = objects::stage(MODEL_PERSONAS);
+        let kept: Option<KeptPersonas> = get_json(self.objects.as_ref(), job.id, &name)
+            .await
+            .map_err(storage_failure)?;
+        if let Some(kept) = kept {
+            return Ok(kept
+                .personas
+                .filter(|set| set.assignments.len() == input.keywords.len()));
+        }
+        let outcome = model.generate(input, pages).await;
+        let personas = match outcome.origin {
+            Origin::Model => Some(outcome.personas),
+            Origin::Fallback(_) => None,
+        };
+        let Some(spend) = outcome.spend else {
+            return Ok(personas);
+        };
+        // Kept before the usage is written: a retry after a failure here must not pay again.
+        let kept = KeptPersonas { personas };
+        put_job_json(self.objects.as_ref(), job, &name, &kept)
+            .await
+            .map_err(storage_failure)?;
+        let mut usage = progress.usage().unwrap_or_else(|| ProviderUsage {
+            provider: kr_aws::bedrock::PROVIDER.to_string(),
+            ..ProviderUsage::default()
+        });
+        usage.cost_usd += spend.cost_usd;
+        usage.requests += 1;
+        progress.usage_changed(&usage).await;
+        Ok(kept.personas)
+    }
+
     /// Intent, clusters, personas and scores over the measured candidates, then the one
     /// dataset the results API serves.
     pub(super) async fn analysis(
@@ -20,6 +80,10 @@ impl ResearchRunner {
     ) -> Result<StageOutcome, StageError> {
         let Discovered { candidates, .. } = self.load(job, Stage::Discovery).await?;
         let measured: Vec<Measured> = self.load(job, Stage::Metrics).await?;
+        // Personas start from who the primary site serves, read from its crawled pages.
+        let pages: Vec<PageContent> = self.load(job, Stage::Crawl).await?;
+        let language = Language::new(&job.language_code);
+        let site = SiteProfile::from_pages(&pages, &language);
         progress
             .report(0.1, format!("Analysing {} keywords", candidates.len()))
             .await;
@@ -35,15 +99,31 @@ impl ResearchRunner {
                 }
             });
         let input = ResearchInput {
-            language: Language::new(&job.language_code),
+            language,
             brand_terms: brand_terms.collect(),
             max_keywords: self.settings.max_keywords,
             cluster_threshold: self.settings.cluster_threshold,
             primary_domain: Some(job.primary_domain.to_string()),
             serp_overlap: self.settings.serp_overlap,
+            site,
             ..ResearchInput::default()
         };
-        let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
+        let mut output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
+        if let Some(model) = &self.personas_model {
+            let set = self
+                .model_personas(
+                    job,
+                    model,
+                    &persona_input(&output.keywords, &input),
+                    &pages,
+                    progress,
+                )
+                .await?;
+            if let Some(set) = set {
+                replace_personas(&mut output, set);
+            }
+        }
+        drop(pages);
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,

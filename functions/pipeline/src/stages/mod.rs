@@ -11,6 +11,7 @@ mod settings;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use kr_aws::bedrock::BedrockPersonas;
 use kr_core::dataset::objects;
 use kr_core::domain::Job;
 use kr_core::domain::Stage;
@@ -43,6 +44,9 @@ pub struct ResearchRunner {
     pub settings: ResearchSettings,
     /// Measured data; `None` (no credentials) means the offline estimate.
     pub provider: Option<Arc<DataForSeo>>,
+    /// Personas written by a language model; `None` (no model configured) means the
+    /// deterministic ones.
+    pub personas_model: Option<Arc<BedrockPersonas>>,
 }
 
 fn storage_failure(err: StoreError) -> StageError {

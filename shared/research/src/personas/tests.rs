@@ -12,6 +12,7 @@ fn input(code: &str, keywords: Vec<PersonaKeyword>) -> PersonaInput {
     PersonaInput {
         language: Language::new(code),
         keywords,
+        site: SiteProfile::default(),
     }
 }
 
@@ -61,7 +62,7 @@ fn at_least_three_personas_even_without_keywords() {
         .personas
         .iter()
         .all(|p| p.keyword_count == 0 && p.top_keywords.is_empty()));
-    assert!(set.personas[0].description.contains("this topic"));
+    assert!(set.personas[0].description.contains("what the site offers"));
 }
 
 #[test]
@@ -72,11 +73,13 @@ fn counts_and_top_keywords_follow_value() {
     let set = generate_personas(&input("en", keywords));
     let researcher = &set.personas[0];
     assert_eq!(researcher.avatar_name, "Curious Casey");
-    assert_eq!(researcher.keyword_count, 15);
-    assert_eq!(researcher.top_keywords.len(), TOP_KEYWORDS);
+    // At most half of the job's keywords, the most valuable ones; the rest fit no other.
+    assert_eq!(researcher.keyword_count, 7);
+    assert_eq!(researcher.top_keywords.len(), 7);
     assert_eq!(researcher.top_keywords[0], "guide 14");
     assert!(researcher.description.contains("guide 14"));
     assert!(researcher.goals.iter().any(|g| g.contains("guide 14")));
+    assert!(set.assignments[..8].iter().all(Option::is_none));
     assert_eq!(set.personas.len(), 3);
     let total: usize = set.personas.iter().map(|p| p.keyword_count).sum();
     assert_eq!(

@@ -25,7 +25,10 @@ use crate::clusters::{
 use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::IntentClassifier;
 use crate::metrics::estimate_all;
-use crate::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword};
+use crate::personas::{
+    OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
+    SiteProfile,
+};
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::text::Language;
 use crate::PageContent;
@@ -58,6 +61,10 @@ pub struct ResearchInput {
     pub scores: ScoreConfig,
     /// Shared top-10 result URLs that put two keywords with SERPs in one cluster.
     pub serp_overlap: usize,
+    /// Who the primary site serves, for personas ([`SiteProfile::from_pages`]); [`research`]
+    /// reads it from the pages itself.
+    #[serde(default)]
+    pub site: SiteProfile,
 }
 
 impl Default for ResearchInput {
@@ -70,6 +77,7 @@ impl Default for ResearchInput {
             primary_domain: None,
             scores: ScoreConfig::default(),
             serp_overlap: DEFAULT_SERP_OVERLAP,
+            site: SiteProfile::default(),
         }
     }
 }
@@ -84,7 +92,11 @@ pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput 
         .into_iter()
         .map(Measured::estimated)
         .collect();
-    assemble(&candidates, &measured, input, &OfflinePersonaGenerator)
+    let input = ResearchInput {
+        site: SiteProfile::from_pages(pages, &input.language),
+        ..input.clone()
+    };
+    assemble(&candidates, &measured, &input, &OfflinePersonaGenerator)
 }
 
 /// Turns discovered candidates and what is known about them into result records.
@@ -178,7 +190,23 @@ pub fn assemble(
         }
     }
 
-    let persona_set = personas.generate(&PersonaInput {
+    let persona_set = personas.generate(&persona_input(&keywords, input));
+    assign_personas(&mut keywords, &persona_set);
+    let cluster_records = clusters
+        .iter()
+        .map(|c| aggregate::summarize(c, &keywords))
+        .collect();
+    ResearchOutput {
+        keywords,
+        clusters: cluster_records,
+        personas: persona_set.personas,
+    }
+}
+
+/// What a persona generator is given for `keywords` (in their order), valued by organic
+/// opportunity score.
+pub fn persona_input(keywords: &[KeywordRecord], input: &ResearchInput) -> PersonaInput {
+    PersonaInput {
         language: input.language.clone(),
         keywords: keywords
             .iter()
@@ -188,19 +216,23 @@ pub fn assemble(
                 value: k.organic_opportunity_score,
             })
             .collect(),
-    });
-    for (keyword, slot) in keywords.iter_mut().zip(&persona_set.assignments) {
-        keyword.persona_avatar_name = slot.map(|p| persona_set.personas[p].avatar_name.clone());
+        site: input.site.clone(),
     }
+}
 
-    let cluster_records = clusters
-        .iter()
-        .map(|c| aggregate::summarize(c, &keywords))
-        .collect();
-    ResearchOutput {
-        keywords,
-        clusters: cluster_records,
-        personas: persona_set.personas,
+/// Replaces the output's personas with `set`, made for [`persona_input`] of its keywords
+/// (another generator's, such as a language model's).
+pub fn replace_personas(output: &mut ResearchOutput, set: PersonaSet) {
+    assign_personas(&mut output.keywords, &set);
+    output.personas = set.personas;
+}
+
+fn assign_personas(keywords: &mut [KeywordRecord], set: &PersonaSet) {
+    for (index, keyword) in keywords.iter_mut().enumerate() {
+        let slot = set.assignments.get(index).copied().flatten();
+        keyword.persona_avatar_name = slot
+            .and_then(|p| set.personas.get(p))
+            .map(|p| p.avatar_name.clone());
     }
 }
 

@@ -113,10 +113,11 @@ fn intent_brand_and_content_gap_reach_the_records() {
         find("cheap boiler service").persona_avatar_name.as_deref(),
         Some("Budget-conscious Bea")
     );
-    assert_eq!(
-        find("underfloor heating").persona_avatar_name.as_deref(),
-        Some("Curious Casey")
-    );
+    // Only a competitor writes about it: nothing the primary site offers, no persona.
+    assert_eq!(find("underfloor heating").persona_avatar_name, None);
+    for persona in &output.personas {
+        assert!(persona.keyword_count * 2 <= output.keywords.len());
+    }
 }
 
 #[test]
@@ -207,4 +208,27 @@ fn empty_crawl_gives_empty_results_with_default_personas() {
     let output = research(&[], &ResearchInput::default());
     assert!(output.keywords.is_empty() && output.clusters.is_empty());
     assert_eq!(output.personas.len(), MIN_PERSONAS);
+}
+
+#[test]
+fn a_local_roofers_crawl_gives_personas_of_its_towns_and_services() {
+    let output = research(
+        &crate::personas::site_tests::roofing_pages(),
+        &ResearchInput::default(),
+    );
+    assert!((3..=6).contains(&output.personas.len()));
+    for persona in &output.personas {
+        assert!(persona.keyword_count * 2 <= output.keywords.len());
+    }
+    let local = output
+        .personas
+        .iter()
+        .find(|p| p.avatar_name == "Local Lena")
+        .expect("a local persona");
+    assert!(local.description.contains("Newark") && local.description.contains("roof"));
+    assert!(output
+        .keywords
+        .iter()
+        .any(|k| k.keyword.contains("newark")
+            && k.persona_avatar_name.as_deref() == Some("Local Lena")));
 }

@@ -1,0 +1,281 @@
+//! What a site offers, from the names it gives its own pages: title parts, first- and
+//! second-level headings and structured-data names of pages that are not articles or legal
+//! text. "Wholesale Coffee Roaster for Cafés & Restaurants | BrightBrew" gives "wholesale
+//! coffee roaster". A phrase is kept when it is a short name (one to four words, no
+//! question, no call to action, no "our"/"your", no brand or place); the ones on more and
+//! more prominent places rank first.
+
+use std::collections::HashMap;
+
+use super::places::is_region;
+use crate::text::{Language, Tokenizer};
+use crate::PageContent;
+
+const MAX_WORDS: usize = 4;
+
+/// Pages whose names are article titles or legal text, not offerings.
+const NOT_OFFERING_PAGES: &[&str] = &[
+    "/blog", "/news", "/article", "/post", "privacy", "terms", "cookie", "legal", "imprint",
+];
+/// Headings that name a part of any site.
+const GENERIC: &[&str] = &[
+    "home",
+    "about",
+    "about us",
+    "contact",
+    "contact us",
+    "blog",
+    "faq",
+    "faqs",
+    "frequently asked questions",
+    "services",
+    "products",
+    "pricing",
+    "prices",
+    "shop",
+    "store",
+    "gallery",
+    "testimonials",
+    "reviews",
+    "details",
+    "overview",
+    "menu",
+    "careers",
+    "team",
+    "welcome",
+    "tasting notes",
+    "you may also like",
+    "latest articles",
+    "related products",
+    "what's included",
+    "parking and accessibility",
+    "orders and shipping",
+    "shipping",
+    "locations",
+    "sitemap",
+    "login",
+    "account",
+    "cart",
+];
+/// A name never starts with these: questions, calls to action and determiners.
+const NOT_FIRST: &[&str] = &[
+    "how", "what", "why", "which", "when", "where", "who", "get", "book", "call", "contact",
+    "find", "learn", "see", "meet", "visit", "request", "schedule", "shop", "buy", "order",
+    "discover", "explore", "join", "read", "ask", "sign", "try", "start", "make", "the", "a", "an",
+    "is", "are", "do", "does", "can", "not", "more", "other", "all", "about",
+];
+/// Words that make a heading about the site rather than an offering.
+const NOT_ANYWHERE: &[&str] = &[
+    "our", "your", "we", "us", "you", "my", "i", "free", "today", "now", "here", "why", "story",
+    "faq", "faqs", "blog",
+];
+/// A name ends before a qualifier ("Coffee services for home baristas" → "coffee services").
+const CUT_BEFORE: &[&str] = &[
+    "for", "in", "near", "with", "from", "to", "at", "by", "since", "that", "of",
+];
+
+/// Up to `limit` offerings, most prominent first, lowercase.
+pub(crate) fn offerings(
+    pages: &[&PageContent],
+    site_name: Option<&str>,
+    places: &[String],
+    language: &Language,
+    limit: usize,
+) -> Vec<String> {
+    let tokenizer = Tokenizer::new(language);
+    // The brand alone ("BrightBrew" of "BrightBrew Coffee") is no offering either.
+    let brand = site_name.and_then(|n| n.split_whitespace().next());
+    let excluded: Vec<Vec<String>> = site_name
+        .into_iter()
+        .chain(brand)
+        .chain(places.iter().map(String::as_str))
+        .map(|name| tokenizer.words(name))
+        .collect();
+    let mut scores: HashMap<String, (f64, usize)> = HashMap::new();
+    for (order, page) in pages.iter().enumerate() {
+        let url = page.url.to_lowercase();
+        if NOT_OFFERING_PAGES.iter().any(|p| url.contains(p)) {
+            continue;
+        }
+        let headings = page.headings.iter().take(6);
+        let sources = std::iter::once((page.title.as_str(), 3.0))
+            .chain(headings.map(|h| (h.as_str(), 1.0)))
+            .chain(page.json_ld_names.iter().map(|n| (n.as_str(), 2.0)));
+        let mut seen: Vec<String> = Vec::new();
+        for (text, weight) in sources {
+            if text.contains('?') {
+                continue;
+            }
+            for name in names(text, &tokenizer, &excluded) {
+                if seen.contains(&name) {
+                    continue;
+                }
+                seen.push(name.clone());
+                let entry = scores.entry(name).or_insert((0.0, order));
+                entry.0 += weight;
+            }
+        }
+    }
+    let mut ranked: Vec<(String, f64, usize)> = scores
+        .into_iter()
+        .map(|(name, (score, first))| (name, score, first))
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then(a.2.cmp(&b.2))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    // "wholesale" says less than "wholesale coffee", also named on the site.
+    let longer: Vec<Vec<String>> = ranked
+        .iter()
+        .filter(|(name, score, _)| *score >= 2.0 && name.contains(' '))
+        .map(|(name, _, _)| name.split(' ').map(str::to_string).collect())
+        .collect();
+    ranked.retain(|(name, _, _)| name.contains(' ') || !longer.iter().any(|l| l.contains(name)));
+    let mut kept: Vec<String> = Vec::new();
+    for (name, _, _) in ranked {
+        // "coffee" adds nothing next to "coffee beans" already kept, nor "coffee
+        // subscription" next to "coffee subscriptions".
+        let words: Vec<&str> = name.split(' ').map(singular).collect();
+        let covered = kept.iter().any(|k| {
+            words
+                .iter()
+                .all(|w| k.split(' ').any(|kw| singular(kw) == *w))
+        });
+        if !covered {
+            kept.push(name);
+        }
+        if kept.len() == limit {
+            break;
+        }
+    }
+    kept
+}
+
+/// The offering names one title or heading holds (lists split on commas and "and").
+fn names(text: &str, tokenizer: &Tokenizer, excluded: &[Vec<String>]) -> Vec<String> {
+    let spaced = text.replace('&', " and ");
+    let mut out = Vec::new();
+    for part in spaced.split(['|', '–', '—', ':', '·', ',', '(', ')', '/', ';', '!']) {
+        for piece in part.split(" and ").flat_map(|p| p.split(" - ")) {
+            if let Some(name) = clean(piece, tokenizer, excluded) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+fn clean(piece: &str, tokenizer: &Tokenizer, excluded: &[Vec<String>]) -> Option<String> {
+    let mut words = tokenizer.words(piece);
+    if let Some(cut) = words.iter().position(|w| CUT_BEFORE.contains(&w.as_str())) {
+        words.truncate(cut);
+    }
+    for name in excluded {
+        remove_sequence(&mut words, name);
+    }
+    let first = words.first()?;
+    let name = words.join(" ");
+    let rejected = words.len() > MAX_WORDS
+        || NOT_FIRST.contains(&first.as_str())
+        || words.iter().any(|w| {
+            NOT_ANYWHERE.contains(&w.as_str())
+                || w.chars().any(|c| c.is_ascii_digit())
+                || w.chars().count() < 2
+        })
+        || (words.len() == 1 && first.chars().count() < 4)
+        || is_region(&name)
+        || GENERIC.contains(&name.as_str());
+    (!rejected).then_some(name)
+}
+
+/// An English plural's singular, near enough to compare names ("subscriptions").
+fn singular(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.chars().count() > 2 && !stem.ends_with('s') => stem,
+        _ => word,
+    }
+}
+
+fn remove_sequence(words: &mut Vec<String>, name: &[String]) {
+    if name.is_empty() || name.len() > words.len() {
+        return;
+    }
+    if let Some(at) = words.windows(name.len()).position(|w| w == name) {
+        words.drain(at..at + name.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(url: &str, title: &str, headings: &[&str]) -> PageContent {
+        PageContent {
+            url: url.to_string(),
+            title: title.to_string(),
+            headings: headings.iter().map(|h| h.to_string()).collect(),
+            ..PageContent::default()
+        }
+    }
+
+    #[test]
+    fn names_offerings_without_brand_place_or_boilerplate() {
+        let pages = [
+            page(
+                "https://summit.test/",
+                "Summit Roofing | Roof Repair & Roof Replacement in Newark, NJ",
+                &[
+                    "Roof Repair and Replacement",
+                    "Why Choose Us",
+                    "Our Services",
+                ],
+            ),
+            page(
+                "https://summit.test/gutters",
+                "Gutter Installation in Newark | Summit Roofing",
+                &["Gutter Installation", "Get a Free Estimate"],
+            ),
+            page(
+                "https://summit.test/roof-repair",
+                "Roof Repair Newark | Summit Roofing",
+                &["Emergency Roof Repair", "How Much Does Roof Repair Cost?"],
+            ),
+            page(
+                "https://summit.test/blog/ice-dams",
+                "How to Prevent Ice Dams | Summit Roofing",
+                &["Ice Dams Explained"],
+            ),
+        ];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let found = offerings(
+            &refs,
+            Some("Summit Roofing"),
+            &["Newark".to_string()],
+            &Language::english(),
+            8,
+        );
+        assert_eq!(found[0], "roof repair", "{found:?}");
+        for expected in [
+            "roof replacement",
+            "gutter installation",
+            "emergency roof repair",
+        ] {
+            assert!(
+                found.contains(&expected.to_string()),
+                "{expected}: {found:?}"
+            );
+        }
+        for unwanted in [
+            "why choose us",
+            "our services",
+            "ice dams explained",
+            "summit roofing",
+        ] {
+            assert!(
+                !found.contains(&unwanted.to_string()),
+                "{unwanted}: {found:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Places a site says it works in: capitalised names after "in", "serving", "across" and
+//! the like ("Roof repair in Newark, NJ", "Serving Montclair, Bloomfield and Orange"). A
+//! name whose every word the site also writes in lowercase is a title-cased common word
+//! ("How Much Caffeine Is in Decaf?"), not a place. US state names and codes after a town
+//! are the region, not another place. A site names the places it serves in its titles and
+//! headings ("Café in Portland, Oregon"); a name only in running text counts when it is listed
+//! with one of those ("Serving Montclair, Bloomfield and Orange") or is named three times
+//! (coffee origins, "grown in Colombia", are neither).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::PageContent;
+
+/// Words after which a list of place names may follow.
+const TRIGGERS: &[&str] = &[
+    "in",
+    "serving",
+    "serve",
+    "serves",
+    "across",
+    "throughout",
+    "near",
+    "around",
+];
+/// Capitalised words that start sentences or headings, never places.
+const NOT_NAMES: &[&str] = &[
+    "the", "our", "your", "all", "any", "every", "this", "these", "that", "a", "an", "we", "you",
+    "my", "stock", "store", "person", "time", "business", "house", "home",
+];
+const US_STATES: &[&str] = &[
+    "alabama",
+    "alaska",
+    "arizona",
+    "arkansas",
+    "california",
+    "colorado",
+    "connecticut",
+    "delaware",
+    "florida",
+    "georgia",
+    "hawaii",
+    "idaho",
+    "illinois",
+    "indiana",
+    "iowa",
+    "kansas",
+    "kentucky",
+    "louisiana",
+    "maine",
+    "maryland",
+    "massachusetts",
+    "michigan",
+    "minnesota",
+    "mississippi",
+    "missouri",
+    "montana",
+    "nebraska",
+    "nevada",
+    "new hampshire",
+    "new jersey",
+    "new mexico",
+    "new york",
+    "north carolina",
+    "north dakota",
+    "ohio",
+    "oklahoma",
+    "oregon",
+    "pennsylvania",
+    "rhode island",
+    "south carolina",
+    "south dakota",
+    "tennessee",
+    "texas",
+    "utah",
+    "vermont",
+    "virginia",
+    "washington",
+    "west virginia",
+    "wisconsin",
+    "wyoming",
+];
+/// Longest place name, in words.
+const MAX_NAME_WORDS: usize = 3;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token<'a> {
+    Word(&'a str),
+    Comma,
+    /// Any other punctuation: ends a list of places.
+    Break,
+}
+
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let in_word = c.is_alphanumeric() || (start.is_some() && matches!(c, '\'' | '’'));
+        if in_word {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            out.push(Token::Word(&text[s..i]));
+        }
+        match c {
+            ',' => out.push(Token::Comma),
+            c if c.is_whitespace() || c == '-' => {}
+            _ => out.push(Token::Break),
+        }
+    }
+    if let Some(s) = start {
+        out.push(Token::Word(&text[s..]));
+    }
+    out
+}
+
+fn is_name_word(word: &str) -> bool {
+    let mut chars = word.chars();
+    let capitalised = chars.next().is_some_and(char::is_uppercase);
+    capitalised
+        && !word.chars().any(|c| c.is_ascii_digit())
+        && !NOT_NAMES.contains(&word.to_lowercase().as_str())
+        && !is_state_code(word)
+}
+
+fn is_state_code(word: &str) -> bool {
+    word.len() == 2 && word.chars().all(|c| c.is_ascii_uppercase())
+}
+
+pub(crate) fn is_region(name: &str) -> bool {
+    US_STATES.contains(&name.to_lowercase().as_str())
+}
+
+/// Mentions in running text that make a place without a title or heading.
+const MENTIONS_ALONE: usize = 3;
+
+/// Past the separator after a state in a list, if any.
+fn continue_after_region(tokens: &[Token], i: &mut usize) {
+    match tokens.get(*i) {
+        Some(Token::Comma) => *i += 1,
+        Some(Token::Word(w)) if matches!(*w, "and" | "or") => *i += 1,
+        _ => {}
+    }
+}
+
+/// The lists of place names found after trigger words.
+fn scan(text: &str) -> Vec<Vec<String>> {
+    let mut lists = Vec::new();
+    let tokens = tokens(text);
+    let mut i = 0;
+    while i < tokens.len() {
+        let trigger =
+            matches!(tokens[i], Token::Word(w) if TRIGGERS.contains(&w.to_lowercase().as_str()));
+        i += 1;
+        if !trigger {
+            continue;
+        }
+        // A list: Name (, Name)* ((and|&|or) Name)?
+        let mut list = Vec::new();
+        loop {
+            let mut words = Vec::new();
+            while let Some(Token::Word(w)) = tokens.get(i) {
+                if words.len() == MAX_NAME_WORDS || !is_name_word(w) {
+                    break;
+                }
+                words.push(*w);
+                i += 1;
+                // "Portland, Oregon BrightBrew Coffee": text joined across elements runs on
+                // after a state, which ends the name.
+                if let Some(start) = (0..words.len()).find(|&s| is_region(&words[s..].join(" "))) {
+                    words.truncate(start);
+                    break;
+                }
+            }
+            if words.is_empty() {
+                // A state alone ("…, Oregon"): the list goes on after it.
+                if matches!(tokens.get(i.wrapping_sub(1)), Some(Token::Word(w)) if is_region(w)) {
+                    continue_after_region(&tokens, &mut i);
+                    if matches!(tokens.get(i), Some(Token::Word(_))) {
+                        continue;
+                    }
+                }
+                break;
+            }
+            let name = words.join(" ");
+            if !is_region(&name) {
+                list.push(name);
+            }
+            match (tokens.get(i), tokens.get(i + 1)) {
+                (Some(Token::Comma), Some(Token::Word(w))) if is_state_code(w) => i += 2,
+                (Some(Token::Comma), _) => i += 1,
+                (Some(Token::Word(w)), _) if matches!(*w, "and" | "or") => i += 1,
+                _ => break,
+            }
+            if let Some(Token::Word(w)) = tokens.get(i) {
+                if matches!(*w, "and" | "or") {
+                    i += 1;
+                }
+            }
+        }
+        if !list.is_empty() {
+            lists.push(list);
+        }
+    }
+    lists
+}
+
+/// Up to `limit` places of `pages`, most mentioned first.
+pub(crate) fn places(pages: &[&PageContent], limit: usize) -> Vec<String> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let mut named: HashSet<String> = HashSet::new();
+    let mut lists: Vec<Vec<String>> = Vec::new();
+    let mut lowercase: HashSet<String> = HashSet::new();
+    for page in pages {
+        let prominent = [&page.title, &page.meta_description]
+            .into_iter()
+            .chain(&page.headings)
+            .map(|t| (t, true));
+        for (text, is_prominent) in prominent.chain(std::iter::once((&page.body_text, false))) {
+            for list in scan(&text.replace('&', " and ")) {
+                for name in &list {
+                    *counts.entry(name.clone()).or_insert(0) += 1;
+                    if is_prominent {
+                        named.insert(name.clone());
+                    }
+                }
+                lists.push(list);
+            }
+            for token in tokens(text) {
+                if let Token::Word(w) = token {
+                    if w.chars().next().is_some_and(char::is_lowercase) {
+                        lowercase.insert(w.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let mut served: HashSet<&String> = counts
+        .iter()
+        .filter(|(name, count)| named.contains(*name) || **count >= MENTIONS_ALONE)
+        .map(|(name, _)| name)
+        .collect();
+    for list in &lists {
+        if list.iter().any(|name| served.contains(name)) {
+            served.extend(list.iter());
+        }
+    }
+    let mut ranked: Vec<(&String, usize)> = served
+        .into_iter()
+        .filter(|name| {
+            !name
+                .split(' ')
+                .all(|w| lowercase.contains(&w.to_lowercase()))
+        })
+        .map(|name| (name, counts[name]))
+        .collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    ranked
+        .into_iter()
+        .take(limit)
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(title: &str, body: &str) -> PageContent {
+        PageContent {
+            title: title.to_string(),
+            body_text: body.to_string(),
+            ..PageContent::default()
+        }
+    }
+
+    #[test]
+    fn finds_towns_in_lists_and_drops_states_and_title_case_words() {
+        let pages = [
+            page(
+                "Roof Repair in Newark, NJ | Summit Roofing",
+                "Serving Newark, Montclair, Bloomfield and Orange. Roof repair in Newark since 1990.",
+            ),
+            page(
+                "How Much Caffeine Is in Decaf?",
+                "Decaf has less caffeine. We ship decaf across New Jersey. Beans grown in \
+                 Colombia and Ethiopia. Café in Portland, Oregon BrightBrew Coffee",
+            ),
+        ];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let found = places(&refs, 5);
+        assert_eq!(found[0], "Newark");
+        for town in ["Montclair", "Bloomfield", "Orange"] {
+            assert!(found.contains(&town.to_string()), "{town}: {found:?}");
+        }
+        for not_served in [
+            "Decaf",
+            "New Jersey",
+            "NJ",
+            "Colombia",
+            "Ethiopia",
+            "Oregon BrightBrew Coffee",
+        ] {
+            assert!(
+                !found.iter().any(|p| p == not_served),
+                "{not_served}: {found:?}"
+            );
+        }
+    }
+}

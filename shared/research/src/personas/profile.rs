@@ -1,0 +1,226 @@
+//! Who a site serves, read from the primary site's crawled pages: the customers it addresses
+//! (consumers, businesses or both), the places it serves, what it offers and its price level.
+//! The cue words are English; other languages get places and offerings, and the neutral
+//! audience and price level.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::offerings::offerings;
+use super::places::places;
+use crate::text::{Analyzer, Language, Tokenizer};
+use crate::{PageContent, SiteRole};
+
+/// Places and offerings kept in a profile.
+pub const MAX_PLACES: usize = 5;
+pub const MAX_OFFERINGS: usize = 12;
+pub const MAX_TOPICS: usize = 300;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Audience {
+    Consumers,
+    Businesses,
+    /// Both, or no clear sign either way.
+    #[default]
+    Mixed,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PriceLevel {
+    Budget,
+    #[default]
+    Standard,
+    Premium,
+}
+
+/// Every field defaults, so profiles stored before a field existed still read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SiteProfile {
+    /// The name the site gives itself in its titles ("BrightBrew Coffee"), if it repeats one.
+    pub name: Option<String>,
+    pub audience: Audience,
+    /// The consumers are homeowners (a home service such as roofing), not shoppers.
+    pub homeowners: bool,
+    /// Towns and areas the site names as where it works, most mentioned first, as written.
+    pub places: Vec<String>,
+    /// What the site sells or does ("roof repair", "office coffee catering"), lowercase,
+    /// most prominent first.
+    pub offerings: Vec<String>,
+    pub price_level: PriceLevel,
+    /// The words of the site's titles and headings (no stop words), most used first: what
+    /// its pages are about.
+    pub topics: Vec<String>,
+}
+
+impl SiteProfile {
+    /// The profile of the primary site's pages (all pages when none is marked primary).
+    pub fn from_pages(pages: &[PageContent], language: &Language) -> Self {
+        let primary: Vec<&PageContent> = pages
+            .iter()
+            .filter(|p| p.site == Some(SiteRole::Primary))
+            .collect();
+        let pages: Vec<&PageContent> = if primary.is_empty() {
+            pages.iter().collect()
+        } else {
+            primary
+        };
+        if pages.is_empty() {
+            return SiteProfile::default();
+        }
+        let name = site_name(&pages);
+        let places = places(&pages, MAX_PLACES);
+        let offerings = offerings(&pages, name.as_deref(), &places, language, MAX_OFFERINGS);
+        let counts = cue_counts(&pages, language);
+        let count = |cues: &[&str]| cues.iter().map(|c| counts.get(*c).unwrap_or(&0)).sum();
+        let (consumer, business): (usize, usize) = (count(CONSUMER), count(BUSINESS));
+        let audience = if business > 2 * consumer.max(1) {
+            Audience::Businesses
+        } else if consumer > 2 * business.max(1) {
+            Audience::Consumers
+        } else {
+            Audience::Mixed
+        };
+        let (budget, premium): (usize, usize) = (count(BUDGET), count(PREMIUM));
+        let price_level = if budget >= 2 && budget > 2 * premium {
+            PriceLevel::Budget
+        } else if premium >= 2 && premium > 2 * budget {
+            PriceLevel::Premium
+        } else {
+            PriceLevel::Standard
+        };
+        SiteProfile {
+            name,
+            audience,
+            homeowners: count(HOMEOWNER) >= 1,
+            places,
+            offerings,
+            price_level,
+            topics: topics(&pages, language),
+        }
+    }
+
+    pub fn is_local(&self) -> bool {
+        !self.places.is_empty()
+    }
+
+    pub fn serves_businesses(&self) -> bool {
+        self.audience != Audience::Consumers
+    }
+}
+
+// Whole words, counted over titles, headings, descriptions and text.
+const CONSUMER: &[&str] = &[
+    "home",
+    "homes",
+    "homeowner",
+    "homeowners",
+    "house",
+    "family",
+    "families",
+    "residential",
+    "personal",
+    "gift",
+    "gifts",
+    "yourself",
+];
+const BUSINESS: &[&str] = &[
+    "business",
+    "businesses",
+    "commercial",
+    "office",
+    "offices",
+    "corporate",
+    "wholesale",
+    "b2b",
+    "enterprise",
+    "enterprises",
+    "restaurants",
+    "retailers",
+    "clients",
+    "industrial",
+];
+const HOMEOWNER: &[&str] = &["homeowner", "homeowners", "residential"];
+const BUDGET: &[&str] = &[
+    "affordable",
+    "cheap",
+    "cheapest",
+    "discount",
+    "discounts",
+    "budget",
+    "inexpensive",
+    "lowest",
+    "bargain",
+];
+const PREMIUM: &[&str] = &[
+    "premium",
+    "luxury",
+    "specialty",
+    "artisan",
+    "bespoke",
+    "handcrafted",
+    "exclusive",
+    "finest",
+    "gourmet",
+];
+
+fn cue_counts(pages: &[&PageContent], language: &Language) -> HashMap<String, usize> {
+    let tokenizer = Tokenizer::new(language);
+    let mut counts = HashMap::new();
+    for page in pages {
+        let texts = [&page.title, &page.meta_description, &page.body_text]
+            .into_iter()
+            .chain(&page.headings);
+        for text in texts {
+            for word in tokenizer.words(text) {
+                *counts.entry(word).or_insert(0) += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do.
+fn site_name(pages: &[&PageContent]) -> Option<String> {
+    let mut counts: HashMap<String, (usize, String)> = HashMap::new();
+    for page in pages {
+        let mut seen = Vec::new();
+        for part in page.title.split(['|', '–', '—', '·']) {
+            let part = part.trim();
+            let key = part.to_lowercase();
+            if part.is_empty() || part.chars().count() > 40 || seen.contains(&key) {
+                continue;
+            }
+            seen.push(key.clone());
+            counts.entry(key).or_insert((0, part.to_string())).0 += 1;
+        }
+    }
+    let (count, name) = counts
+        .into_values()
+        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
+    (count >= 2 && count * 3 >= pages.len()).then_some(name)
+}
+
+fn topics(pages: &[&PageContent], language: &Language) -> Vec<String> {
+    let analyzer = Analyzer::new(language);
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for page in pages {
+        for text in std::iter::once(&page.title).chain(&page.headings) {
+            for word in analyzer.tokenizer().words(text) {
+                if word.chars().count() > 2 && !analyzer.is_stop_word(&word) {
+                    *counts.entry(word).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    let mut ranked: Vec<(String, usize)> = counts.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked
+        .into_iter()
+        .take(MAX_TOPICS)
+        .map(|(w, _)| w)
+        .collect()
+}
