@@ -110,7 +110,9 @@ pub fn assemble(
     input: &ResearchInput,
     personas: &dyn PersonaGenerator,
 ) -> ResearchOutput {
-    let classifier = IntentClassifier::new(&input.language, &input.brand_terms);
+    // The towns the site serves make "montclair roofing" a local service query.
+    let classifier = IntentClassifier::new(&input.language, &input.brand_terms)
+        .with_places(&input.site.places);
     let best_score = candidates.iter().map(|c| c.score).fold(0.0, f64::max);
     let nothing = Measured {
         source: NO_DATA_SOURCE.to_string(),
