@@ -104,8 +104,8 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
         Archetype::Researcher => Texts {
             title: format!("{} researching {offer}", capitalise(customer)),
             description: format!(
-                "{first} is a {customer} who wants to understand {offer} before spending any \
-                 money. {first} reads guides, answers and how-tos{}, and trusts the company that \
+                "{first} is a {customer}{in_places} who wants to understand {offer} before \
+                 spending any money. {first} reads guides, answers and how-tos{}, and trusts the company that \
                  explains things plainly.",
                 context.also(" about ")
             ),
@@ -137,7 +137,7 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
         Archetype::ReadyBuyer => Texts {
             title: format!("{} ready to buy or book {offer}", capitalise(customer)),
             description: format!(
-                "{first} has decided on {offer} and is ready to order or book now. {first} looks \
+                "{first} has decided on {offer}{in_places} and is ready to order or book now. {first} looks \
                  for clear prices, availability and the quickest way to get a quote or place an \
                  order{}.",
                 context.also(", and may add ")
@@ -164,7 +164,7 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
             Texts {
                 title: format!("Price-conscious {customer} looking for {offer}"),
                 description: format!(
-                    "{first} needs {offer} but has a firm budget. {first} compares prices{}, \
+                    "{first} needs {offer}{in_places} but has a firm budget. {first} compares prices{}, \
                      looks for deals and free estimates, and avoids any company that hides its \
                      prices.{premium}",
                     context.also(" for ")
@@ -228,7 +228,7 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
         Archetype::Beginner => Texts {
             title: format!("Newcomer to {offer}"),
             description: format!(
-                "{first} is new to {offer} and wants simple, step-by-step help. {first} looks \
+                "{first} is new to {offer}{in_places} and wants simple, step-by-step help. {first} looks \
                  for beginner-friendly advice and starter options{}, and avoids anything that \
                  assumes expert knowledge.",
                 context.also(" among ")
@@ -245,7 +245,7 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
         Archetype::Loyal => Texts {
             title: format!("Existing customer of {}", context.site()),
             description: format!(
-                "{first} already knows {} and searches for it by name. {first} wants to get \
+                "{first} already knows {}{in_places} and searches for it by name. {first} wants to get \
                  straight to {offer}, contact details or an account page without detours through \
                  resellers or look-alikes.",
                 context.site()
