@@ -87,6 +87,8 @@ fn print_research(pages: &[PageContent], domains: &[String], top: usize) {
         ..ResearchInput::default()
     };
     let output = research(pages, &input);
+    let site = kr_research::personas::SiteProfile::from_pages(pages, &input.language);
+    println!("places {:?}\nofferings {:?}", site.places, site.offerings);
     println!(
         "{} keywords, {} clusters",
         output.keywords.len(),

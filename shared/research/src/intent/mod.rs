@@ -7,14 +7,14 @@
 //! | none (the prior) | informational | 1.0 |
 //! | starts as a question ("how", "what", "can", "is") | informational | +2.5 |
 //! | learning words ("how to", "meaning", "examples", "recipe", "tips") | informational | +2.2 |
-//! | one of the job's brands or domains, or any domain ("nykaa.com") | navigational | +3.0 |
+//! | one of the job's brands or domains, or any domain ("nykaa.com") | navigational | +3.5 |
 //! | a site cue ("login", "sign in", "official site", "customer service"), or a part of a site ("app", "account", "store") next to a brand in no question | navigational | +3.0 |
 //! | a company's name: two or three words ending in "solutions", "inc", "group", "logo"… | navigational | +2.2 |
 //! | a platform ("youtube", "reddit", "cnn"), or a well-known company or app ("paypal", "canva") with at most one other word; either in no question and without a weighing cue | navigational | +2.2 |
 //! | an act ("buy", "price", "coupon", "for sale", "near me", "book", "download") | transactional | +2.5 |
 //! | weighing options ("best", "vs", "review", "alternatives", "worth it") | commercial | +2.0 each, two at most |
 //! | a provider ("company", "agency", "plumber", "roofing", "repair") | commercial | +2.0 |
-//! | a product ("perfume", "laptop", "insurance", "software") | commercial | +1.3 |
+//! | without a provider, a product ("perfume", "laptop", "insurance", "software"), or at its end one of the job's offerings or their head noun ("monthly coffee subscription") | commercial | +1.3 |
 //! | a place ("newark", "nj", "texas", or one of the job's places) next to a provider | commercial | +1.5 |
 //!
 //! So a question stays informational even when it names a price ("how much does a roof
@@ -44,7 +44,7 @@ pub use kr_core::dataset::Intent;
 const PRIOR: f64 = 1.0;
 const QUESTION: f64 = 2.5;
 const LEARNING: f64 = 2.2;
-const OWN_BRAND: f64 = 3.0;
+const OWN_BRAND: f64 = 3.5;
 const SITE_CUE: f64 = 3.0;
 const KNOWN_SITE: f64 = 2.2;
 const ACT: f64 = 2.5;
@@ -103,8 +103,14 @@ impl IntentScores {
         let transactional = if cues.transactional { ACT } else { 0.0 };
         let local = cues.place && cues.provider;
         let commercial = WEIGHING * weighing_cues.min(MAX_WEIGHING_CUES) as f64
-            + if cues.provider { PROVIDER } else { 0.0 }
-            + if cues.product { PRODUCT } else { 0.0 }
+            // A provider of a product is one thing being sought, not two cues.
+            + if cues.provider {
+                PROVIDER
+            } else if cues.product {
+                PRODUCT
+            } else {
+                0.0
+            }
             + if local { PLACE } else { 0.0 };
         let total = informational + navigational + transactional + commercial;
         IntentScores {
@@ -167,6 +173,8 @@ pub struct IntentClassifier {
     commercial: Vec<Vec<String>>,
     providers: Vec<Vec<String>>,
     products: Vec<Vec<String>>,
+    /// The job's own offerings and their head nouns; they count as products at a keyword's end.
+    offerings: Vec<Vec<String>>,
     navigational: Vec<Vec<String>>,
     site_features: Vec<Vec<String>>,
     company_suffixes: Vec<String>,
@@ -214,6 +222,7 @@ impl IntentClassifier {
             commercial: tokenize(lexicon.commercial),
             providers: tokenize(lexicon.providers),
             products: tokenize(lexicon.products),
+            offerings: Vec::new(),
             navigational: tokenize(lexicon.navigational),
             site_features: tokenize(lexicon.site_features),
             company_suffixes: lexicon
@@ -237,6 +246,22 @@ impl IntentClassifier {
             let words = self.tokenizer.words(place);
             if !words.is_empty() && !self.places.contains(&words) {
                 self.places.push(words);
+            }
+        }
+        self
+    }
+
+    /// Adds what a job's site sells ("coffee subscriptions", "roof repair") to the products:
+    /// a keyword naming one, or ending in the same head noun ("monthly coffee subscription"),
+    /// is shopping for it.
+    pub fn with_offerings(mut self, offerings: &[String]) -> Self {
+        for offering in offerings {
+            let words = self.tokenizer.words(offering);
+            let head = words.last().cloned();
+            for phrase in [Some(words), head.map(|h| vec![h])].into_iter().flatten() {
+                if !phrase.is_empty() && !self.offerings.contains(&phrase) {
+                    self.offerings.push(phrase);
+                }
             }
         }
         self
@@ -294,7 +319,7 @@ impl IntentClassifier {
             transactional: self.has_cue(&words, &self.transactional),
             commercial: weighing_cues > 0,
             provider: self.has_cue(&words, &self.providers),
-            product: self.has_cue(&words, &self.products),
+            product: self.has_cue(&words, &self.products) || self.ends_with_offering(&words),
             place: self
                 .places
                 .iter()
@@ -303,6 +328,16 @@ impl IntentClassifier {
             informational: self.has_cue(&words, &self.informational),
         };
         (cues, weighing_cues)
+    }
+
+    fn ends_with_offering(&self, words: &[String]) -> bool {
+        self.offerings.iter().any(|offering| {
+            words.len() >= offering.len()
+                && words[words.len() - offering.len()..]
+                    .iter()
+                    .zip(offering)
+                    .all(|(word, cue)| word_matches(word, cue) || word_matches(cue, word))
+        })
     }
 
     fn has_cue(&self, words: &[String], cues: &[Vec<String>]) -> bool {

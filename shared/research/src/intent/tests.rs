@@ -256,7 +256,7 @@ fn brand_terms_from_domains_and_names() {
     assert_eq!(classifier.classify("initechlabs"), Navigational);
     assert_eq!(classifier.classify("initech-labs pricing"), Navigational);
     // A one-letter brand is ignored rather than matching every "x".
-    assert_eq!(classifier.classify("x ray machine"), Informational);
+    assert_eq!(classifier.classify("x ray technician"), Informational);
     assert_eq!(classifier.classify("labs near me"), Transactional);
 }
 
@@ -276,4 +276,19 @@ fn serialises_lowercase() {
     let parsed: Intent = serde_json::from_str("\"navigational\"").unwrap();
     assert_eq!(parsed, Navigational);
     assert_eq!(Intent::Commercial.as_str(), "commercial");
+}
+
+#[test]
+fn the_sites_offerings_are_products() {
+    let classifier = IntentClassifier::new(&Language::english(), &[]).with_offerings(&[
+        "Office coffee catering".to_string(),
+        "espresso beans".to_string(),
+    ]);
+    assert_eq!(classifier.classify("corporate coffee catering"), Commercial);
+    assert_eq!(classifier.classify("decaf espresso beans"), Commercial);
+    assert_eq!(
+        classifier.classify("how to store espresso beans"),
+        Informational
+    );
+    assert_eq!(classifier.classify("beans for chili"), Informational);
 }

@@ -110,9 +110,11 @@ pub fn assemble(
     input: &ResearchInput,
     personas: &dyn PersonaGenerator,
 ) -> ResearchOutput {
-    // The towns the site serves make "montclair roofing" a local service query.
+    // The towns the site serves make "montclair roofing" a local service query, and what it
+    // sells makes "espresso beans" shopping.
     let classifier = IntentClassifier::new(&input.language, &input.brand_terms)
-        .with_places(&input.site.places);
+        .with_places(&input.site.places)
+        .with_offerings(&input.site.offerings);
     let best_score = candidates.iter().map(|c| c.score).fold(0.0, f64::max);
     let nothing = Measured {
         source: NO_DATA_SOURCE.to_string(),

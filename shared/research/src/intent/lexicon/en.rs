@@ -164,6 +164,11 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "invest in",
     ],
     products: &[
+        "machine",
+        "machines",
+        "maker",
+        "grinder",
+        "kettle",
         "merch",
         "merchandise",
         "sticker",
