@@ -106,7 +106,7 @@ fn print_research(pages: &[PageContent], domains: &[String], top: usize) {
         );
     }
     let mut clusters: Vec<_> = output.clusters.iter().collect();
-    clusters.sort_by(|a, b| b.keyword_count.cmp(&a.keyword_count));
+    clusters.sort_by_key(|c| std::cmp::Reverse(c.keyword_count));
     println!("largest clusters:");
     for c in clusters.iter().take(10) {
         println!("  {:>4} {}", c.keyword_count, c.name);
