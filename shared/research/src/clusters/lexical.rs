@@ -41,28 +41,30 @@ pub(super) fn hub_groups(profiles: &Profiles, order: &[usize], threshold: f64) -
         assigned[hub] = true;
         let mut members = vec![hub];
         let core = profiles.cores[hub].as_slice();
-        let mut take = |list: Option<&Vec<usize>>, members: &mut Vec<usize>| {
-            for &item in list.into_iter().flatten() {
+        // Every keyword of a list taken becomes assigned, so each list is taken (removed) at
+        // most once: the work stays linear however many hubs share a key.
+        let mut take = |list: Option<Vec<usize>>, members: &mut Vec<usize>| {
+            for item in list.into_iter().flatten() {
                 if !assigned[item] {
                     assigned[item] = true;
                     members.push(item);
                 }
             }
         };
-        take(by_core.get(core), &mut members);
+        take(by_core.remove(core), &mut members);
         take(
-            by_spelling.get(profiles.spellings[hub].as_str()),
+            by_spelling.remove(profiles.spellings[hub].as_str()),
             &mut members,
         );
         // Spokes one specific word longer than the hub.
         if reducible(profiles, core.len() + 1, threshold) {
-            take(by_reduced.get(core), &mut members);
+            take(by_reduced.remove(core), &mut members);
         }
         // Spokes one specific word shorter than the hub.
         if extends(profiles, hub, threshold) {
             for skip in 0..core.len() {
                 if profiles.is_specific(core[skip]) {
-                    take(by_core.get(without(core, skip).as_slice()), &mut members);
+                    take(by_core.remove(without(core, skip).as_slice()), &mut members);
                 }
             }
         }
@@ -79,8 +81,14 @@ fn extends(profiles: &Profiles, item: usize, threshold: f64) -> bool {
 
 fn reducible(profiles: &Profiles, longer: usize, threshold: f64) -> bool {
     let shorter = longer.saturating_sub(1);
-    shorter >= profiles.min_shared && shorter as f64 / longer as f64 >= threshold
+    shorter >= profiles.min_shared
+        && longer <= MAX_EXTENDED_CORE
+        && shorter as f64 / longer as f64 >= threshold
 }
+
+/// Longer cores (a sentence pasted as a keyword) are matched whole only: indexing every core
+/// less one stem costs the square of its length.
+const MAX_EXTENDED_CORE: usize = 12;
 
 fn without(core: &[u32], skip: usize) -> Vec<u32> {
     let mut reduced = Vec::with_capacity(core.len() - 1);
