@@ -10,7 +10,7 @@
 //!
 //! # Rule
 //!
-//! The *soft* SERP clustering that SEO tools default to (Topvisor's and KeyClusterer's "soft"
+//! The *soft* SERP clustering that SEO tools default to (Topvisor's "soft"
 //! mode, Wikipedia's "Keyword clustering"; `.ci/bench clusters` checks it against a plain
 //! re-statement of that rule), at 3 shared URLs of the top 10 by default:
 //!
