@@ -10,17 +10,24 @@
 //!
 //! # Rule
 //!
-//! A keyword's SERP is the set of its first [`SERP_DEPTH`] result URLs, compared after
-//! [`normalize_url`]. Keywords are taken by descending search volume (ties by keyword, then
-//! input index); each one not yet assigned becomes a hub and absorbs every unassigned keyword
-//! whose SERP shares at least `overlap` URLs with the hub's (hub and spoke: spokes are compared
-//! with the hub, never with each other, so a cluster cannot drift away from its hub's topic).
-//! The highest-volume keyword names the cluster, being the query that page should target.
+//! The *soft* SERP clustering that SEO tools default to (Topvisor's "soft"
+//! mode, Wikipedia's "Keyword clustering"; `.ci/bench clusters` checks it against a plain
+//! re-statement of that rule), at 3 shared URLs of the top 10 by default:
 //!
-//! Keywords without a SERP, with fewer than `overlap` URLs, or that became a hub and absorbed
-//! nothing (such a keyword cannot join a later, lower hub either: overlap is symmetric and the
-//! later hubs were all unassigned when it looked) go to the lexical clustering, with their
-//! `lexical_value` as its hub rank. Ids come from one registry for both, so they stay unique.
+//! - a keyword's SERP is the set of its first [`SERP_DEPTH`] result URLs, compared after
+//!   [`normalize_url`];
+//! - keywords are taken by descending search volume, ties in input order; each one not yet
+//!   assigned becomes a hub and absorbs every unassigned keyword whose SERP shares at least
+//!   `overlap` URLs with the hub's (hub and spoke: spokes are compared with the hub, never with
+//!   each other, so a cluster cannot drift away from its hub's topic);
+//! - a hub that absorbs nobody stays a cluster of one: the search engine answers it with other
+//!   pages than any higher keyword, so its words must not pull it into one (the reference
+//!   leaves it alone too);
+//! - the highest-volume keyword names the cluster, being the query that page should target.
+//!
+//! Keywords without a SERP, or with fewer than `overlap` URLs (which no hub could reach), go to
+//! the lexical clustering, with their `lexical_value` as its hub rank. Ids come from one
+//! registry for both, so they stay unique.
 //!
 //! # Cost
 //!
@@ -44,7 +51,7 @@ mod urls;
 
 use serde::{Deserialize, Serialize};
 
-use super::{cluster_with_ids, Cluster, ClusterConfig, ClusterInput, IdRegistry};
+use super::{cluster_with_ids, display_name, Cluster, ClusterConfig, ClusterInput, IdRegistry};
 use groups::serp_groups;
 pub use urls::normalize_url;
 use urls::UrlSets;
@@ -84,7 +91,7 @@ impl Default for SerpClusterConfig {
 }
 
 /// Clusters `items`; every item is in exactly one cluster. SERP clusters come first, in hub
-/// order (descending volume, ties by keyword then index), then the lexical ones in theirs.
+/// order (descending volume, ties in input order), then the lexical ones in theirs.
 pub fn cluster_by_serp(items: &[SerpClusterInput], config: &SerpClusterConfig) -> Vec<Cluster> {
     let overlap = config.overlap.clamp(1, SERP_DEPTH);
     let sets = UrlSets::build(items);
@@ -95,10 +102,10 @@ pub fn cluster_by_serp(items: &[SerpClusterInput], config: &SerpClusterConfig) -
         for &member in &members {
             grouped[member] = true;
         }
-        let name = items[members[0]].keyword.clone();
+        let name = display_name(members.iter().map(|&m| items[m].keyword.as_str()));
         clusters.push(Cluster {
             id: ids.issue(&name),
-            primary_keyword: name.clone(),
+            primary_keyword: items[members[0]].keyword.clone(),
             name,
             members,
         });

@@ -145,12 +145,13 @@ fn cluster_aggregates_match_their_members() {
             assert!(members.iter().filter(|k| k.intent == intent).count() <= dominant);
         }
     }
-    let bathroom = output
-        .clusters
-        .iter()
-        .find(|c| c.name == "bathroom installation")
-        .expect("a bathroom installation cluster");
-    assert!(bathroom.keyword_count >= 2, "{bathroom:?}");
+    // Close variants only ("quotes" and "how to plan" are other queries than "bathroom
+    // installation"), but some keywords still share a cluster, so the sums above are tested.
+    assert!(
+        output.clusters.iter().any(|c| c.keyword_count >= 2),
+        "{:?}",
+        output.clusters
+    );
 }
 
 #[test]

@@ -6,8 +6,8 @@ use crate::clusters::intersection_size;
 
 const UNSEEN: u32 = u32::MAX;
 
-/// The hub-and-spoke groups of two or more keywords, in hub order, each hub first and then
-/// its members by hub order.
+/// The hub-and-spoke groups of every keyword with at least `overlap` URLs, in hub order, each
+/// hub first and then its members by hub order; a hub that absorbed nobody is a group of one.
 pub(super) fn serp_groups(
     items: &[SerpClusterInput],
     sets: &UrlSets,
@@ -24,12 +24,8 @@ pub(super) fn serp_groups(
     let mut order: Vec<usize> = (0..items.len())
         .filter(|&i| sets.get(i).len() >= overlap)
         .collect();
-    order.sort_by(|&a, &b| {
-        volume(b)
-            .total_cmp(&volume(a))
-            .then_with(|| items[a].keyword.cmp(&items[b].keyword))
-            .then(a.cmp(&b))
-    });
+    // Ties in input order, as the reference rule takes them (a stable sort by volume).
+    order.sort_by(|&a, &b| volume(b).total_cmp(&volume(a)).then(a.cmp(&b)));
     let mut rank = vec![u32::MAX; items.len()];
     for (position, &item) in order.iter().enumerate() {
         rank[item] = position as u32;
@@ -109,10 +105,8 @@ pub(super) fn serp_groups(
         for &member in &members {
             assigned[member] = true;
         }
-        if members.len() > 1 {
-            members.sort_by_key(|&m| rank[m]);
-            groups.push(members);
-        }
+        members.sort_by_key(|&m| rank[m]);
+        groups.push(members);
     }
     groups
 }

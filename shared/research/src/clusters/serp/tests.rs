@@ -84,8 +84,8 @@ fn shared_results_group_different_words_around_the_highest_volume() {
                 "running shoes".to_string(),
                 vec![
                     "running shoes".to_string(),
-                    "jogging trainers".to_string(),
-                    "sneakers for running".to_string()
+                    "sneakers for running".to_string(),
+                    "jogging trainers".to_string()
                 ]
             ),
             (
@@ -140,15 +140,15 @@ fn spokes_join_the_hub_not_each_other() {
 }
 
 #[test]
-fn keywords_without_a_serp_and_serp_singletons_fall_back_to_words() {
+fn serp_singletons_stay_alone_and_keywords_without_a_serp_fall_back_to_words() {
     let input = vec![
         item("trail shoes", 300.0, Some(&[1, 2, 3, 4, 5])),
         item("trail running shoes", 200.0, Some(&[1, 2, 3, 6, 7])),
-        // A SERP of its own, no URL in common: grouped by its words.
+        // A SERP of its own, no URL in common: alone, although its words match others.
         item("yoga mats", 150.0, Some(&[40, 41, 42, 43, 44])),
-        item("cork yoga mat", 20.0, None),
-        // Too short a SERP to reach the overlap.
-        item("yoga mat", 90.0, Some(&[40, 41])),
+        item("yoga mat", 20.0, None),
+        // Too short a SERP to reach the overlap: grouped by its words.
+        item("best yoga mat", 90.0, Some(&[40, 41])),
         item("tent", 10.0, Some(&[])),
     ];
     let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
@@ -160,17 +160,38 @@ fn keywords_without_a_serp_and_serp_singletons_fall_back_to_words() {
                 "trail shoes".to_string(),
                 vec!["trail shoes".to_string(), "trail running shoes".to_string()]
             ),
+            ("yoga mats".to_string(), vec!["yoga mats".to_string()]),
             (
-                "yoga mats".to_string(),
-                vec![
-                    "yoga mats".to_string(),
-                    "yoga mat".to_string(),
-                    "cork yoga mat".to_string()
-                ]
+                "best yoga mat".to_string(),
+                vec!["best yoga mat".to_string(), "yoga mat".to_string()]
             ),
             ("tent".to_string(), vec!["tent".to_string()]),
         ]
     );
+}
+
+#[test]
+fn volume_ties_are_taken_in_input_order() {
+    let input = [
+        item("zebra rug", 50.0, Some(&[1, 2, 3, 4])),
+        item("alpha rug", 50.0, Some(&[1, 2, 3, 5])),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_eq!(clusters[0].name, "zebra rug");
+    assert_eq!(clusters[0].members, vec![0, 1]);
+}
+
+#[test]
+fn names_never_start_with_punctuation() {
+    let input = [
+        item(".75 hp sump pump", 900.0, Some(&[1, 2, 3, 4])),
+        item("3/4 hp sump pump", 100.0, Some(&[1, 2, 3, 5])),
+        item("...", 50.0, Some(&[9, 8, 7])),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_eq!(clusters[0].primary_keyword, ".75 hp sump pump");
+    assert_eq!(clusters[0].name, "3/4 hp sump pump");
+    assert_eq!(clusters[1].name, "...");
 }
 
 #[test]

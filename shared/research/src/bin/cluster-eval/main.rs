@@ -1,0 +1,303 @@
+//! Evaluates keyword clustering on the development sets and on synthetic data at scale.
+//!
+//! Usage: `cluster-eval [dev folder]` (default `../shared/eval/dev`). Prints:
+//!
+//! - lexical clustering ([`cluster`], words only) against two SERP-based references: the soft
+//!   SERP clustering (3 shared URLs of 10, see `reference.rs`) of each `serp-*.tsv`, and Ahrefs'
+//!   Parent Keyword of each `cluster-*.tsv`. The figure is the adjusted Rand index (ARI) on
+//!   the *tune* keywords (stable hash even, the only ones constants were tuned on) and on the
+//!   *check* keywords (odd), each partition clustered whole and then restricted to the part;
+//! - SERP clustering ([`cluster_by_serp`]) against the reference rule on the dev SERPs and on
+//!   synthetic SERPs, with both run times;
+//! - lexical clustering of a synthetic 27,665-keyword niche: clusters, largest cluster's
+//!   share, time.
+
+mod ari;
+mod reference;
+mod synthetic;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use std::{env, fs};
+
+use ari::{adjusted_rand_index, restrict};
+use kr_research::clusters::{
+    cluster, cluster_by_serp, Cluster, ClusterConfig, ClusterInput, SerpClusterConfig,
+    SerpClusterInput, DEFAULT_SERP_OVERLAP,
+};
+use reference::soft_serp_clusters;
+
+struct DevSet {
+    name: String,
+    keywords: Vec<String>,
+    /// The reference partition, one label per keyword.
+    reference: Vec<usize>,
+    /// For SERP sets: each keyword's URLs.
+    urls: Option<Vec<Vec<String>>>,
+}
+
+fn main() -> ExitCode {
+    let dev = env::args()
+        .nth(1)
+        .map_or_else(|| PathBuf::from("../shared/eval/dev"), PathBuf::from);
+    let sets = match load(&dev) {
+        Ok(sets) => sets,
+        Err(message) => {
+            eprintln!("cluster-eval: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    lexical_on_dev(&sets);
+    serp_agreement(&sets);
+    lexical_at_scale();
+    ExitCode::SUCCESS
+}
+
+/// FNV-1a of the lowercased keyword: even is *tune*, odd is *check*.
+fn is_tune(keyword: &str) -> bool {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in keyword.to_lowercase().bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash.is_multiple_of(2)
+}
+
+fn load(dev: &Path) -> Result<Vec<DevSet>, String> {
+    let mut sets = Vec::new();
+    for name in [
+        "serp-asphalt",
+        "serp-keywordninja-us",
+        "serp-keywordninja-in",
+    ] {
+        let rows = read_tsv(&dev.join(format!("{name}.tsv")))?;
+        let keywords: Vec<String> = rows.iter().map(|r| r[0].clone()).collect();
+        let urls: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| r[1..].iter().filter(|u| !u.is_empty()).cloned().collect())
+            .collect();
+        // No volumes in these files: hubs in file order.
+        let reference = soft_serp_clusters(&urls, &vec![0.0; urls.len()], DEFAULT_SERP_OVERLAP);
+        sets.push(DevSet {
+            name: name.to_string(),
+            keywords,
+            reference,
+            urls: Some(urls),
+        });
+    }
+    for name in [
+        "cluster-aitools",
+        "cluster-paydayloans",
+        "cluster-chatgptprompts",
+    ] {
+        let rows = read_tsv(&dev.join(format!("{name}.tsv")))?;
+        let mut parents: HashMap<String, usize> = HashMap::new();
+        let reference = rows
+            .iter()
+            .map(|r| {
+                let next = parents.len();
+                *parents.entry(r[1].to_lowercase()).or_insert(next)
+            })
+            .collect();
+        sets.push(DevSet {
+            name: name.to_string(),
+            keywords: rows.iter().map(|r| r[0].clone()).collect(),
+            reference,
+            urls: None,
+        });
+    }
+    Ok(sets)
+}
+
+fn read_tsv(path: &Path) -> Result<Vec<Vec<String>>, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.split('\t').map(|f| f.trim().to_string()).collect())
+        .collect())
+}
+
+fn labels(clusters: &[Cluster], count: usize) -> Vec<usize> {
+    let mut label = vec![usize::MAX; count];
+    for (c, cluster) in clusters.iter().enumerate() {
+        for &member in &cluster.members {
+            label[member] = c;
+        }
+    }
+    label
+}
+
+fn largest_share(clusters: &[Cluster], count: usize) -> f64 {
+    let largest = clusters.iter().map(|c| c.members.len()).max().unwrap_or(0);
+    largest as f64 / count.max(1) as f64
+}
+
+fn lexical_on_dev(sets: &[DevSet]) {
+    println!("## Lexical clustering (clusters::cluster, words only) against SERP-based references");
+    println!("ARI: tune = keywords with an even stable hash (constants tuned there), check = odd");
+    println!(
+        "{:<24} {:>8} {:>10} {:>9} {:>10} {:>9} {:>10} {:>8}",
+        "set", "keywords", "ref groups", "tune ARI", "check ARI", "clusters", "largest", "time ms"
+    );
+    let (mut tune_sum, mut check_sum) = (0.0, 0.0);
+    for set in sets {
+        let input: Vec<ClusterInput> = set
+            .keywords
+            .iter()
+            .map(|k| ClusterInput {
+                keyword: k.clone(),
+                value: 0.0,
+            })
+            .collect();
+        let started = Instant::now();
+        let clusters = cluster(&input, &ClusterConfig::default());
+        let elapsed = started.elapsed();
+        if env::var("CLUSTER_EVAL_DUMP").is_ok_and(|d| d == set.name) {
+            dump(&clusters, set);
+        }
+        let ours = labels(&clusters, input.len());
+        let (tune, check): (Vec<usize>, Vec<usize>) =
+            (0..input.len()).partition(|&i| is_tune(&set.keywords[i]));
+        let score = |part: &[usize]| {
+            adjusted_rand_index(&restrict(&ours, part), &restrict(&set.reference, part))
+        };
+        let (t, c) = (score(&tune), score(&check));
+        tune_sum += t;
+        check_sum += c;
+        let groups = set
+            .reference
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len();
+        println!(
+            "{:<24} {:>8} {:>10} {:>9.3} {:>10.3} {:>9} {:>9.1}% {:>8.1}",
+            set.name,
+            input.len(),
+            groups,
+            t,
+            c,
+            clusters.len(),
+            100.0 * largest_share(&clusters, input.len()),
+            elapsed.as_secs_f64() * 1000.0
+        );
+    }
+    let n = sets.len() as f64;
+    println!(
+        "{:<24} {:>8} {:>10} {:>9.3} {:>10.3}",
+        "mean",
+        "",
+        "",
+        tune_sum / n,
+        check_sum / n
+    );
+}
+
+/// With `CLUSTER_EVAL_DUMP=<set>`: that set's clusters of two or more, with each member's
+/// reference group, for error analysis.
+fn dump(clusters: &[Cluster], set: &DevSet) {
+    for cluster in clusters.iter().filter(|c| c.members.len() > 1) {
+        println!("# {} ({})", cluster.name, cluster.members.len());
+        for &m in &cluster.members {
+            println!("    {}\t{}", set.keywords[m], set.reference[m]);
+        }
+    }
+}
+
+fn serp_agreement(sets: &[DevSet]) {
+    println!();
+    println!(
+        "## SERP clustering (clusters::cluster_by_serp) against the reference soft rule, 3 of 10"
+    );
+    println!(
+        "{:<24} {:>8} {:>8} {:>12} {:>12}",
+        "set", "keywords", "ARI", "ours ms", "reference ms"
+    );
+    for set in sets {
+        let Some(urls) = &set.urls else { continue };
+        let items: Vec<SerpClusterInput> = set
+            .keywords
+            .iter()
+            .zip(urls)
+            .map(|(k, u)| SerpClusterInput {
+                keyword: k.clone(),
+                volume: 0.0,
+                lexical_value: 0.0,
+                serp_urls: Some(u.clone()),
+            })
+            .collect();
+        report_serp(&set.name, &items, &set.reference, None);
+    }
+    {
+        let count = 10_000;
+        let items = synthetic::serps(count);
+        let urls: Vec<Vec<String>> = items
+            .iter()
+            .map(|i| i.serp_urls.clone().unwrap_or_default())
+            .collect();
+        let volumes: Vec<f64> = items.iter().map(|i| i.volume).collect();
+        let started = Instant::now();
+        let reference = soft_serp_clusters(&urls, &volumes, DEFAULT_SERP_OVERLAP);
+        let reference_time = started.elapsed().as_secs_f64();
+        report_serp(
+            &format!("synthetic {count}"),
+            &items,
+            &reference,
+            Some(reference_time),
+        );
+    }
+}
+
+fn report_serp(
+    name: &str,
+    items: &[SerpClusterInput],
+    reference: &[usize],
+    reference_time: Option<f64>,
+) {
+    let config = SerpClusterConfig::default();
+    let mut best = f64::INFINITY;
+    let mut clusters = Vec::new();
+    for _ in 0..3 {
+        let started = Instant::now();
+        clusters = cluster_by_serp(items, &config);
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    let ours = labels(&clusters, items.len());
+    let reference_ms = reference_time.map_or("-".to_string(), |t| format!("{:.1}", t * 1000.0));
+    println!(
+        "{:<24} {:>8} {:>8.3} {:>12.1} {:>12}",
+        name,
+        items.len(),
+        adjusted_rand_index(&ours, reference),
+        best * 1000.0,
+        reference_ms
+    );
+}
+
+fn lexical_at_scale() {
+    println!();
+    println!("## Lexical clustering at scale: synthetic niche (sump pumps), 1 thread");
+    for count in [27_665, 100_000] {
+        let items = synthetic::niche_keywords(count);
+        let started = Instant::now();
+        let clusters = cluster(&items, &ClusterConfig::default());
+        let elapsed = started.elapsed().as_secs_f64();
+        let largest = clusters.iter().max_by_key(|c| c.members.len());
+        println!(
+            "{count} keywords: {} clusters, largest {} ({:.2}%, \"{}\"), {:.3} s",
+            clusters.len(),
+            largest.map_or(0, |c| c.members.len()),
+            100.0 * largest_share(&clusters, count),
+            largest.map_or("", |c| c.name.as_str()),
+            elapsed
+        );
+        let punctuated = clusters
+            .iter()
+            .filter(|c| !c.name.starts_with(|ch: char| ch.is_alphanumeric()))
+            .count();
+        println!("  names starting with punctuation: {punctuated}");
+    }
+}

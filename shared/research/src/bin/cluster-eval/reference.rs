@@ -1,0 +1,40 @@
+//! The reference SERP clustering, written from its documented behaviour (not from any tool's
+//! code) and kept deliberately plain, O(n × hubs), to check the indexed `cluster_by_serp`:
+//!
+//! *Soft* clustering: keywords are taken by descending volume, ties in input order; the first
+//! keyword not yet in a group opens one and takes every ungrouped keyword whose top 10 URLs
+//! share at least `overlap` URLs with its own (each compared with the hub only, never with
+//! the other members). URLs compare as exact strings. A keyword that shares with no hub stays
+//! alone, whatever its words.
+
+/// Group labels per item, in input order.
+pub fn soft_serp_clusters(urls: &[Vec<String>], volumes: &[f64], overlap: usize) -> Vec<usize> {
+    let top: Vec<Vec<&str>> = urls
+        .iter()
+        .map(|list| {
+            let mut set: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
+            set.sort_unstable();
+            set.dedup();
+            set
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..urls.len()).collect();
+    order.sort_by(|&a, &b| volumes[b].total_cmp(&volumes[a])); // stable: ties keep input order
+    let mut label = vec![usize::MAX; urls.len()];
+    for (group, &hub) in order.iter().enumerate() {
+        if label[hub] != usize::MAX {
+            continue;
+        }
+        label[hub] = group;
+        for &other in &order {
+            if label[other] == usize::MAX && shared(&top[hub], &top[other]) >= overlap {
+                label[other] = group;
+            }
+        }
+    }
+    label
+}
+
+fn shared(a: &[&str], b: &[&str]) -> usize {
+    a.iter().filter(|url| b.binary_search(url).is_ok()).count()
+}
