@@ -33,13 +33,14 @@ pub(super) fn crawl() -> Vec<PageContent> {
             SiteRole::Competitor(0),
             "Best plumbers in town",
             &["Emergency plumber", "Bathroom installation"],
-            "Compare bathroom installation quotes. Emergency plumber reviews.",
+            "Compare bathroom installation quotes. Emergency plumber reviews. Emergency plumbers on call.",
         ),
         page(
             SiteRole::Competitor(1),
             "Bathroom installation guide",
             &["How to plan a bathroom installation", "Underfloor heating"],
-            "Underfloor heating explained. Bathroom installation for business premises.",
+            "Underfloor heating explained. Bathroom installation for business premises. Electric \
+             underfloor heating with electric underfloor heating mats.",
         ),
     ]
 }
