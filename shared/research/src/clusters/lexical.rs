@@ -70,7 +70,48 @@ pub(super) fn hub_groups(profiles: &Profiles, order: &[usize], threshold: f64) -
         }
         groups.push(members);
     }
+    attach_singletons(profiles, &mut groups, threshold);
     groups
+}
+
+/// Second pass: a keyword left alone joins the cluster holding a keyword whose core is its own
+/// less one specific stem, under the same conditions as a spoke of a hub (the earliest such
+/// cluster in hub order). "best chatgpt prompts for content creation" was left alone when
+/// its hub "chatgpt content prompts" took "chatgpt prompts for content creation". Keywords are
+/// taken shortest core first and one that moves is no target itself, so nothing chains further.
+fn attach_singletons(profiles: &Profiles, groups: &mut Vec<Vec<usize>>, threshold: f64) {
+    let mut by_core: HashMap<&[u32], usize> = HashMap::new();
+    for (g, members) in groups.iter().enumerate() {
+        for &m in members {
+            by_core.entry(profiles.cores[m].as_slice()).or_insert(g);
+        }
+    }
+    let mut singles: Vec<usize> = (0..groups.len())
+        .filter(|&g| groups[g].len() == 1)
+        .collect();
+    singles.sort_by_key(|&g| (profiles.cores[groups[g][0]].len(), g));
+    let mut moved = vec![false; groups.len()];
+    for g in singles {
+        let item = groups[g][0];
+        let core = profiles.cores[item].as_slice();
+        if !extends(profiles, item, threshold) {
+            continue;
+        }
+        let target = (0..core.len())
+            .filter(|&skip| profiles.is_specific(core[skip]))
+            .filter_map(|skip| by_core.get(without(core, skip).as_slice()).copied())
+            .filter(|&target| target != g && !moved[target])
+            .min();
+        if let Some(target) = target {
+            moved[g] = true;
+            groups[target].push(item);
+        }
+    }
+    let mut index = 0;
+    groups.retain(|_| {
+        index += 1;
+        !moved[index - 1]
+    });
 }
 
 /// Whether a keyword's core is long enough to be one word longer than another's at

@@ -10,7 +10,7 @@ use crate::text::{Analyzer, Language};
 /// ideas", "sump pump services"). Intent modifiers that change the page wanted ("buy",
 /// "price", "how to", "near me", "review") are deliberately not here. English only; other
 /// languages rely on their stop words. Chosen on the tune half of the dev sets.
-const GENERIC_EN: [&str; 24] = [
+const GENERIC_EN: [&str; 35] = [
     "best",
     "top",
     "good",
@@ -35,6 +35,17 @@ const GENERIC_EN: [&str; 24] = [
     "expert",
     "rated",
     "local",
+    "fun",
+    "crazy",
+    "ultimate",
+    "interesting",
+    "effective",
+    "latest",
+    "newest",
+    "most",
+    "other",
+    "beste",
+    "greatest",
 ];
 
 /// Stop words that still change the question: "how many payday loans" and "who does payday
@@ -167,7 +178,7 @@ impl Profiles {
             };
             let meaningful: Vec<&&String> = content
                 .iter()
-                .filter(|w| !generic.contains(&w.as_str()))
+                .filter(|w| !generic.contains(&w.as_str()) && !is_year(w))
                 .collect();
             let stems: Vec<String> = if meaningful.is_empty() {
                 content
@@ -215,4 +226,11 @@ impl Profiles {
     pub(super) fn is_specific(&self, stem: u32) -> bool {
         self.specific[stem as usize]
     }
+}
+
+/// A year ("ai tools 2024"): searchers add it for freshness, the pages wanted are the same.
+fn is_year(word: &str) -> bool {
+    word.len() == 4
+        && word.chars().all(|c| c.is_ascii_digit())
+        && (word.starts_with("19") || word.starts_with("20"))
 }

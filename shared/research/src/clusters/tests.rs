@@ -306,3 +306,58 @@ fn nan_values_and_empty_input() {
     assert_eq!(clusters[0].name, "beta");
     assert_partition(&clusters, 2);
 }
+
+#[test]
+fn a_year_or_a_word_of_praise_is_a_close_variant() {
+    let input = items(&[
+        ("ai tools", 100.0),
+        ("ai tools 2024", 50.0),
+        ("latest ai tools 2025", 40.0),
+        ("ai marketing tools", 30.0),
+        ("chatgpt prompts", 20.0),
+        ("crazy chatgpt prompts", 10.0),
+        ("the ultimate chatgpt prompts", 5.0),
+        ("chatgpt prompts for sales", 4.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    let named = named(&clusters, &input);
+    assert_eq!(
+        named[0].1,
+        vec!["ai tools", "ai tools 2024", "latest ai tools 2025"]
+    );
+    assert_eq!(
+        named[2].1,
+        vec![
+            "chatgpt prompts",
+            "crazy chatgpt prompts",
+            "the ultimate chatgpt prompts"
+        ],
+        "{named:?}"
+    );
+    assert_eq!(clusters.len(), 4, "{named:?}");
+}
+
+#[test]
+fn a_keyword_left_alone_joins_the_cluster_of_its_core_less_one_word() {
+    let input = items(&[
+        ("trail running shoes", 10.0),
+        ("waterproof trail running shoes", 9.0),
+        ("waterproof trail running shoes for women", 3.0),
+        ("buy waterproof trail running shoes", 2.0),
+        ("waterproof trail running shoes nj", 1.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    let named = named(&clusters, &input);
+    assert_eq!(
+        named[0].1,
+        vec![
+            "trail running shoes",
+            "waterproof trail running shoes",
+            "waterproof trail running shoes for women"
+        ]
+    );
+    // An intent modifier or a place still makes another query.
+    assert_eq!(clusters.len(), 3, "{named:?}");
+}

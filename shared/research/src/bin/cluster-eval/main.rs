@@ -159,6 +159,9 @@ fn lexical_on_dev(sets: &[DevSet]) {
         if env::var("CLUSTER_EVAL_DUMP").is_ok_and(|d| d == set.name) {
             dump(&clusters, set);
         }
+        if env::var("CLUSTER_EVAL_MISSED").is_ok_and(|d| d == set.name) {
+            missed(&clusters, set);
+        }
         let ours = labels(&clusters, input.len());
         let (tune, check): (Vec<usize>, Vec<usize>) =
             (0..input.len()).partition(|&i| is_tune(&set.keywords[i]));
@@ -203,6 +206,26 @@ fn dump(clusters: &[Cluster], set: &DevSet) {
         println!("# {} ({})", cluster.name, cluster.members.len());
         for &m in &cluster.members {
             println!("    {}\t{}", set.keywords[m], set.reference[m]);
+        }
+    }
+}
+
+/// With `CLUSTER_EVAL_MISSED=<set>`: that set's reference groups of two or more *tune*
+/// keywords, each keyword with our cluster's name, for error analysis on the tune half only.
+fn missed(clusters: &[Cluster], set: &DevSet) {
+    let ours = labels(clusters, set.keywords.len());
+    let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, &g) in set.reference.iter().enumerate() {
+        if is_tune(&set.keywords[i]) {
+            groups.entry(g).or_default().push(i);
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
+    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    for group in groups {
+        println!("# reference group ({})", group.len());
+        for i in group {
+            println!("    {}\t[{}]", set.keywords[i], clusters[ours[i]].name);
         }
     }
 }
