@@ -49,7 +49,9 @@ const GENERIC_EN: [&str; 35] = [
 ];
 
 /// Stop words that still change the question: "how many payday loans" and "who does payday
-/// loans" ask for other answers than "payday loans". Chosen on the tune half of the dev sets.
+/// loans" ask for other answers than "payday loans". They stay in the core and are never the
+/// one extra word a spoke may add ("how many payday loans can i get" is not "how do i get
+/// payday loans"). Chosen on the tune half of the dev sets.
 const KEPT_EN: [&str; 4] = ["much", "many", "who", "where"];
 
 /// Modifiers that change what the searcher wants (to buy, to compare, to learn, to hire
@@ -159,6 +161,7 @@ impl Profiles {
                     .is_some_and(|next| STATE_CODES.contains(&next.as_str()));
                 let unspecific_word = english
                     && (INTENT_EN.contains(&word.as_str())
+                        || KEPT_EN.contains(&word.as_str())
                         || STATE_CODES.contains(&word.as_str())
                         || after_marker
                         || before_state);

@@ -361,3 +361,13 @@ fn a_keyword_left_alone_joins_the_cluster_of_its_core_less_one_word() {
     // An intent modifier or a place still makes another query.
     assert_eq!(clusters.len(), 3, "{named:?}");
 }
+
+#[test]
+fn how_many_asks_another_question() {
+    let input = items(&[
+        ("how do i get payday loans", 10.0),
+        ("how many payday loans can i get", 5.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_eq!(clusters.len(), 2, "{:?}", named(&clusters, &input));
+}
