@@ -10,7 +10,7 @@ use crate::text::{Analyzer, Language};
 /// ideas", "sump pump services"). Intent modifiers that change the page wanted ("buy",
 /// "price", "how to", "near me", "review") are deliberately not here. English only; other
 /// languages rely on their stop words. Chosen on the tune half of the dev sets.
-const GENERIC_EN: [&str; 35] = [
+const GENERIC_EN: [&str; 40] = [
     "best",
     "top",
     "good",
@@ -46,6 +46,11 @@ const GENERIC_EN: [&str; 35] = [
     "other",
     "beste",
     "greatest",
+    "powered",
+    "driven",
+    "based",
+    "types",
+    "kinds",
 ];
 
 /// Stop words that still change the question: "how many payday loans" and "who does payday
