@@ -13,9 +13,9 @@
 //!
 //! # Rule
 //!
-//! A keyword's *core* is the set of stems of its words less stop words and generic words
-//! (`best`, `top`, `free`, `online`, `ideas`, `services`, `company`, ... in English: words
-//! that rarely change the results). Keywords are taken by descending value, then by
+//! A keyword's *core* is the set of stems of its words less stop words, generic words
+//! (`best`, `top`, `free`, `online`, `ideas`, `services`, `company`, `latest`, ... in English:
+//! words that rarely change the results) and years ("ai tools 2024"). Keywords are taken by descending value, then by
 //! centrality (fewest content words: the plainest form), then keyword and index; each one
 //! not yet assigned becomes a hub and absorbs every unassigned keyword that
 //!
@@ -24,12 +24,18 @@
 //! - has one core stem more or one less than the hub, when the shorter core has at least 3
 //!   stems and shorter/longer ≥ `threshold`, and the extra word is *specific*: not an intent
 //!   modifier (buy, price, cost, cheap, review, vs, how, install, repair, near, ...), not a
-//!   number, and not a place (a US state code, the word before one, or a word that follows
+//!   question word that changes the answer (how many, how much, who, where), not a number,
+//!   and not a place (a US state code, the word before one, or a word that follows
 //!   "in", "near" or "at" anywhere in the input). "waterproof trail running shoes" joins
 //!   "trail running shoes"; "newark roofing" and "montclair roofing" never meet, nor do "best
 //!   X" (generic) and "buy X" (intent).
 //!
 //! Spokes are compared with the hub only, never with each other, so a cluster cannot drift.
+//! A second pass gives a keyword left alone to the cluster of a member whose core is its own
+//! less one specific stem, on the same conditions ("waterproof trail running shoes for women"
+//! joins the cluster where "waterproof trail running shoes" is a spoke); keywords are taken
+//! shortest core first and one that moves is no target, so this reaches one word further at
+//! most.
 //! The cluster's name is its best-ranked member that starts with a letter or digit (the hub
 //! unless the hub is spelt like ".75 hp sump pump"), see [`display_name`].
 //!
