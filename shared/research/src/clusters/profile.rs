@@ -7,10 +7,12 @@ use crate::text::{Analyzer, Language};
 
 /// Words that search engines answer the same with or without: a keyword that differs from
 /// another only by these is a close variant of it ("best sump pump", "sump pump", "sump pump
-/// ideas", "sump pump services"). Intent modifiers that change the page wanted ("buy",
+/// ideas", "sump pump services"). Who makes or sells a product is one of these too: the
+/// results for "cpp film manufacturer", "cpp film supplier" and "cpp film factory" are the
+/// same makers' pages. Intent modifiers that change the page wanted ("buy",
 /// "price", "how to", "near me", "review") are deliberately not here. English only; other
 /// languages rely on their stop words. Chosen on the tune half of the dev sets.
-const GENERIC_EN: [&str; 40] = [
+const GENERIC_EN: [&str; 48] = [
     "best",
     "top",
     "good",
@@ -51,6 +53,14 @@ const GENERIC_EN: [&str; 40] = [
     "based",
     "types",
     "kinds",
+    "manufacturer",
+    "manufacturers",
+    "supplier",
+    "suppliers",
+    "producer",
+    "producers",
+    "factory",
+    "exporters",
 ];
 
 /// Stop words that still change the question: "how many payday loans" and "who does payday

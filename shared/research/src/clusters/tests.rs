@@ -371,3 +371,24 @@ fn how_many_asks_another_question() {
     let clusters = cluster(&input, &ClusterConfig::default());
     assert_eq!(clusters.len(), 2, "{:?}", named(&clusters, &input));
 }
+
+#[test]
+fn who_makes_or_sells_a_product_is_a_close_variant() {
+    let input = items(&[
+        ("cpp film manufacturer", 10.0),
+        ("cpp film suppliers", 9.0),
+        ("cpp film factory", 8.0),
+        ("buy cpp film", 7.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    let named = named(&clusters, &input);
+    assert_eq!(
+        named[0].1,
+        vec![
+            "cpp film manufacturer",
+            "cpp film suppliers",
+            "cpp film factory"
+        ]
+    );
+    assert_eq!(clusters.len(), 2, "{named:?}");
+}
