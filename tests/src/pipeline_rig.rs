@@ -1,16 +1,17 @@
 //! The real pipeline (crawler, research engine, optionally the data provider) wired to the
 //! emulator and the sample sites, driven message by message through a private queue.
 
-use kr_aws::bedrock::BedrockPersonas;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kr_aws::bedrock::BedrockPersonas;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::AwsClients;
-use kr_core::domain::Job;
+use kr_core::dataset::{objects, ResultsDataset};
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
+use kr_core::domain::{Job, JobStatus};
 use kr_core::service::jobs::{create_job, CreateJobRequest};
 use kr_core::store::{JobStore, User};
 use kr_crawler::{CrawlConfig, Crawler};
@@ -163,6 +164,26 @@ impl Rig {
             .await
             .unwrap();
         (user, self.store.job(created.id).await.unwrap().unwrap())
+    }
+
+    /// Runs the job to its end and asserts it completed.
+    pub async fn complete(&self, id: JobId) -> Job {
+        let (done, _) = self.run(id).await;
+        assert_eq!(
+            done.status,
+            JobStatus::Completed,
+            "{:?}",
+            done.error_message
+        );
+        done
+    }
+
+    /// The results dataset of a completed job.
+    pub async fn dataset(&self, id: JobId) -> ResultsDataset {
+        kr_core::store::get_json(self.objects.as_ref(), id, &objects::dataset())
+            .await
+            .unwrap()
+            .expect("the dataset is stored")
     }
 
     /// Delivers messages until the job finishes; returns every progress seen on the way.

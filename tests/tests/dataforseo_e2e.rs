@@ -3,10 +3,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kr_core::dataset::{objects, ResultsDataset};
+use kr_core::dataset::ResultsDataset;
 use kr_core::domain::JobStatus;
 use kr_core::domain::{Job, ProviderUsage};
-use kr_core::store::{get_json, UserStore};
+use kr_core::store::UserStore;
 use kr_research::research::{KeywordRecord, RankingKind};
 use kr_tests::dataforseo_mock::{paths, MockConfig, MockData, MockDataForSeo, MockStats};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
@@ -19,24 +19,6 @@ async fn mock(config: MockConfig) -> MockDataForSeo {
 async fn rig_for(mock: &MockDataForSeo, vars: &[(&str, &str)]) -> Rig {
     let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", vars).await;
     rig(Some(provider), &[]).await
-}
-
-async fn dataset(rig: &Rig, job: &Job) -> ResultsDataset {
-    get_json(rig.objects.as_ref(), job.id, &objects::dataset())
-        .await
-        .unwrap()
-        .expect("the dataset is stored")
-}
-
-async fn completed(rig: &Rig, job: &Job) -> Job {
-    let (done, _) = rig.run(job.id).await;
-    assert_eq!(
-        done.status,
-        JobStatus::Completed,
-        "{:?}",
-        done.error_message
-    );
-    done
 }
 
 fn usage(job: &Job) -> ProviderUsage {
@@ -116,9 +98,9 @@ async fn a_job_gets_measured_metrics_rankings_intents_serp_clusters_and_its_cost
     let data = mock.data();
     let rig = rig_for(&mock, &[]).await;
     let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
-    let done = completed(&rig, &job).await;
+    let done = rig.complete(job.id).await;
     let stats = mock.stats();
-    let result = dataset(&rig, &job).await;
+    let result = rig.dataset(job.id).await;
     let keywords = by_keyword(&result);
 
     for record in &result.keywords {
@@ -248,11 +230,13 @@ async fn a_job_gets_measured_metrics_rankings_intents_serp_clusters_and_its_cost
 async fn a_second_job_on_the_same_domains_is_answered_from_the_cache() {
     let mock = mock(MockConfig::default().without_faults()).await;
     let rig = rig_for(&mock, &[]).await;
-    let first = completed(&rig, &rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await).await;
+    let first = rig
+        .complete(rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await.id)
+        .await;
     let paid = usage(&first);
     mock.reset();
     let second_job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
-    let second = completed(&rig, &second_job).await;
+    let second = rig.complete(second_job.id).await;
     let stats = mock.stats();
     let reused = usage(&second);
     assert_eq!(
@@ -265,8 +249,8 @@ async fn a_second_job_on_the_same_domains_is_answered_from_the_cache() {
     assert_eq!(reused.requests, 0);
     assert_eq!(reused.cache_hits, paid.requests);
     // The same answers make the same results.
-    let a = dataset(&rig, &first).await;
-    let b = dataset(&rig, &second_job).await;
+    let a = rig.dataset(first.id).await;
+    let b = rig.dataset(second_job.id).await;
     assert_eq!(a.keywords, b.keywords);
 }
 
@@ -276,7 +260,7 @@ async fn the_spending_cap_stops_paid_calls_and_the_job_finishes_with_what_it_has
     // Enough for the rankings and the ideas of discovery, not for measuring the rest.
     let rig = rig_for(&mock, &[("KR_DATAFORSEO_MAX_COST_PER_JOB", "0.03")]).await;
     let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
-    let done = completed(&rig, &job).await;
+    let done = rig.complete(job.id).await;
     let stats = mock.stats();
     let usage = usage(&done);
     assert!(usage.cap_reached);
@@ -296,7 +280,7 @@ async fn the_spending_cap_stops_paid_calls_and_the_job_finishes_with_what_it_has
     ] {
         assert_eq!(stats.requests_to(after_the_cap), 0, "{after_the_cap}");
     }
-    let result = dataset(&rig, &job).await;
+    let result = rig.dataset(job.id).await;
     let sources: HashSet<&str> = result
         .keywords
         .iter()
@@ -369,8 +353,8 @@ async fn markets_labs_does_not_cover_are_measured_with_google_ads() {
     let (_, job) = rig
         .start_at(DEMO_PRIMARY, &[DEMO_COMPETITOR], uncovered)
         .await;
-    let done = completed(&rig, &job).await;
-    let result = dataset(&rig, &job).await;
+    let done = rig.complete(job.id).await;
+    let result = rig.dataset(job.id).await;
     let mut matched = 0;
     for record in &result.keywords {
         assert_eq!(

@@ -2,9 +2,7 @@
 //! site (Montclair, NJ) against a competitor in Newark, crawled on loopback, no data provider.
 //! Each assertion is one of issue 11's complaints about such a job.
 
-use kr_core::dataset::{objects, Intent, ResultsDataset};
-use kr_core::domain::JobStatus;
-use kr_core::store::get_json;
+use kr_core::dataset::{Intent, ResultsDataset};
 use kr_tests::pipeline_rig::rig;
 
 const PRIMARY: &str = "ridgeline-roofing.com";
@@ -22,17 +20,8 @@ const FUNCTION_WORDS: &[&str] = &[
 async fn roofing_job() -> ResultsDataset {
     let rig = rig(None, &[]).await;
     let job = rig.start(PRIMARY, &[COMPETITOR]).await;
-    let (done, _) = rig.run(job.id).await;
-    assert_eq!(
-        done.status,
-        JobStatus::Completed,
-        "{:?}",
-        done.error_message
-    );
-    get_json(rig.objects.as_ref(), job.id, &objects::dataset())
-        .await
-        .unwrap()
-        .unwrap()
+    rig.complete(job.id).await;
+    rig.dataset(job.id).await
 }
 
 #[tokio::test]

@@ -256,6 +256,16 @@ pub fn intent_badge(intent: Intent) -> Markup {
     }
 }
 
+/// A further intent of a keyword, after its main badge (Semrush shows several alike): the same
+/// look, "Also …" in its tooltip, and not `data-intent`, which names the intent filters and sorts go by.
+pub fn secondary_intent_badge(intent: Intent) -> Markup {
+    html! {
+        span class={"badge secondary " (intent_class(intent))} title={"Also " (intent_label(intent).to_lowercase())} data-secondary-intent=(intent.as_str()) {
+            (intent_letter(intent))
+        }
+    }
+}
+
 /// The URL, trimmed, if it is an absolute `http` or `https` URL with a host; `None` otherwise.
 ///
 /// Every link and image built from crawled pages goes through this: the pages are written by
@@ -533,6 +543,16 @@ mod tests {
             assert_eq!(intent_class(intent), format!("intent-{}", intent.as_str()));
             assert_eq!(intent_label(intent).to_lowercase(), intent.as_str());
         }
+        let secondary = secondary_intent_badge(Intent::Commercial).into_string();
+        assert!(
+            secondary.contains(r#"title="Also commercial""#),
+            "{secondary}"
+        );
+        assert!(secondary.contains(r#"data-secondary-intent="commercial""#));
+        assert!(
+            !secondary.contains("data-intent="),
+            "filters read data-intent"
+        );
     }
 
     #[test]

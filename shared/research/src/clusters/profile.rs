@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::text::us_states::US_STATE_CODES;
 use crate::text::{Analyzer, Language};
 
 /// Words that search engines answer the same with or without: a keyword that differs from
@@ -121,16 +122,6 @@ const INTENT_EN: [&str; 43] = [
 /// Words that introduce a place ("roofing in newark", "pizza near montclair"): the word after
 /// one is taken for a place wherever it occurs, since a different place is a different query.
 const PLACE_MARKERS_EN: [&str; 3] = ["in", "near", "at"];
-
-/// US state codes, the places keywords name most often without a marker ("roofing nj"); the
-/// word before one is taken for a place too ("newark nj").
-const STATE_CODES: [&str; 51] = [
-    "al", "ak", "az", "ar", "ca", "co", "ct", "de", "fl", "ga", "hi", "id", "il", "in", "ia", "ks",
-    "ky", "la", "me", "md", "ma", "mi", "mn", "ms", "mo", "mt", "ne", "nv", "nh", "nj", "nm", "ny",
-    "nc", "nd", "oh", "ok", "or", "pa", "ri", "sc", "sd", "tn", "tx", "ut", "vt", "va", "wa", "wv",
-    "wi", "wy", "dc",
-];
-
 /// See [`Profiles::min_shared`].
 const MIN_SHARED: usize = 3;
 
@@ -173,11 +164,11 @@ impl Profiles {
                 let after_marker = i > 0 && PLACE_MARKERS_EN.contains(&words[i - 1].as_str());
                 let before_state = words
                     .get(i + 1)
-                    .is_some_and(|next| STATE_CODES.contains(&next.as_str()));
+                    .is_some_and(|next| US_STATE_CODES.contains(&next.as_str()));
                 let unspecific_word = english
                     && (INTENT_EN.contains(&word.as_str())
                         || KEPT_EN.contains(&word.as_str())
-                        || STATE_CODES.contains(&word.as_str())
+                        || US_STATE_CODES.contains(&word.as_str())
                         || after_marker
                         || before_state);
                 if unspecific_word || word.chars().any(|c| c.is_numeric()) {

@@ -230,7 +230,7 @@ impl IntentClassifier {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
-            places: tokenize(places::PLACES),
+            places: places::all().map(|place| tokenizer.words(place)).collect(),
             platforms: tokenize(sites::PLATFORMS),
             known_brands: tokenize(sites::BRANDS),
             brands,

@@ -2,95 +2,11 @@
 //! adds the places its own site serves; these are the ones searchers use most everywhere: US
 //! states (and the postal codes that are not also English words), large cities, countries.
 
+use crate::text::us_states::{US_STATES, US_STATE_CODES};
+
+/// Besides the US states and the postal codes that are not also words.
 pub(super) static PLACES: &[&str] = &[
-    // US states and their postal codes.
-    "alabama",
-    "alaska",
-    "arizona",
-    "arkansas",
-    "california",
-    "colorado",
-    "connecticut",
-    "delaware",
-    "florida",
-    "georgia",
-    "hawaii",
-    "idaho",
-    "illinois",
-    "indiana",
-    "iowa",
-    "kansas",
-    "kentucky",
-    "louisiana",
-    "maine",
-    "maryland",
-    "massachusetts",
-    "michigan",
-    "minnesota",
-    "mississippi",
-    "missouri",
-    "montana",
-    "nebraska",
-    "nevada",
-    "new hampshire",
-    "new jersey",
-    "new mexico",
-    "new york",
-    "north carolina",
-    "north dakota",
-    "ohio",
-    "oklahoma",
-    "oregon",
-    "pennsylvania",
-    "rhode island",
-    "south carolina",
-    "south dakota",
-    "tennessee",
-    "texas",
-    "utah",
-    "vermont",
-    "virginia",
-    "washington",
-    "west virginia",
-    "wisconsin",
-    "wyoming",
-    "al",
-    "ak",
-    "az",
-    "ar",
-    "ca",
-    "ct",
-    "fl",
-    "ga",
-    "ia",
-    "il",
-    "ks",
-    "ky",
-    "md",
-    "mi",
-    "mn",
-    "mt",
-    "nc",
-    "nd",
-    "nh",
-    "nj",
-    "nm",
-    "nv",
-    "ny",
     "nyc",
-    "ri",
-    "sc",
-    "sd",
-    "tn",
-    "tx",
-    "ut",
-    "va",
-    "vt",
-    "wa",
-    "wi",
-    "wv",
-    "wy",
-    "dc",
     // Large cities.
     "los angeles",
     "chicago",
@@ -297,3 +213,21 @@ pub(super) static PLACES: &[&str] = &[
     "europe",
     "asia",
 ];
+
+/// Postal codes that are also words or common abbreviations ("in", "me", "or", "hi", "ok").
+const AMBIGUOUS_CODES: &[&str] = &[
+    "co", "de", "hi", "id", "in", "la", "ma", "me", "mo", "ms", "ne", "oh", "ok", "or", "pa",
+];
+
+/// Every place name: the states, the unambiguous state codes and [`PLACES`].
+pub(super) fn all() -> impl Iterator<Item = &'static str> {
+    US_STATES
+        .iter()
+        .chain(
+            US_STATE_CODES
+                .iter()
+                .filter(|c| !AMBIGUOUS_CODES.contains(c)),
+        )
+        .chain(PLACES)
+        .copied()
+}

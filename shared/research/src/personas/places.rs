@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::text::us_states::US_STATES;
 use crate::PageContent;
 
 /// Words after which a list of place names may follow.
@@ -26,58 +27,6 @@ const TRIGGERS: &[&str] = &[
 const NOT_NAMES: &[&str] = &[
     "the", "our", "your", "all", "any", "every", "this", "these", "that", "a", "an", "we", "you",
     "my", "stock", "store", "person", "time", "business", "house", "home",
-];
-const US_STATES: &[&str] = &[
-    "alabama",
-    "alaska",
-    "arizona",
-    "arkansas",
-    "california",
-    "colorado",
-    "connecticut",
-    "delaware",
-    "florida",
-    "georgia",
-    "hawaii",
-    "idaho",
-    "illinois",
-    "indiana",
-    "iowa",
-    "kansas",
-    "kentucky",
-    "louisiana",
-    "maine",
-    "maryland",
-    "massachusetts",
-    "michigan",
-    "minnesota",
-    "mississippi",
-    "missouri",
-    "montana",
-    "nebraska",
-    "nevada",
-    "new hampshire",
-    "new jersey",
-    "new mexico",
-    "new york",
-    "north carolina",
-    "north dakota",
-    "ohio",
-    "oklahoma",
-    "oregon",
-    "pennsylvania",
-    "rhode island",
-    "south carolina",
-    "south dakota",
-    "tennessee",
-    "texas",
-    "utah",
-    "vermont",
-    "virginia",
-    "washington",
-    "west virginia",
-    "wisconsin",
-    "wyoming",
 ];
 /// Longest place name, in words.
 const MAX_NAME_WORDS: usize = 3;

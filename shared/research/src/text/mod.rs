@@ -3,6 +3,7 @@
 mod language;
 mod stopwords;
 mod tokenize;
+pub(crate) mod us_states;
 
 use std::borrow::Cow;
 use std::collections::HashSet;

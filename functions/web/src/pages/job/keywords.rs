@@ -205,7 +205,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
                 @if keyword.content_gap { " " span.badge.gap title="Competitors rank for it and your site does not" { "gap" } }
             }
             td.intents { (format::intent_badge(keyword.intent))
-                @for secondary in &keyword.secondary_intents { " " (format::intent_badge(*secondary)) }
+                @for secondary in &keyword.secondary_intents { " " (format::secondary_intent_badge(*secondary)) }
             }
             td.num title=(format::volume_exact(keyword.search_volume)) data-volume=[keyword.search_volume] { (format::volume(keyword.search_volume)) }
             td.trend { @if let Some(line) = format::sparkline(&keyword.monthly_searches) { (line) } }
