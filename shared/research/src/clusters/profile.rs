@@ -185,9 +185,24 @@ impl Profiles {
             } else {
                 content
             };
+            // "roofing in newark nj" is "roofing in newark": a state code after a marked town
+            // only says where that town is.
+            let town_state: Vec<&String> = words
+                .windows(3)
+                .filter(|w| {
+                    english
+                        && PLACE_MARKERS_EN.contains(&w[0].as_str())
+                        && US_STATE_CODES.contains(&w[2].as_str())
+                })
+                .map(|w| &w[2])
+                .collect();
             let meaningful: Vec<&&String> = content
                 .iter()
-                .filter(|w| !generic.contains(&w.as_str()) && !is_year(w))
+                .filter(|w| {
+                    !generic.contains(&w.as_str())
+                        && !is_year(w)
+                        && !town_state.iter().any(|state| std::ptr::eq(*state, **w))
+                })
                 .collect();
             let stems: Vec<String> = if meaningful.is_empty() {
                 content

@@ -392,3 +392,21 @@ fn who_makes_or_sells_a_product_is_a_close_variant() {
     );
     assert_eq!(clusters.len(), 2, "{named:?}");
 }
+
+#[test]
+fn a_state_code_after_a_marked_town_is_the_same_place() {
+    let inputs = items(&[
+        ("roofing in newark nj", 300.0),
+        ("roofing in newark", 200.0),
+        ("roofing in montclair", 100.0),
+    ]);
+    let clusters = cluster(&inputs, &ClusterConfig::default());
+    let of = |i: usize| {
+        clusters
+            .iter()
+            .position(|c| c.members.contains(&i))
+            .unwrap()
+    };
+    assert_eq!(of(0), of(1));
+    assert_ne!(of(0), of(2));
+}
