@@ -56,12 +56,17 @@ async fn a_local_roofing_job_gives_keywords_clusters_and_personas_an_seo_would_k
         "the top keywords are about roofing: {top:?}"
     );
 
-    // Intent: local service queries are never informational (with a brand, navigational).
+    // Intent: local service queries are never informational (with a brand, navigational; with
+    // a learning word, "newark roofing tips", not a service query).
     let local: Vec<_> = keywords
         .iter()
         .filter(|k| {
             let text = k.keyword.to_lowercase();
-            !text.contains("ridgeline")
+            let learning = ["tips", "how", "guide", "what", "why", "ideas"]
+                .iter()
+                .any(|word| text.split_whitespace().any(|w| w == *word));
+            !learning
+                && !text.contains("ridgeline")
                 && !text.contains("ironclad")
                 && (text.contains("newark") || text.contains("montclair"))
                 && (text.contains("roofing") || text.contains("roofer") || text.contains("repair"))

@@ -15,7 +15,7 @@
 //! | weighing options ("best", "vs", "review", "alternatives", "worth it") | commercial | +2.0 each, two at most |
 //! | a provider ("company", "agency", "plumber", "roofing", "repair") | commercial | +2.0 |
 //! | without a provider, a product ("perfume", "laptop", "insurance", "software"), or at its end one of the job's offerings or their head noun ("monthly coffee subscription") | commercial | +1.3 |
-//! | a place ("newark", "nj", "texas", or one of the job's places) next to a provider | commercial | +1.5 |
+//! | a place ("newark", "nj", "texas", or one of the job's places) next to a provider, in no question and without a learning word | commercial | +1.5 |
 //!
 //! So a question stays informational even when it names a price ("how much does a roof
 //! cost"), a local service query ("roof repair newark nj", "newark roofing") is commercial
@@ -101,7 +101,7 @@ impl IntentScores {
                 0.0
             };
         let transactional = if cues.transactional { ACT } else { 0.0 };
-        let local = cues.place && cues.provider;
+        let local = cues.place && cues.provider && !cues.informational && !cues.question;
         let commercial = WEIGHING * weighing_cues.min(MAX_WEIGHING_CUES) as f64
             // A provider of a product is one thing being sought, not two cues.
             + if cues.provider {

@@ -53,6 +53,7 @@ fn local_service_queries_are_never_informational() {
         ("emergency roofer near me", Transactional),
         ("how much does roof repair cost", Informational),
         ("how to fix a roof leak", Informational),
+        ("newark roofing tips", Informational),
     ] {
         assert_eq!(classifier.classify(keyword), expected, "{keyword}");
     }
