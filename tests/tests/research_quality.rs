@@ -132,7 +132,9 @@ async fn a_local_roofing_job_gives_keywords_clusters_and_personas_an_seo_would_k
             persona.avatar_name
         );
         assert!(
-            !text.contains("orange") && !text.contains("nearby close by"),
+            !text.contains("orange")
+                && !text.contains("nearby close by")
+                && !text.contains("needs roofing contractor"),
             "{text}"
         );
     }

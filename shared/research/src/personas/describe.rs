@@ -94,9 +94,42 @@ impl Context<'_> {
     }
 }
 
+/// Words that name who offers something rather than what is offered.
+const PROVIDER_WORDS: &[&str] = &[
+    "contractor",
+    "contractors",
+    "company",
+    "companies",
+    "agency",
+    "agencies",
+    "firm",
+    "firms",
+    "specialist",
+    "specialists",
+    "expert",
+    "experts",
+    "provider",
+    "providers",
+    "professionals",
+];
+
+/// "roofing contractor" → "roofing": a persona needs the service, not the provider ("needs
+/// roofing from a company…", not "needs roofing contractor from a company…").
+fn what_is_offered(offer: &str) -> String {
+    let words: Vec<&str> = offer.split_whitespace().collect();
+    match words.split_last() {
+        Some((last, rest))
+            if !rest.is_empty() && PROVIDER_WORDS.contains(&last.to_lowercase().as_str()) =>
+        {
+            rest.join(" ")
+        }
+        _ => offer.to_string(),
+    }
+}
+
 pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
     let first = archetype.avatar_name().rsplit(' ').next().unwrap_or("They");
-    let offer = context.offer;
+    let offer = &what_is_offered(context.offer);
     let customer = context.customer();
     let in_places = context.in_places();
     let lines = |items: &[String]| items.to_vec();
@@ -259,5 +292,21 @@ pub(crate) fn texts(archetype: Archetype, context: &Context) -> Texts {
                 "Look-alikes outranking the official site".to_string(),
             ]),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::what_is_offered;
+
+    #[test]
+    fn a_persona_needs_the_service_not_its_provider() {
+        assert_eq!(what_is_offered("roofing contractor"), "roofing");
+        assert_eq!(what_is_offered("SEO Agencies"), "SEO");
+        assert_eq!(
+            what_is_offered("office coffee service"),
+            "office coffee service"
+        );
+        assert_eq!(what_is_offered("contractor"), "contractor");
     }
 }

@@ -230,6 +230,7 @@ fn descriptions_name_offerings_and_places_in_whole_sentences() {
             "two sentences at least: {text}"
         );
         assert!(!text.contains("orange and nearby"), "{text}");
+        assert!(!text.contains("needs roofing contractor"), "{text}");
         assert!(!text.to_lowercase().starts_with("wants"), "{text}");
         assert!(
             ["roof", "gutter"].iter().any(|o| text.contains(o)),
