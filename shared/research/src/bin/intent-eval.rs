@@ -10,6 +10,9 @@
 //! are also scored with commercial counted as transactional, for files labelled in Broder's
 //! three classes (no commercial). `--errors N` prints up to N wrong rows of the tune half.
 
+#[path = "shared/split.rs"]
+mod split;
+
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::{env, fs};
@@ -17,6 +20,7 @@ use std::{env, fs};
 use kr_research::intent::{Intent, IntentClassifier};
 
 use kr_research::text::Language;
+use split::is_tune;
 
 const INTENTS: [Intent; 4] = [
     Intent::Informational,
@@ -99,17 +103,6 @@ impl Tally {
     }
 }
 
-fn is_tune(keyword: &str) -> bool {
-    // FNV-1a: stable across runs and platforms, unlike the std hasher.
-    let hash = keyword
-        .to_lowercase()
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-    hash % 2 == 0
-}
-
 fn read_rows(path: &str) -> Result<Vec<Row>, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut rows = Vec::new();
@@ -175,7 +168,7 @@ fn main() -> ExitCode {
         let started = std::time::Instant::now();
         for row in &rows {
             let predicted = classifier.classify(&row.keyword);
-            let in_tune = is_tune(&row.keyword);
+            let in_tune = is_tune(&row.keyword.to_lowercase());
             let (plain, three) = if in_tune {
                 (&mut tune, &mut tune_broder)
             } else {

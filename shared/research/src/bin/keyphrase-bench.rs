@@ -11,6 +11,9 @@
 //! Documents are split by a stable hash of their id: even hashes are the *tune* part (the
 //! only one constants may be tuned on), odd ones the *check* part (the reported figure).
 
+#[path = "shared/split.rs"]
+mod split;
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -19,6 +22,7 @@ use std::{env, fs};
 
 use kr_research::discovery::extract_keyphrases;
 use kr_research::text::{Analyzer, Language};
+use split::is_tune;
 
 const TOP: usize = 10;
 
@@ -174,7 +178,7 @@ fn run(options: &Options) -> Result<(), String> {
                 .map(normalize)
                 .filter(|key| !key.is_empty())
                 .collect();
-            let tally = &mut tallies[split(id)];
+            let tally = &mut tallies[usize::from(!is_tune(id))];
             let started = Instant::now();
             let predicted = extract_keyphrases(&document, &language, TOP);
             tally.seconds += started.elapsed().as_secs_f64();
@@ -206,16 +210,6 @@ fn run(options: &Options) -> Result<(), String> {
         fs::write(path, dumped).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// 0 (tune) or 1 (check), by the FNV-1a hash of the document id.
-fn split(id: &str) -> usize {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in id.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    (hash % 2) as usize
 }
 
 fn document_ids(root: &Path) -> Result<Vec<String>, String> {

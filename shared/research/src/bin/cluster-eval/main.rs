@@ -14,6 +14,8 @@
 
 mod ari;
 mod reference;
+#[path = "../shared/split.rs"]
+mod split;
 mod synthetic;
 
 use std::collections::HashMap;
@@ -28,6 +30,7 @@ use kr_research::clusters::{
     SerpClusterInput, DEFAULT_SERP_OVERLAP,
 };
 use reference::soft_serp_clusters;
+use split::is_tune;
 
 struct DevSet {
     name: String,
@@ -53,16 +56,6 @@ fn main() -> ExitCode {
     serp_agreement(&sets);
     lexical_at_scale();
     ExitCode::SUCCESS
-}
-
-/// FNV-1a of the lowercased keyword: even is *tune*, odd is *check*.
-fn is_tune(keyword: &str) -> bool {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in keyword.to_lowercase().bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash.is_multiple_of(2)
 }
 
 fn load(dev: &Path) -> Result<Vec<DevSet>, String> {
@@ -164,7 +157,7 @@ fn lexical_on_dev(sets: &[DevSet]) {
         }
         let ours = labels(&clusters, input.len());
         let (tune, check): (Vec<usize>, Vec<usize>) =
-            (0..input.len()).partition(|&i| is_tune(&set.keywords[i]));
+            (0..input.len()).partition(|&i| is_tune(&set.keywords[i].to_lowercase()));
         let score = |part: &[usize]| {
             adjusted_rand_index(&restrict(&ours, part), &restrict(&set.reference, part))
         };
@@ -216,7 +209,7 @@ fn missed(clusters: &[Cluster], set: &DevSet) {
     let ours = labels(clusters, set.keywords.len());
     let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, &g) in set.reference.iter().enumerate() {
-        if is_tune(&set.keywords[i]) {
+        if is_tune(&set.keywords[i].to_lowercase()) {
             groups.entry(g).or_default().push(i);
         }
     }
