@@ -133,8 +133,11 @@ pub fn discover_all(pages: &[PageContent], language: &Language) -> Vec<Candidate
     // for; it is only a keyword together with a topic.
     let modifiers = crate::intent::IntentClassifier::new(language, &[]);
     let is_bare_modifier = |candidate: &Candidate| {
-        let cues = modifiers.cues(&candidate.keyword);
-        candidate.word_count == 1 && (cues.transactional || cues.commercial || cues.navigational)
+        // Word count first: reading cues costs far more, and most candidates are phrases.
+        candidate.word_count == 1 && {
+            let cues = modifiers.cues(&candidate.keyword);
+            cues.transactional || cues.commercial || cues.navigational
+        }
     };
     let single_words = SingleWords::new(pages, &collection);
     let mut candidates: Vec<Candidate> = collection

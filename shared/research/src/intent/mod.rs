@@ -32,11 +32,13 @@
 //! Cues match whole words in order, also with a plural "s"/"es"; German and Dutch compounds
 //! also match when a word ends with a cue of five letters or more ("Preisvergleich").
 
+mod cue_set;
 mod lexicon;
 mod places;
 mod sites;
 
 use crate::text::{Language, Tokenizer};
+use cue_set::CueSet;
 use lexicon::lexicon;
 
 pub use kr_core::dataset::Intent;
@@ -168,21 +170,20 @@ pub struct IntentClassifier {
     tokenizer: Tokenizer,
     /// Tokenized cues, per kind.
     questions: Vec<Vec<String>>,
-    informational: Vec<Vec<String>>,
-    transactional: Vec<Vec<String>>,
-    commercial: Vec<Vec<String>>,
-    providers: Vec<Vec<String>>,
-    products: Vec<Vec<String>>,
+    informational: CueSet,
+    transactional: CueSet,
+    commercial: CueSet,
+    providers: CueSet,
+    products: CueSet,
     /// The job's own offerings and their head nouns; they count as products at a keyword's end.
     offerings: Vec<Vec<String>>,
-    navigational: Vec<Vec<String>>,
-    site_features: Vec<Vec<String>>,
+    navigational: CueSet,
+    site_features: CueSet,
     company_suffixes: Vec<String>,
-    places: Vec<Vec<String>>,
+    places: CueSet,
     platforms: Vec<Vec<String>>,
     known_brands: Vec<Vec<String>>,
     brands: Vec<Vec<String>>,
-    compounds: bool,
 }
 
 /// Shortest cue that may end a compound word.
@@ -215,26 +216,30 @@ impl IntentClassifier {
         }
         brands.sort();
         brands.dedup();
+        let compounds = matches!(language.code(), "de" | "nl");
+        let cue_set = |cues: &[&str]| CueSet::new(tokenize(cues), compounds);
         IntentClassifier {
             questions: tokenize(lexicon.questions),
-            informational: tokenize(lexicon.informational),
-            transactional: tokenize(lexicon.transactional),
-            commercial: tokenize(lexicon.commercial),
-            providers: tokenize(lexicon.providers),
-            products: tokenize(lexicon.products),
+            informational: cue_set(lexicon.informational),
+            transactional: cue_set(lexicon.transactional),
+            commercial: cue_set(lexicon.commercial),
+            providers: cue_set(lexicon.providers),
+            products: cue_set(lexicon.products),
             offerings: Vec::new(),
-            navigational: tokenize(lexicon.navigational),
-            site_features: tokenize(lexicon.site_features),
+            navigational: cue_set(lexicon.navigational),
+            site_features: cue_set(lexicon.site_features),
             company_suffixes: lexicon
                 .company_suffixes
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
-            places: places::all().map(|place| tokenizer.words(place)).collect(),
+            places: CueSet::new(
+                places::all().map(|place| tokenizer.words(place)).collect(),
+                false,
+            ),
             platforms: tokenize(sites::PLATFORMS),
             known_brands: tokenize(sites::BRANDS),
             brands,
-            compounds: matches!(language.code(), "de" | "nl"),
             tokenizer,
         }
     }
@@ -243,10 +248,7 @@ impl IntentClassifier {
     /// make a service query local.
     pub fn with_places(mut self, places: &[String]) -> Self {
         for place in places {
-            let words = self.tokenizer.words(place);
-            if !words.is_empty() && !self.places.contains(&words) {
-                self.places.push(words);
-            }
+            self.places.insert(self.tokenizer.words(place), false);
         }
         self
     }
@@ -288,9 +290,7 @@ impl IntentClassifier {
         // Brand words are names, not cues: "best buy" neither weighs nor buys.
         let platform = mask_sequences(&mut words, &self.platforms);
         let known_brand = mask_sequences(&mut words, &self.known_brands);
-        for own in &self.brands {
-            mask_sequences(&mut words, std::slice::from_ref(own));
-        }
+        mask_sequences(&mut words, &self.brands);
         let other_words = words.iter().filter(|w| !w.is_empty()).count();
         let company_name = (2..=MAX_COMPANY_NAME_WORDS).contains(&words.len())
             && words
@@ -304,28 +304,20 @@ impl IntentClassifier {
         // not the site.
         let known_site = !question
             && (company_name || platform || (known_brand && other_words <= MAX_WORDS_BESIDE_BRAND));
-        let site_feature = !question
-            && (brand || platform || known_brand)
-            && self.has_cue(&words, &self.site_features);
-        let weighing_cues = self
-            .commercial
-            .iter()
-            .filter(|cue| self.has_cue(&words, std::slice::from_ref(cue)))
-            .count();
+        let site_feature =
+            !question && (brand || platform || known_brand) && self.site_features.matches(&words);
+        let weighing_cues = self.commercial.count(&words);
         let cues = Cues {
             brand,
             known_site,
-            navigational: site_feature || self.has_cue(&words, &self.navigational),
-            transactional: self.has_cue(&words, &self.transactional),
+            navigational: site_feature || self.navigational.matches(&words),
+            transactional: self.transactional.matches(&words),
             commercial: weighing_cues > 0,
-            provider: self.has_cue(&words, &self.providers),
-            product: self.has_cue(&words, &self.products) || self.ends_with_offering(&words),
-            place: self
-                .places
-                .iter()
-                .any(|place| contains_sequence(&words, place)),
+            provider: self.providers.matches(&words),
+            product: self.products.matches(&words) || self.ends_with_offering(&words),
+            place: self.places.matches(&words),
             question,
-            informational: self.has_cue(&words, &self.informational),
+            informational: self.informational.matches(&words),
         };
         (cues, weighing_cues)
     }
@@ -337,18 +329,6 @@ impl IntentClassifier {
                     .iter()
                     .zip(offering)
                     .all(|(word, cue)| word_matches(word, cue) || word_matches(cue, word))
-        })
-    }
-
-    fn has_cue(&self, words: &[String], cues: &[Vec<String>]) -> bool {
-        cues.iter().any(|cue| {
-            contains_sequence(words, cue)
-                || (self.compounds
-                    && cue.len() == 1
-                    && cue[0].chars().count() >= MIN_COMPOUND_CUE
-                    && words
-                        .iter()
-                        .any(|w| w.len() > cue[0].len() && w.ends_with(&cue[0])))
         })
     }
 }
@@ -404,13 +384,16 @@ fn word_matches(word: &str, cue: &str) -> bool {
 }
 
 pub(crate) fn contains_sequence(words: &[String], cue: &[String]) -> bool {
-    !cue.is_empty()
-        && words.windows(cue.len()).any(|window| {
-            window
-                .iter()
-                .zip(cue)
-                .all(|(word, cue_word)| word_matches(word, cue_word))
-        })
+    !cue.is_empty() && (0..words.len()).any(|start| starts_sequence_at(words, start, cue))
+}
+
+/// Whether `cue` occurs in `words` from `start` on, each word also with a plural "s"/"es".
+fn starts_sequence_at(words: &[String], start: usize, cue: &[String]) -> bool {
+    words.len() >= start + cue.len()
+        && words[start..start + cue.len()]
+            .iter()
+            .zip(cue)
+            .all(|(word, cue_word)| word_matches(word, cue_word))
 }
 
 /// A brand is named by its words in order ("acme tools"), its possessive ("acme's"), its
