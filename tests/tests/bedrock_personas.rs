@@ -8,9 +8,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kr_aws::bedrock::{BedrockPersonas, BedrockSettings, Origin};
-use kr_core::dataset::{objects, ResultsDataset};
-use kr_core::domain::JobStatus;
-use kr_core::store::get_json;
 use kr_pipeline::stages::ResearchSettings;
 use kr_research::intent::Intent;
 use kr_research::personas::{PersonaInput, PersonaKeyword, SiteProfile};
@@ -208,16 +205,12 @@ async fn a_job_gets_the_models_personas_and_the_cost_in_its_usage() {
     )
     .await;
     let job = rig.start(DEMO_PRIMARY, &[]).await;
-    let (job, _) = rig.run(job.id).await;
-    assert_eq!(job.status, JobStatus::Completed, "{:?}", job.error_message);
+    let job = rig.complete(job.id).await;
     let usage = job.usage.expect("the model's cost is in the job's usage");
     assert_eq!(usage.provider, "bedrock");
     assert_eq!(usage.requests, 1);
     assert!((usage.cost_usd - 0.021).abs() < 1e-9, "{usage:?}");
-    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), job.id, &objects::dataset())
-        .await
-        .unwrap()
-        .unwrap();
+    let dataset = rig.dataset(job.id).await;
     let names: Vec<&str> = dataset
         .personas
         .iter()
@@ -253,16 +246,12 @@ async fn a_job_whose_answer_is_refused_pays_once_and_gets_the_deterministic_pers
     )
     .await;
     let job = rig.start(DEMO_PRIMARY, &[]).await;
-    let (job, _) = rig.run(job.id).await;
-    assert_eq!(job.status, JobStatus::Completed, "{:?}", job.error_message);
+    let job = rig.complete(job.id).await;
     let usage = job.usage.expect("the refused answer was paid for");
     assert_eq!(usage.requests, 1);
     assert!((usage.cost_usd - 0.021).abs() < 1e-9, "{usage:?}");
     assert_eq!(mock.requests().len(), 1);
-    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), job.id, &objects::dataset())
-        .await
-        .unwrap()
-        .unwrap();
+    let dataset = rig.dataset(job.id).await;
     assert!((3..=6).contains(&dataset.personas.len()));
     assert!(dataset
         .personas
