@@ -140,6 +140,8 @@ async fn a_stage_that_always_fails_fails_the_job_and_refunds_once() {
         heartbeat_at: None,
         redrives: 0,
         expires_at: None,
+        imported_keywords: 0,
+        discover_keywords: true,
         ..failed.clone()
     };
     let outcome = rig

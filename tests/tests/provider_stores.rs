@@ -44,6 +44,8 @@ async fn new_job(store: &DynamoStore, owner: UserId) -> Job {
         language_code: LanguageCode::parse("en").unwrap(),
         location_code: LocationCode::parse(2840).unwrap(),
         created_at: Utc::now(),
+        imported_keywords: 0,
+        discover_keywords: true,
     };
     match store.create_job(&new_job, None).await.unwrap() {
         CreateJobOutcome::Created(job) => *job,

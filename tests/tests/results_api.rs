@@ -133,6 +133,8 @@ async fn stored_job(store: &DynamoStore, owner: &User, status: JobStatus) -> Job
         heartbeat_at: None,
         redrives: 0,
         expires_at: None,
+        imported_keywords: 0,
+        discover_keywords: true,
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     job

@@ -3,10 +3,12 @@ use axum::http::header::LOCATION;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use kr_core::domain::{JobId, JobStatus};
+use kr_core::domain::{JobId, JobStatus, UserId};
 use kr_core::service::jobs::{self, CreateJobError, CreateJobRequest, CreatedJobView, JobView};
 use kr_http::error::{ErrorBody, ErrorCode};
-use kr_http::extract::{viewable_job, CurrentUser, JsonBody, PathParams, QueryParams, Viewer};
+use kr_http::extract::{
+    viewable_job, CurrentUser, JobRequestBody, PathParams, QueryParams, Viewer,
+};
 use kr_http::ApiError;
 use kr_http::API_PREFIX;
 use serde::Serialize;
@@ -29,7 +31,7 @@ impl IntoParams for ListQuery {
 
 #[derive(Serialize, ToSchema)]
 pub struct CreatedJobEnvelope {
-    job: CreatedJobView,
+    pub job: CreatedJobView,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -70,16 +72,26 @@ fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
         (status = 401, description = "No valid session or API key", body = ErrorBody),
         (status = 402, description = "No runs left (`insufficient_credits`)", body = ErrorBody),
         (status = 403, description = "Domain allowance used up (`domain_limit_reached`), or a cross-origin cookie request", body = ErrorBody),
-        (status = 413, description = "Body over 64 KiB", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB (1 MiB with `keywords`)", body = ErrorBody),
     )
 )]
 pub async fn create(
     State(state): State<JobsState>,
     CurrentUser(principal): CurrentUser,
     headers: HeaderMap,
-    body: JsonBody,
+    JobRequestBody(body): JobRequestBody,
 ) -> Result<Response, ApiError> {
     let request = CreateJobRequest::parse(&body.0).map_err(ApiError::validation)?;
+    create_parsed(&state, principal.user_id, &headers, request).await
+}
+
+/// Creates the job of a parsed request: the part `POST /jobs` and `POST /jobs/import` share.
+pub async fn create_parsed(
+    state: &JobsState,
+    owner: UserId,
+    headers: &HeaderMap,
+    request: CreateJobRequest,
+) -> Result<Response, ApiError> {
     let idempotency_key = match headers.get("idempotency-key") {
         None => None,
         Some(value) => Some(
@@ -93,7 +105,8 @@ pub async fn create(
     let created = jobs::create_job(
         state.jobs.as_ref(),
         state.queue.as_ref(),
-        principal.user_id,
+        state.objects.as_ref(),
+        owner,
         request,
         idempotency_key,
     )

@@ -1,6 +1,8 @@
-//! The jobs function: `POST/GET /jobs`, `GET/DELETE /jobs/{jobId}`.
+//! The jobs function: `POST/GET /jobs`, `GET/DELETE /jobs/{jobId}`, and jobs on the user's
+//! own keywords: `POST /jobs/import`, `POST /jobs/estimate`.
 
 mod handlers;
+mod keyword_lists;
 
 use std::sync::Arc;
 
@@ -9,7 +11,9 @@ use axum::Router;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_core::store::{JobQueue, JobStore, ResultStore};
+use kr_core::service::jobs::JobArtifacts;
+use kr_core::store::{JobQueue, JobStore, RegisteredDomains, UserStore};
+pub use keyword_lists::EstimateSettings;
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -20,13 +24,21 @@ pub struct JobsState {
     pub auth: Arc<Authenticator>,
     pub jobs: Arc<dyn JobStore>,
     pub queue: Arc<dyn JobQueue>,
-    pub objects: Arc<dyn ResultStore>,
+    pub objects: Arc<dyn JobArtifacts>,
+    pub users: Arc<dyn UserStore>,
+    pub domains: Arc<dyn RegisteredDomains>,
+    pub estimates: EstimateSettings,
 }
 
 impl JobsState {
     pub async fn from_config(config: Config) -> Self {
+        let estimates = EstimateSettings::from_vars(|name| std::env::var(name).ok())
+            .unwrap_or_else(|err| panic!("configuration: {err}"));
         let wiring = Wiring::from_config(config).await;
         Self {
+            estimates,
+            users: wiring.store.clone(),
+            domains: wiring.store.clone(),
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs,
@@ -44,6 +56,8 @@ pub fn api() -> OpenApiRouter<JobsState> {
     OpenApiRouter::new()
         .routes(routes!(handlers::create, handlers::list))
         .routes(routes!(handlers::get, handlers::delete))
+        .routes(routes!(keyword_lists::import))
+        .routes(routes!(keyword_lists::estimate))
 }
 
 pub fn router(state: JobsState) -> Router {

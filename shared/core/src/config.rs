@@ -6,6 +6,25 @@ use uuid::Uuid;
 
 use crate::service::rate_limits::RateLimits;
 
+/// Keywords a job keeps besides the user's own, unless `KR_MAX_KEYWORDS` says otherwise.
+pub const DEFAULT_MAX_KEYWORDS: usize = 500;
+/// The most `KR_MAX_KEYWORDS` may ask for.
+pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
+
+/// Keywords a job keeps besides the user's own (`KR_MAX_KEYWORDS`, default 500, 1 to
+/// 20,000): read by the pipeline, and by the jobs function for its cost preview.
+pub fn max_keywords_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<usize, String> {
+    match lookup("KR_MAX_KEYWORDS") {
+        None => Ok(DEFAULT_MAX_KEYWORDS),
+        Some(raw) => raw
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|value| (1..=MAX_KEYWORDS_LIMIT).contains(value))
+            .ok_or_else(|| format!("KR_MAX_KEYWORDS must be 1 to {MAX_KEYWORDS_LIMIT}")),
+    }
+}
+
 /// Everything a function needs to know about its environment.
 #[derive(Debug, Clone)]
 pub struct Config {

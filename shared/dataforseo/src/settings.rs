@@ -104,6 +104,19 @@ impl ProviderSettings {
     }
 }
 
+/// The per-job cap and SERP budget as [`ProviderSettings::from_vars`] reads them, for a
+/// function that only previews costs and never calls the provider; `None` when no provider
+/// is configured (`configured` says whether credentials or their secret are set).
+pub fn spending_limits_from_vars(
+    lookup: impl Fn(&str) -> Option<String>,
+    configured: bool,
+) -> Result<Option<(f64, usize)>, String> {
+    // Placeholder credentials: only the limits are read from what this returns.
+    let credentials = configured.then(|| (String::new(), String::new()));
+    Ok(ProviderSettings::from_vars(lookup, credentials)?
+        .map(|settings| (settings.max_cost_per_job, settings.serp_budget)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

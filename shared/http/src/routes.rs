@@ -120,6 +120,8 @@ pub const ROUTES: &[Route] = &[
     buffered(Delete, "/api/v1/api-keys/{keyId}",                           Account, "api_keys::revoke"),
     buffered(Post,   "/api/v1/jobs",                                       Jobs,    "handlers::create"),
     buffered(Get,    "/api/v1/jobs",                                       Jobs,    "handlers::list"),
+    buffered(Post,   "/api/v1/jobs/import",                                Jobs,    "keyword_lists::import"),
+    buffered(Post,   "/api/v1/jobs/estimate",                              Jobs,    "keyword_lists::estimate"),
     buffered(Get,    "/api/v1/jobs/{jobId}",                               Jobs,    "handlers::get"),
     buffered(Delete, "/api/v1/jobs/{jobId}",                               Jobs,    "handlers::delete"),
     buffered(Get,    "/api/v1/jobs/{jobId}/keywords",                      Results, "handlers::keywords"),

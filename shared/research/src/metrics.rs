@@ -138,6 +138,7 @@ fn round2(value: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kr_core::dataset::KeywordSource;
     use crate::discovery::Prominence;
 
     fn candidate(keyword: &str, site_share: f64, title_mentions: usize) -> Candidate {

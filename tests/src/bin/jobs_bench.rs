@@ -70,6 +70,8 @@ async fn main() -> Result<()> {
             heartbeat_at: None,
             redrives: 0,
             expires_at: None,
+            imported_keywords: 0,
+            discover_keywords: true,
         })
         .collect();
     store.import_jobs(&jobs).await?;

@@ -150,6 +150,8 @@ async fn seed(count: usize) -> Result<()> {
         heartbeat_at: None,
         redrives: 0,
         expires_at: None,
+        imported_keywords: 0,
+        discover_keywords: true,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

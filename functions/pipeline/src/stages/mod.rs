@@ -27,6 +27,8 @@ use serde::{Deserialize, Serialize};
 
 pub use settings::ResearchSettings;
 
+use provider::Wanted;
+
 use crate::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
 
 /// The discovery stage's output: the job's keywords, best first, and what the data
@@ -97,6 +99,11 @@ impl ResearchRunner {
         progress: &ProgressReporter,
     ) -> Result<StageOutcome, StageError> {
         let pages: Vec<PageContent> = self.load(job, Stage::Crawl).await?;
+        let imported = self.imported_keywords(job).await?;
+        let wanted = Wanted {
+            imported: &imported,
+            discover: job.discover_keywords,
+        };
         let config = DiscoveryConfig::new(
             Language::new(&job.language_code),
             self.settings.max_keywords,
@@ -108,16 +115,24 @@ impl ResearchRunner {
                 provider::discover_with_provider(
                     job,
                     crawl,
+                    wanted,
                     &session,
                     self.settings.max_keywords,
                     progress,
                 )
                 .await?
             }
-            None => Discovered {
+            // The crawl's own ranking stands unless there is a list to merge it with.
+            None if imported.is_empty() => Discovered {
                 candidates: crawl,
                 facts: Vec::new(),
             },
+            None => provider::select(
+                crawl,
+                provider::Gathered::default(),
+                wanted,
+                self.settings.max_keywords,
+            ),
         };
         if discovered.candidates.is_empty() {
             let provider_too = if self.provider.is_some() {
@@ -132,6 +147,17 @@ impl ResearchRunner {
         }
         self.save(job, Stage::Discovery, &discovered).await?;
         Ok(StageOutcome::Continue)
+    }
+
+    /// The phrases the job was created with; empty when it brought none.
+    async fn imported_keywords(&self, job: &Job) -> Result<Vec<String>, StageError> {
+        if job.imported_keywords == 0 {
+            return Ok(Vec::new());
+        }
+        get_json(self.objects.as_ref(), job.id, objects::IMPORTED_KEYWORDS)
+            .await
+            .map_err(storage_failure)?
+            .ok_or_else(|| StageError::permanent("The job's imported keywords are missing."))
     }
 
     async fn metrics(

@@ -13,7 +13,6 @@ pub struct ResearchSettings {
     pub crawl_budget: std::time::Duration,
 }
 
-pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
 
 impl Default for ResearchSettings {
     fn default() -> Self {
@@ -30,13 +29,7 @@ impl ResearchSettings {
     pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
         let defaults = Self::default();
         Ok(Self {
-            max_keywords: bounded(
-                &lookup,
-                "KR_MAX_KEYWORDS",
-                1..=MAX_KEYWORDS_LIMIT,
-                defaults.max_keywords,
-                &format!("KR_MAX_KEYWORDS must be 1 to {MAX_KEYWORDS_LIMIT}"),
-            )?,
+            max_keywords: kr_research::discovery::max_keywords_from_vars(&lookup)?,
             cluster_threshold: bounded(
                 &lookup,
                 "KR_CLUSTER_THRESHOLD",

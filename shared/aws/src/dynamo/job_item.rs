@@ -96,6 +96,8 @@ mod tests {
             heartbeat_at: None,
             redrives: 0,
             expires_at: None,
+            imported_keywords: 0,
+            discover_keywords: true,
         }
     }
 

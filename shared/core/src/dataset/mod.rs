@@ -12,7 +12,7 @@ mod records;
 
 pub use page::{PageContent, SiteRole};
 pub use records::{
-    ClusterRecord, Intent, KeywordRecord, MonthlySearch, Persona, Ranking, RankingKind,
+    ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind,
     ESTIMATE_SOURCE,
 };
 
@@ -23,6 +23,8 @@ pub const DATASET_FORMAT: u32 = 1;
 /// Object names under a job's prefix.
 pub mod objects {
     pub const REFERENCES: &str = "references.json";
+    /// The keywords the user brought: a JSON array of cleaned phrases.
+    pub const IMPORTED_KEYWORDS: &str = "imported-keywords.json";
 
     pub fn dataset() -> String {
         format!("results/dataset-v{}.json", super::DATASET_FORMAT)

@@ -61,6 +61,51 @@ pub struct KeywordRecord {
     pub rankings: Vec<Ranking>,
     /// Competitors cover it and the primary site does not.
     pub content_gap: bool,
+    /// Where the keyword came from; `null` in results computed before sources were recorded.
+    #[serde(default)]
+    pub source: Option<KeywordSource>,
+}
+
+/// Where a keyword came from. A keyword with several origins names the first that applies in
+/// this order: the user's own list, a ranking, the crawl, a keyword idea.
+#[derive(
+    ToSchema, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum KeywordSource {
+    /// In the `keywords` the job was created with.
+    Imported,
+    /// The primary or a competitor domain ranks for it (data provider).
+    Ranked,
+    /// Found on the crawled pages.
+    #[default]
+    Crawl,
+    /// A keyword idea the data provider gave for the site's own top phrases.
+    Idea,
+}
+
+impl KeywordSource {
+    pub const ALL: [KeywordSource; 4] = [Self::Imported, Self::Ranked, Self::Crawl, Self::Idea];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Imported => "imported",
+            Self::Ranked => "ranked",
+            Self::Crawl => "crawl",
+            Self::Idea => "idea",
+        }
+    }
+}
+
+impl std::str::FromStr for KeywordSource {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|source| source.as_str().eq_ignore_ascii_case(raw.trim()))
+            .ok_or_else(|| "must be one of imported, ranked, crawl, idea".to_string())
+    }
 }
 
 impl KeywordRecord {

@@ -44,6 +44,17 @@ pub struct Job {
     /// When the job and its results are deleted (the results retention); `None`: never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<DateTime<Utc>>,
+    /// Phrases the user brought (stored beside the job as an artifact); 0 when none.
+    #[serde(default)]
+    pub imported_keywords: u32,
+    /// Whether the job adds keywords it finds itself to the imported ones; always true
+    /// without imported keywords.
+    #[serde(default = "discovering")]
+    pub discover_keywords: bool,
+}
+
+fn discovering() -> bool {
+    true
 }
 
 /// Paid data provider calls of one job (the Job resource's `usage`). Stored on the job as
@@ -75,6 +86,8 @@ pub struct NewJob {
     pub language_code: LanguageCode,
     pub location_code: LocationCode,
     pub created_at: DateTime<Utc>,
+    pub imported_keywords: u32,
+    pub discover_keywords: bool,
 }
 
 /// One step of a job's life: the job as it will be, and what the same write must also do.
@@ -119,6 +132,8 @@ impl Job {
             heartbeat_at: None,
             redrives: 0,
             expires_at: None,
+            imported_keywords: new.imported_keywords,
+            discover_keywords: new.discover_keywords,
         }
     }
 
@@ -223,6 +238,8 @@ mod tests {
             language_code: LanguageCode::parse("en").unwrap(),
             location_code: LocationCode::parse(2840).unwrap(),
             created_at: Utc::now(),
+            imported_keywords: 0,
+            discover_keywords: true,
         })
     }
 

@@ -4,6 +4,8 @@ mod domain_name;
 mod email;
 mod ids;
 mod job;
+mod keyword_file;
+mod keyword_list;
 mod lifecycle;
 mod locale;
 mod plan;
@@ -13,6 +15,11 @@ pub use domain_name::DomainName;
 pub use email::Email;
 pub use ids::{ApiKeyId, JobId, UserId};
 pub use job::{JobStatus, Progress, Stage};
+pub use keyword_file::{parse_keyword_file, KeywordFileFormat};
+pub use keyword_list::{
+    is_refused_char, KeywordList, KeywordPhrase, MAX_IMPORTED_KEYWORDS, MAX_PHRASE_CHARS,
+    MAX_PHRASE_WORDS,
+};
 pub use lifecycle::{Job, JobChange, NewJob, ProviderUsage};
 pub use locale::{LanguageCode, LocationCode};
 pub use plan::Plan;

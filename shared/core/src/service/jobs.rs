@@ -8,12 +8,19 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::domain::{
-    DomainName, Job, JobId, JobStatus, LanguageCode, LocationCode, NewJob, Progress, ProviderUsage,
-    Stage, UserId,
+    DomainName, Job, JobId, JobStatus, KeywordList, LanguageCode, LocationCode, NewJob, Progress,
+    ProviderUsage, Stage, UserId,
 };
+use crate::dataset::objects;
 use crate::store::{
-    CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage, ResultStore, StoreError,
+    ArtifactStore, CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage,
+    ResultStore, StoreError,
 };
+
+/// Where a new job's imported keywords are kept, and removed again when no job is made.
+pub trait JobArtifacts: ArtifactStore + ResultStore {}
+
+impl<T: ArtifactStore + ResultStore + ?Sized> JobArtifacts for T {}
 use crate::validation::FieldError;
 
 pub const MAX_COMPETITORS: usize = 10;
@@ -52,6 +59,11 @@ pub struct JobView {
     /// What the job's paid data provider calls cost so far; `null` when it made none (no
     /// provider configured, or a job that has not reached the provider yet).
     pub usage: Option<UsageView>,
+    /// Keywords the request brought (`keywords`), after cleaning; 0 when none.
+    pub imported_keyword_count: u32,
+    /// Whether the job adds keywords it finds itself to the imported ones (`true` unless the
+    /// request said `discoverKeywords: false`).
+    pub discover_keywords: bool,
 }
 
 /// Paid data provider calls of a job.
@@ -114,6 +126,8 @@ impl From<&Job> for JobView {
                 None
             },
             usage: job.usage.as_ref().map(UsageView::from),
+            imported_keyword_count: job.imported_keywords,
+            discover_keywords: job.discover_keywords,
         }
     }
 }
@@ -127,6 +141,31 @@ pub struct CreatedJobView {
     #[serde(with = "crate::time")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: DateTime<Utc>,
+    /// Only when the request brought `keywords`: what became of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword_import: Option<KeywordImportView>,
+}
+
+/// What became of the keywords a request brought.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordImportView {
+    /// Distinct phrases the job researches.
+    #[schema(example = 120)]
+    pub imported: usize,
+    /// Entries dropped as the same phrase as an earlier one once cleaned ("Cold Brew" and
+    /// "cold  brew").
+    #[schema(example = 3)]
+    pub duplicates: usize,
+}
+
+impl KeywordImportView {
+    fn of(list: &KeywordList) -> Self {
+        Self {
+            imported: list.len(),
+            duplicates: list.duplicates(),
+        }
+    }
 }
 
 // Documents the body and is what parsing it yields (every field a value that passed
@@ -149,6 +188,43 @@ pub struct CreateJobRequest {
     /// Required JSON integer, a `location_code` from `GET /locations`.
     #[schema(schema_with = location_code_schema)]
     pub location_code: LocationCode,
+    /// Optional: your own keywords (a client's list, a Search Console or tool export), 1 to
+    /// 10,000 distinct phrases. Each is cleaned like a typed search (trimmed, single spaces,
+    /// lower case) and must be what the keyword data provider accepts: at most 80 characters
+    /// and 10 words, none of `, ! @ % ^ ( ) = { } ; ~ ` < > ? \ |` or `―`, no control
+    /// characters or emoji. Phrases equal once cleaned collapse into one. Every phrase that
+    /// cannot be used is reported in the 400's `details.fields` as `keywords[i]`, and nothing
+    /// is created. Imported keywords are all kept (`source: imported`), measured, classified,
+    /// clustered, given personas and scored like discovered ones. With `keywords`, the body may
+    /// be up to 1 MiB.
+    #[schema(schema_with = keywords_schema)]
+    pub keywords: Option<KeywordList>,
+    /// Optional, default `true`: add the keywords the job finds (crawl, and with the data
+    /// provider the domains' rankings and keyword ideas) to the imported ones. `false`
+    /// researches only `keywords` (which it then requires); the sites are still crawled, for
+    /// relevance, personas and previews.
+    #[schema(value_type = Option<bool>, example = true)]
+    pub discover_keywords: bool,
+}
+
+/// The `keywords` array: what JSON Schema can say of a usable phrase; the rest is in words.
+fn keywords_schema() -> utoipa::openapi::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(crate::domain::MAX_PHRASE_CHARS))
+                .build(),
+        )
+        .min_items(Some(1))
+        .max_items(Some(crate::domain::MAX_IMPORTED_KEYWORDS))
+        .examples([serde_json::json!(["cold brew coffee", "best espresso beans"])])
+        .description(Some(
+            "Optional: your own keywords, 1 to 10,000 distinct phrases of at most 80 characters and 10 words, without the symbols the keyword data provider refuses (see `CreateJobRequest`).",
+        ))
+        .build()
 }
 
 /// The codes `LanguageCode::parse` accepts, as the document's enum.
@@ -190,6 +266,19 @@ impl CreateJobRequest {
     /// Validates every field of a JSON object and reports all problems at once, each named
     /// as sent. A `null` field counts as absent.
     pub fn parse(body: &Map<String, Value>) -> Result<Self, Vec<FieldError>> {
+        let keywords = body
+            .get("keywords")
+            .filter(|value| !value.is_null())
+            .map(KeywordList::from_json);
+        Self::parse_with_keywords(body, keywords)
+    }
+
+    /// [`Self::parse`] with the keywords parsed elsewhere (an uploaded file); `keywords` in
+    /// `body` is not read.
+    pub fn parse_with_keywords(
+        body: &Map<String, Value>,
+        keywords: Option<Result<KeywordList, Vec<FieldError>>>,
+    ) -> Result<Self, Vec<FieldError>> {
         let field = |name: &str| body.get(name).filter(|value| !value.is_null());
         let mut errors = Vec::new();
         let primary = match field("primaryDomain") {
@@ -218,6 +307,26 @@ impl CreateJobRequest {
         }
         .map_err(|message| errors.push(FieldError::new("locationCode", message)))
         .ok();
+        let given_keywords = keywords.is_some();
+        let keywords = keywords.and_then(|parsed| {
+            parsed
+                .map_err(|list_errors| errors.extend(list_errors))
+                .ok()
+        });
+        let discover_keywords = match field("discoverKeywords") {
+            None => true,
+            Some(Value::Bool(flag)) => *flag,
+            Some(_) => {
+                errors.push(FieldError::new("discoverKeywords", "must be true or false"));
+                true
+            }
+        };
+        if !discover_keywords && !given_keywords {
+            errors.push(FieldError::new(
+                "discoverKeywords",
+                "may be false only with `keywords` to research",
+            ));
+        }
         match (primary, language, location) {
             (Some(primary_domain), Some(language_code), Some(location_code))
                 if errors.is_empty() =>
@@ -227,6 +336,8 @@ impl CreateJobRequest {
                     competitor_domains: competitors,
                     language_code,
                     location_code,
+                    keywords,
+                    discover_keywords,
                 })
             }
             _ => Err(errors),
@@ -245,6 +356,19 @@ impl CreateJobRequest {
             self.language_code.as_str(),
             self.location_code.get(),
         ]);
+        // Requests without the fields added later hash as they always did, so a retry
+        // across a deployment still replays.
+        let canonical = match &self.keywords {
+            None => canonical,
+            Some(list) => serde_json::json!([
+                canonical,
+                list.phrases()
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>(),
+                self.discover_keywords,
+            ]),
+        };
         hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
     }
 }
@@ -321,9 +445,13 @@ impl From<StoreError> for CreateJobError {
 /// Stores the job (charging a run and, for a new primary domain, the allowance) and sends
 /// its first pipeline message. A failed send leaves the job `queued` for the sweeper
 /// ([`requeue_stale_jobs`]) rather than failing a request whose job is already paid for.
+///
+/// Imported keywords are stored first, under the new job's id: a list that cannot be stored
+/// charges nothing, and one whose job is not created (no runs, a replay) is removed again.
 pub async fn create_job(
     jobs: &dyn JobStore,
     queue: &dyn JobQueue,
+    artifacts: &dyn JobArtifacts,
     owner: UserId,
     request: CreateJobRequest,
     idempotency_key: Option<String>,
@@ -332,6 +460,7 @@ pub async fn create_job(
         key,
         fingerprint: request.fingerprint(),
     });
+    let keyword_import = request.keywords.as_ref().map(KeywordImportView::of);
     let new_job = NewJob {
         id: JobId::new(),
         owner,
@@ -340,9 +469,36 @@ pub async fn create_job(
         language_code: request.language_code,
         location_code: request.location_code,
         created_at: Utc::now(),
+        imported_keywords: request.keywords.as_ref().map_or(0, |list| list.len() as u32),
+        discover_keywords: request.discover_keywords,
     };
-    match jobs.create_job(&new_job, idempotency.as_ref()).await? {
+    let imported = match &request.keywords {
+        Some(list) => {
+            let bytes = serde_json::to_vec(&imported_phrases(list)).map_err(StoreError::new)?;
+            artifacts
+                .put_artifact(new_job.id, objects::IMPORTED_KEYWORDS, bytes.clone())
+                .await?;
+            Some(bytes)
+        }
+        None => None,
+    };
+    let outcome = jobs.create_job(&new_job, idempotency.as_ref()).await;
+    if imported.is_some() && !matches!(outcome, Ok(CreateJobOutcome::Created(_))) {
+        if let Err(err) = artifacts.delete_results(new_job.id).await {
+            tracing::warn!(job = %new_job.id, %err, "could not remove the keywords of a job not created");
+        }
+    }
+    match outcome? {
         CreateJobOutcome::Created(job) => {
+            // Stored again with the job known, so it expires with the job's results.
+            if let (Some(bytes), Some(_)) = (imported, job.expires_at) {
+                if let Err(err) = artifacts
+                    .put_job_artifact(&job, objects::IMPORTED_KEYWORDS, bytes)
+                    .await
+                {
+                    tracing::warn!(job = %job.id, %err, "imported keywords not marked to expire");
+                }
+            }
             let message = PipelineMessage {
                 job_id: job.id,
                 stage: Stage::first(),
@@ -354,17 +510,24 @@ pub async fn create_job(
                 id: job.id,
                 status: job.status,
                 created_at: job.created_at,
+                keyword_import,
             })
         }
         CreateJobOutcome::Replayed { id, created_at } => Ok(CreatedJobView {
             id,
             status: JobStatus::Queued,
             created_at,
+            keyword_import,
         }),
         CreateJobOutcome::IdempotencyKeyReused => Err(CreateJobError::IdempotencyKeyReused),
         CreateJobOutcome::InsufficientCredits => Err(CreateJobError::InsufficientCredits),
         CreateJobOutcome::DomainLimitReached => Err(CreateJobError::DomainLimitReached),
     }
+}
+
+/// The stored form of a job's imported keywords: the cleaned phrases, in order.
+pub fn imported_phrases(list: &KeywordList) -> Vec<&str> {
+    list.phrases().iter().map(|phrase| phrase.as_str()).collect()
 }
 
 /// The job if `viewer` may read it: its owner, or anyone for a demo job.

@@ -2,5 +2,6 @@
 //! calls and back; nothing here knows about HTTP.
 
 pub mod account;
+pub mod estimate;
 pub mod jobs;
 pub mod rate_limits;

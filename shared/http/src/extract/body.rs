@@ -9,6 +9,9 @@ use crate::ApiError;
 
 /// Request bodies larger than this are refused with 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// A job request that brings its own keywords (`keywords`, or an uploaded file) may be this
+/// large: 10,000 phrases of up to 80 characters.
+pub const MAX_KEYWORDS_BODY_BYTES: usize = 1024 * 1024;
 
 /// A JSON object body, size-capped. Handlers parse its fields themselves so every
 /// validation error can name the field it is about.
@@ -16,41 +19,104 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 pub struct JsonBody(pub serde_json::Map<String, Value>);
 
 fn too_large() -> ApiError {
+    too_large_for(MAX_BODY_BYTES)
+}
+
+fn too_large_for(limit: usize) -> ApiError {
     ApiError::new(
         ErrorCode::PayloadTooLarge,
-        format!(
-            "The request body must be at most {} KiB.",
-            MAX_BODY_BYTES / 1024
-        ),
+        format!("The request body must be at most {} KiB.", limit / 1024),
     )
+}
+
+/// The body's bytes, refused with 413 past `limit` (declared or read).
+async fn read_capped(request: Request<Body>, limit: usize) -> Result<axum::body::Bytes, ApiError> {
+    let declared = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > limit) {
+        return Err(too_large_for(limit));
+    }
+    axum::body::to_bytes(request.into_body(), limit)
+        .await
+        .map_err(|_| too_large_for(limit))
+}
+
+fn json_object(bytes: &[u8]) -> Result<serde_json::Map<String, Value>, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::field("body", "a JSON object is required"));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ApiError::field("body", "must be a JSON object")),
+        Err(err) => Err(ApiError::field(
+            "body",
+            format!("is not valid JSON ({err})"),
+        )),
+    }
+}
+
+/// The JSON body of a job request: 64 KiB like every other, or up to 1 MiB when it carries a
+/// `keywords` array, so that requests without one are answered exactly as before.
+#[derive(Debug)]
+pub struct JobRequestBody(pub JsonBody);
+
+impl<S: Send + Sync> FromRequest<S> for JobRequestBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request<Body>, _state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_capped(request, MAX_KEYWORDS_BODY_BYTES).await?;
+        let map = json_object(&bytes);
+        let has_keywords = map
+            .as_ref()
+            .is_ok_and(|map| map.get("keywords").is_some_and(Value::is_array));
+        if bytes.len() > MAX_BODY_BYTES && !has_keywords {
+            return Err(too_large());
+        }
+        Ok(Self(JsonBody(map?)))
+    }
+}
+
+/// An uploaded keyword file: UTF-8 text of up to 1 MiB, sent as `text/plain` (one phrase a
+/// line) or `text/csv`.
+#[derive(Debug)]
+pub struct KeywordFileBody {
+    pub text: String,
+    pub format: kr_core::domain::KeywordFileFormat,
+}
+
+impl<S: Send + Sync> FromRequest<S> for KeywordFileBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request<Body>, _state: &S) -> Result<Self, Self::Rejection> {
+        let essence = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(|essence| essence.trim().to_ascii_lowercase())
+            .unwrap_or_default();
+        let format = kr_core::domain::KeywordFileFormat::from_media_type(&essence).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                "Send the keyword file as text/plain (one phrase a line) or text/csv.",
+            )
+        })?;
+        let bytes = read_capped(request, MAX_KEYWORDS_BODY_BYTES).await?;
+        let text = String::from_utf8(bytes.to_vec())
+            .map_err(|_| ApiError::field("body", "must be UTF-8 text"))?;
+        Ok(Self { text, format })
+    }
 }
 
 impl<S: Send + Sync> FromRequest<S> for JsonBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request<Body>, _state: &S) -> Result<Self, Self::Rejection> {
-        let declared = request
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.parse::<usize>().ok());
-        if declared.is_some_and(|length| length > MAX_BODY_BYTES) {
-            return Err(too_large());
-        }
-        let bytes = axum::body::to_bytes(request.into_body(), MAX_BODY_BYTES)
-            .await
-            .map_err(|_| too_large())?;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(ApiError::field("body", "a JSON object is required"));
-        }
-        match serde_json::from_slice::<Value>(&bytes) {
-            Ok(Value::Object(map)) => Ok(Self(map)),
-            Ok(_) => Err(ApiError::field("body", "must be a JSON object")),
-            Err(err) => Err(ApiError::field(
-                "body",
-                format!("is not valid JSON ({err})"),
-            )),
-        }
+        let bytes = read_capped(request, MAX_BODY_BYTES).await?;
+        json_object(&bytes).map(Self)
     }
 }
 

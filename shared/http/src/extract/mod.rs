@@ -8,7 +8,10 @@ mod query;
 mod source;
 mod viewable;
 
-pub use body::{DeclaredJsonBody, JsonBody};
+pub use body::{
+    DeclaredJsonBody, JobRequestBody, JsonBody, KeywordFileBody, MAX_BODY_BYTES,
+    MAX_KEYWORDS_BODY_BYTES,
+};
 pub use caller::{foreign_origin_refused, from_foreign_origin, CurrentUser, Viewer};
 pub use path::PathParams;
 pub use query::QueryParams;

@@ -43,16 +43,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::text::{join_words, Analyzer, Language};
 use crate::PageContent;
+use kr_core::dataset::KeywordSource;
 use collect::{collect, for_each_phrase, Collection, Ids, PhraseStats, MAX_PHRASE_WORDS};
 pub use fields::{Field, Prominence};
 pub use html::strip_html;
 pub use keyphrases::extract_keyphrases;
 use query_shape::{competitor_weight, is_fragment, is_quantity, SingleWords};
 
-/// Default number of keywords kept.
-pub const DEFAULT_MAX_KEYWORDS: usize = 500;
-/// Upper bound of `max_keywords`.
-pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
+/// Keywords kept by default, and the most a job may keep (`KR_MAX_KEYWORDS`).
+pub use kr_core::config::{max_keywords_from_vars, DEFAULT_MAX_KEYWORDS, MAX_KEYWORDS_LIMIT};
 
 const LENGTH_FACTOR: [f64; MAX_PHRASE_WORDS] = [0.8, 1.25, 1.3, 1.2, 1.1];
 
@@ -110,6 +109,9 @@ pub struct Candidate {
     pub content_gap: bool,
     /// Occurrences per field, all pages.
     pub prominence: Prominence,
+    /// Where it came from; the crawl unless a later step says otherwise.
+    #[serde(default)]
+    pub source: KeywordSource,
 }
 
 /// The best `config.max_keywords` candidates, best first (ties by keyword).
@@ -194,6 +196,7 @@ fn to_candidate(phrase: &PhraseStats, collection: &Collection, crawled_sites: us
         competitor_sites,
         content_gap: competitor_sites > 0 && !in_primary,
         prominence: Prominence::from_counts(&phrase.fields),
+        source: KeywordSource::Crawl,
     }
 }
 

@@ -174,6 +174,7 @@ pub fn assemble(
             metrics_source: known.source.clone(),
             rankings,
             content_gap: candidate.content_gap,
+            source: Some(candidate.source),
         });
     }
 

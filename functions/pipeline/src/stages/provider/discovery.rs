@@ -7,7 +7,7 @@ use kr_dataforseo::JobSession;
 use kr_research::discovery::Candidate;
 
 use super::market;
-use super::selection::{select, Gathered};
+use super::selection::{select, Gathered, Wanted};
 use super::settle;
 use crate::runner::{ProgressReporter, StageError};
 use crate::stages::Discovered;
@@ -18,6 +18,7 @@ const IDEA_SEEDS: usize = 20;
 pub async fn discover_with_provider(
     job: &Job,
     crawl: Vec<Candidate>,
+    wanted: Wanted<'_>,
     session: &JobSession<'_>,
     max_keywords: usize,
     progress: &ProgressReporter,
@@ -47,12 +48,13 @@ pub async fn discover_with_provider(
         .take(IDEA_SEEDS)
         .map(|c| c.keyword.clone())
         .collect();
-    if !seeds.is_empty() {
+    // Ideas only add keywords; a job on its own list has no use for them.
+    if !seeds.is_empty() && wanted.discover {
         gathered.ideas = settle(
             session.keyword_ideas(&seeds, &market, limit).await,
             "keyword ideas",
         )?
         .unwrap_or_default();
     }
-    Ok(select(crawl, gathered, max_keywords))
+    Ok(select(crawl, gathered, wanted, max_keywords))
 }

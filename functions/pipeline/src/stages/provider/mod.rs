@@ -10,6 +10,7 @@ mod selection;
 pub use discovery::discover_with_provider;
 pub use facts::KeywordFacts;
 pub use metrics::measure_with_provider;
+pub use selection::{select, Gathered, Wanted};
 
 use kr_core::domain::Job;
 use kr_dataforseo::{Market, ProviderError};

@@ -8,6 +8,7 @@
 //! | only competitors rank (a content gap) | 0.7 |
 //! | found in the crawl | 0.75 × its crawl relevance (log-scaled discovery score, 0..1) |
 //! | a keyword idea from the site's own top phrases | 0.4 |
+//! | in the user's own list (`keywords` of the job) | at least 0.6 |
 //!
 //! Measured evidence of demand outranks the crawl's: a keyword the primary ranks for, or one
 //! its competitors win it over, matters more than a phrase that is merely on the pages, and a
@@ -17,11 +18,17 @@
 //!
 //! A keyword with several kinds of evidence takes the highest; ties go to the higher volume.
 //! Relevance is stored back as a discovery score, so scoring treats every keyword alike.
+//!
+//! The user's own keywords are all kept, besides the `max_keywords` best of the others (none
+//! of the others when the job researches only its list). The user chose them, which says
+//! more than a keyword idea and less than a measured ranking or gap: 0.6 unless other
+//! evidence gives more.
 
 use std::collections::HashMap;
 
 use kr_dataforseo::keywords::match_key;
 use kr_dataforseo::model::{KeywordData, RankedItem};
+use kr_core::dataset::KeywordSource;
 use kr_research::discovery::{Candidate, Prominence};
 use kr_research::research::{Ranking, RankingKind};
 use kr_research::scores::relevance;
@@ -32,6 +39,7 @@ use crate::stages::Discovered;
 const IDEA_RELEVANCE: f64 = 0.4;
 const GAP_RELEVANCE: f64 = 0.7;
 const CRAWL_WEIGHT: f64 = 0.75;
+const IMPORTED_RELEVANCE: f64 = 0.6;
 
 /// The provider's answers for one job's discovery.
 #[derive(Debug, Default)]
@@ -41,6 +49,21 @@ pub struct Gathered {
     pub ideas: Vec<KeywordData>,
 }
 
+/// The user's own keywords and whether the job adds others to them.
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted<'a> {
+    pub imported: &'a [String],
+    pub discover: bool,
+}
+
+#[cfg(test)]
+impl Wanted<'_> {
+    pub const DISCOVERED_ONLY: Wanted<'static> = Wanted {
+        imported: &[],
+        discover: true,
+    };
+}
+
 struct Entry {
     keyword: String,
     crawl: Option<Candidate>,
@@ -48,9 +71,29 @@ struct Entry {
     primary_position: Option<u32>,
     competitor_ranks: bool,
     idea: bool,
+    imported: bool,
 }
 
-pub fn select(crawl: Vec<Candidate>, gathered: Gathered, max_keywords: usize) -> Discovered {
+impl Entry {
+    fn source(&self) -> KeywordSource {
+        if self.imported {
+            KeywordSource::Imported
+        } else if self.primary_position.is_some() || self.competitor_ranks {
+            KeywordSource::Ranked
+        } else if self.crawl.is_some() {
+            KeywordSource::Crawl
+        } else {
+            KeywordSource::Idea
+        }
+    }
+}
+
+pub fn select(
+    crawl: Vec<Candidate>,
+    gathered: Gathered,
+    wanted: Wanted<'_>,
+    max_keywords: usize,
+) -> Discovered {
     let best_score = crawl.iter().map(|c| c.score).fold(0.0, f64::max);
     let mut entries: Vec<Entry> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
@@ -63,10 +106,15 @@ pub fn select(crawl: Vec<Candidate>, gathered: Gathered, max_keywords: usize) ->
                 primary_position: None,
                 competitor_ranks: false,
                 idea: false,
+                imported: false,
             });
             entries.len() - 1
         })
     };
+    for keyword in wanted.imported {
+        let at = entry(keyword, &mut entries);
+        entries[at].imported = true;
+    }
     for candidate in crawl {
         let at = entry(&candidate.keyword, &mut entries);
         entries[at].crawl = Some(candidate);
@@ -127,7 +175,18 @@ pub fn select(crawl: Vec<Candidate>, gathered: Gathered, max_keywords: usize) ->
             .then_with(|| b.facts.volume().cmp(&a.facts.volume()))
             .then_with(|| a.keyword.cmp(&b.keyword))
     });
-    ranked.truncate(max_keywords.max(1));
+    let mut others = 0;
+    let others_wanted = if wanted.discover {
+        max_keywords.max(1)
+    } else {
+        0
+    };
+    ranked.retain(|(_, e)| {
+        e.imported || {
+            others += 1;
+            others <= others_wanted
+        }
+    });
 
     // Scores on the crawl's scale, so `relevance()` gives back what was computed here.
     let scale = if best_score > 0.0 { best_score } else { 1.0 };
@@ -139,6 +198,7 @@ pub fn select(crawl: Vec<Candidate>, gathered: Gathered, max_keywords: usize) ->
         } else {
             e.crawl.as_ref().is_some_and(|c| c.content_gap)
         };
+        let source = e.source();
         let mut candidate = e.crawl.unwrap_or_else(|| Candidate {
             word_count: e.keyword.split_whitespace().count(),
             keyword: e.keyword.clone(),
@@ -152,9 +212,11 @@ pub fn select(crawl: Vec<Candidate>, gathered: Gathered, max_keywords: usize) ->
             competitor_sites: 0,
             content_gap: false,
             prominence: Prominence::default(),
+            source: KeywordSource::Crawl,
         });
         candidate.score = (1.0 + scale).powf(relevance) - 1.0;
         candidate.content_gap = gap;
+        candidate.source = source;
         discovered.candidates.push(candidate);
         discovered.facts.push(e.facts);
     }
@@ -175,7 +237,8 @@ fn entry_relevance(e: &Entry, best_score: f64) -> f64 {
         0.0
     };
     let idea = if e.idea { IDEA_RELEVANCE } else { 0.0 };
-    crawl.max(ranked).max(gap).max(idea)
+    let imported = if e.imported { IMPORTED_RELEVANCE } else { 0.0 };
+    crawl.max(ranked).max(gap).max(idea).max(imported)
 }
 
 #[cfg(test)]
@@ -196,6 +259,7 @@ mod tests {
             competitor_sites: 0,
             content_gap,
             prominence: Prominence::default(),
+            source: KeywordSource::Crawl,
         }
     }
 
@@ -238,7 +302,7 @@ mod tests {
             crawl("house blend", 4.0, false),
             crawl("pour over kettle", 2.0, true),
         ];
-        let found = select(crawled, gathered, 10);
+        let found = select(crawled, gathered, Wanted::DISCOVERED_ONLY, 10);
         let keywords: Vec<&str> = found
             .candidates
             .iter()
@@ -272,6 +336,7 @@ mod tests {
         let kept = select(
             vec![crawl("cold brew", 10.0, false)],
             Gathered::default(),
+            Wanted::DISCOVERED_ONLY,
             1,
         );
         assert_eq!(kept.candidates.len(), 1);

@@ -1,0 +1,236 @@
+//! Jobs on the user's own keywords: `POST /jobs/import` (a text or CSV file, the other fields
+//! as query parameters) and the cost preview `POST /jobs/estimate`.
+
+use axum::extract::{FromRequest, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::Json;
+use kr_core::domain::parse_keyword_file;
+use kr_core::service::estimate::{self, JobEstimate, KeywordPlan, ProviderEstimate};
+use kr_core::service::jobs::CreateJobRequest;
+use kr_dataforseo::pricing::{job_cost_bound, JobPlan};
+use kr_http::error::ErrorBody;
+use kr_http::extract::{CurrentUser, JobRequestBody, KeywordFileBody, QueryParams};
+use kr_http::ApiError;
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+use utoipa::ToSchema;
+
+use crate::handlers::{create_parsed, CreatedJobEnvelope};
+use crate::JobsState;
+
+/// What the cost preview needs to know of the service's settings, read at start-up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EstimateSettings {
+    /// `KR_MAX_KEYWORDS`.
+    pub max_keywords: usize,
+    /// The provider's per-job cap and SERP budget; `None` without a provider.
+    pub provider: Option<(f64, usize)>,
+}
+
+impl EstimateSettings {
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let set = |name: &str| lookup(name).is_some_and(|value| !value.trim().is_empty());
+        let configured = set("KR_DATAFORSEO_LOGIN") || set("KR_DATAFORSEO_SECRET_ARN");
+        Ok(Self {
+            max_keywords: kr_core::config::max_keywords_from_vars(&lookup)?,
+            provider: kr_dataforseo::spending_limits_from_vars(&lookup, configured)?,
+        })
+    }
+
+    fn provider_estimate(&self, request: &CreateJobRequest, plan: &KeywordPlan) -> Option<ProviderEstimate> {
+        let (cap_usd, serp_budget) = self.provider?;
+        let job = JobPlan {
+            domains: 1 + request.competitor_domains.len(),
+            fetch_limit: self.max_keywords,
+            ideas: request.discover_keywords,
+            keywords: plan.total_at_most,
+            serps: serp_budget,
+        };
+        Some(ProviderEstimate {
+            provider: kr_dataforseo::PROVIDER.to_string(),
+            max_cost_usd: job_cost_bound(&job, cap_usd),
+            cap_usd,
+        })
+    }
+}
+
+/// The job fields of `POST /jobs/import` and a file-based estimate, from the query string as
+/// the JSON body would carry them: `competitorDomains` comma-separated, `locationCode` a
+/// number, `discoverKeywords` `true` or `false`.
+fn settings_from_query(query: &QueryParams) -> Map<String, Value> {
+    let mut body = Map::new();
+    for name in ["primaryDomain", "languageCode"] {
+        if let Some(value) = query.str(name) {
+            body.insert(name.into(), Value::String(value.into()));
+        }
+    }
+    if let Some(list) = query.str("competitorDomains") {
+        let domains = list
+            .split(',')
+            .map(str::trim)
+            .filter(|domain| !domain.is_empty())
+            .map(|domain| Value::String(domain.into()))
+            .collect();
+        body.insert("competitorDomains".into(), Value::Array(domains));
+    }
+    if let Some(raw) = query.value("locationCode") {
+        let value = raw
+            .parse::<i64>()
+            .map(|code| Value::Number(Number::from(code)))
+            .unwrap_or_else(|_| Value::String(raw.into()));
+        body.insert("locationCode".into(), value);
+    }
+    if let Some(raw) = query.value("discoverKeywords") {
+        let value = match raw {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            other => Value::String(other.into()),
+        };
+        body.insert("discoverKeywords".into(), value);
+    }
+    body
+}
+
+fn parse_upload(query: &QueryParams, file: KeywordFileBody) -> Result<CreateJobRequest, ApiError> {
+    let keywords = parse_keyword_file(&file.text, file.format);
+    CreateJobRequest::parse_with_keywords(&settings_from_query(query), Some(keywords))
+        .map_err(ApiError::validation)
+}
+
+/// A job request sent either way: JSON like `POST /jobs`, or a keyword file with the other
+/// fields in the query string like `POST /jobs/import`.
+pub struct AnyJobRequest(CreateJobRequest);
+
+impl<S: Send + Sync> FromRequest<S> for AnyJobRequest {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let is_file = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.trim_start().to_ascii_lowercase().starts_with("text/"));
+        if is_file {
+            let query = QueryParams::parse(request.uri().query().unwrap_or(""))?;
+            let file = KeywordFileBody::from_request(request, state).await?;
+            return parse_upload(&query, file).map(Self);
+        }
+        let JobRequestBody(body) = JobRequestBody::from_request(request, state).await?;
+        CreateJobRequest::parse(&body.0)
+            .map(Self)
+            .map_err(ApiError::validation)
+    }
+}
+
+/// Creates a job on a keyword file: a plain-text list (`Content-Type: text/plain`, one phrase
+/// a line) or a CSV export (`text/csv`; the column headed `Keyword`, `Query`, `Top queries`,
+/// `Search term`… else the first; comma, semicolon or tab separated), up to 1 MiB of UTF-8.
+/// The other fields of `POST /jobs` come as query parameters (`competitorDomains`
+/// comma-separated). Blank lines are skipped; every line that is not a usable phrase is
+/// reported in the 400's `details.fields` as `line N`, and nothing is created. Otherwise
+/// exactly `POST /jobs`: the same checks, charges, `Idempotency-Key` and answer.
+#[utoipa::path(
+    post,
+    path = "/api/v1/jobs/import",
+    tag = "jobs",
+    params(
+        ("primaryDomain" = String, Query, description = "As in `POST /jobs`", example = "example.com"),
+        ("competitorDomains" = Option<String>, Query, description = "Comma-separated, at most 10", example = "competitor.com,rival.com"),
+        ("languageCode" = String, Query, description = "As in `POST /jobs`", example = "en"),
+        ("locationCode" = i64, Query, description = "As in `POST /jobs`", example = 2840),
+        ("discoverKeywords" = Option<bool>, Query, description = "As in `POST /jobs`; default true"),
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~](?:[ -~]{0,253}[!-~])?$",
+            description = "As in `POST /jobs`"),
+    ),
+    request_body(description = "The keyword file", content(
+        (String = "text/plain", example = "cold brew coffee\nespresso beans\n"),
+        (String = "text/csv", example = "Keyword,Volume\ncold brew coffee,1900\n"),
+    )),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 201, description = "Created; `Location: /api/v1/jobs/{id}`", body = CreatedJobEnvelope),
+        (status = 400, description = "A field or a line of the file is invalid", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 402, description = "No runs left (`insufficient_credits`)", body = ErrorBody),
+        (status = 403, description = "Domain allowance used up (`domain_limit_reached`), or a cross-origin cookie request", body = ErrorBody),
+        (status = 413, description = "File over 1 MiB", body = ErrorBody),
+        (status = 415, description = "Not text/plain or text/csv", body = ErrorBody),
+    )
+)]
+pub async fn import(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    headers: HeaderMap,
+    query: QueryParams,
+    file: KeywordFileBody,
+) -> Result<Response, ApiError> {
+    let request = parse_upload(&query, file)?;
+    create_parsed(&state, principal.user_id, &headers, request).await
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct EstimateEnvelope {
+    estimate: JobEstimate,
+}
+
+/// Previews a job without creating it: the runs and domain allowance it would take, whether
+/// the account can pay for it now, how many keywords it can keep and, with the data
+/// provider, an upper bound of what its calls can cost. Charges nothing and stores nothing.
+/// Takes the body of `POST /jobs` (JSON), or a keyword file with the query parameters of
+/// `POST /jobs/import`, and validates it the same way (400 with the same details).
+#[utoipa::path(
+    post,
+    path = "/api/v1/jobs/estimate",
+    tag = "jobs",
+    request_body(content = CreateJobRequest, description = "As `POST /jobs`; or a keyword file (`text/plain`, `text/csv`) with the query parameters of `POST /jobs/import`"),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "What the job would cost", body = EstimateEnvelope),
+        (status = 400, description = "Validation failed", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 403, description = "A cross-origin cookie request", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB (1 MiB with keywords)", body = ErrorBody),
+    )
+)]
+pub async fn estimate(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    AnyJobRequest(request): AnyJobRequest,
+) -> Result<Json<EstimateEnvelope>, ApiError> {
+    let plan = KeywordPlan::of(&request, state.estimates.max_keywords);
+    let provider = state.estimates.provider_estimate(&request, &plan);
+    let estimate = estimate::estimate_job(
+        state.users.as_ref(),
+        state.domains.as_ref(),
+        principal.user_id,
+        &request,
+        plan,
+        provider,
+    )
+    .await?;
+    Ok(Json(EstimateEnvelope { estimate }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_fields_read_as_the_json_body_would_carry_them() {
+        let query = QueryParams::parse(
+            "primaryDomain=example.com&competitorDomains=a.com,%20b.com,&languageCode=en&locationCode=2840&discoverKeywords=false",
+        )
+        .unwrap();
+        let body = settings_from_query(&query);
+        assert_eq!(
+            Value::Object(body),
+            serde_json::json!({"primaryDomain": "example.com", "competitorDomains": ["a.com", "b.com"],
+                "languageCode": "en", "locationCode": 2840, "discoverKeywords": false})
+        );
+        let odd = settings_from_query(&QueryParams::parse("locationCode=x&discoverKeywords=1").unwrap());
+        assert_eq!(odd["locationCode"], "x");
+        assert_eq!(odd["discoverKeywords"], "1");
+    }
+}
