@@ -149,7 +149,6 @@ impl Rig {
         competitors: &[&str],
         location_code: u32,
     ) -> (User, Job) {
-        let user = harness::new_user(&self.store, Plan::Agency, 1, 1).await;
         let request = CreateJobRequest {
             primary_domain: DomainName::parse(primary).unwrap(),
             competitor_domains: competitors
@@ -158,11 +157,27 @@ impl Rig {
                 .collect(),
             language_code: LanguageCode::parse("en").unwrap(),
             location_code: LocationCode::parse(i64::from(location_code)).unwrap(),
+            keywords: None,
+            discover_keywords: true,
         };
+        self.start_request(request).await
+    }
+
+    /// A new user's job for `request` (a job with its own keywords, say); returns the user too.
+    pub async fn start_request(&self, request: CreateJobRequest) -> (User, Job) {
+        let user = harness::new_user(&self.store, Plan::Agency, 1, 1).await;
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
-        let created = create_job(self.store.as_ref(), &queue, user.id, request, None)
-            .await
-            .unwrap();
+        let created = create_job(
+            self.store.as_ref(),
+            &queue,
+            self.objects.as_ref(),
+            self.objects.as_ref(),
+            user.id,
+            request,
+            None,
+        )
+        .await
+        .unwrap();
         (user, self.store.job(created.id).await.unwrap().unwrap())
     }
 

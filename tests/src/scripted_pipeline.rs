@@ -241,9 +241,20 @@ impl Rig {
             competitor_domains: vec![],
             language_code: LanguageCode::parse("en").unwrap(),
             location_code: LocationCode::parse(2840).unwrap(),
+            keywords: None,
+            discover_keywords: true,
         };
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
-        let created = create_job(self.store.as_ref(), &queue, owner, request, None)
+        let objects = self.runner.objects.as_ref().expect("the rig sets the store");
+        let created = create_job(
+            self.store.as_ref(),
+            &queue,
+            objects.as_ref(),
+            objects.as_ref(),
+            owner,
+            request,
+            None,
+        )
             .await
             .unwrap();
         self.store.job(created.id).await.unwrap().unwrap()

@@ -1,5 +1,6 @@
 //! The accounts every local stack starts with.
 
+use kr_aws::s3::S3ObjectStore;
 use anyhow::{anyhow, Result};
 use kr_core::domain::{
     DomainName, Email, JobId, LanguageCode, LocationCode, Password, Plan, UserId,
@@ -56,6 +57,7 @@ pub async fn seed(
     keys: &dyn ApiKeyStore,
     jobs: &dyn JobStore,
     queue: &dyn JobQueue,
+    objects: &S3ObjectStore,
     demo_user_id: UserId,
 ) -> Result<SeedReport> {
     let demo_password = uuid::Uuid::new_v4().to_string();
@@ -87,8 +89,10 @@ pub async fn seed(
         competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).map_err(|e| anyhow!(e))?],
         language_code: LanguageCode::parse("en").map_err(|e| anyhow!(e))?,
         location_code: LocationCode::parse(2840).map_err(|e| anyhow!(e))?,
+        keywords: None,
+        discover_keywords: true,
     };
-    let demo_job = create_job(jobs, queue, demo_user_id, demo_job, None)
+    let demo_job = create_job(jobs, queue, objects, objects, demo_user_id, demo_job, None)
         .await
         .map_err(|e| anyhow!("creating the demo job: {e:?}"))?;
     Ok(SeedReport {

@@ -482,8 +482,11 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         competitor_domains: Vec::new(),
         language_code: LanguageCode::parse("en").unwrap(),
         location_code: LocationCode::parse(2840).unwrap(),
+        keywords: None,
+        discover_keywords: true,
     };
-    create_job(store.as_ref(), &queue, seasoned.id, request, None)
+    let objects = stack.rig.objects.as_ref();
+    create_job(store.as_ref(), &queue, objects, objects, seasoned.id, request, None)
         .await
         .unwrap();
     assert_eq!(

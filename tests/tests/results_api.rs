@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::Router;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
-use kr_core::dataset::{objects, Reference, ResultsDataset, DATASET_FORMAT};
+use kr_core::dataset::{objects, KeywordSource, Reference, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, Progress};
 use kr_core::store::{put_json, ArtifactStore, User};
@@ -48,6 +48,7 @@ fn keyword(i: usize, text: &str) -> KeywordRecord {
         metrics_source: "estimate".into(),
         rankings: vec![],
         content_gap: i.is_multiple_of(2),
+        source: Some(if i % 3 == 0 { KeywordSource::Imported } else { KeywordSource::Crawl }),
     }
 }
 

@@ -105,6 +105,7 @@ pub async fn create_parsed(
     let created = jobs::create_job(
         state.jobs.as_ref(),
         state.queue.as_ref(),
+        state.artifacts.as_ref(),
         state.objects.as_ref(),
         owner,
         request,

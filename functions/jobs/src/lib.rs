@@ -11,8 +11,9 @@ use axum::Router;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_core::service::jobs::JobArtifacts;
-use kr_core::store::{JobQueue, JobStore, RegisteredDomains, UserStore};
+use kr_core::store::{
+    ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, UserStore,
+};
 pub use keyword_lists::EstimateSettings;
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
@@ -24,7 +25,10 @@ pub struct JobsState {
     pub auth: Arc<Authenticator>,
     pub jobs: Arc<dyn JobStore>,
     pub queue: Arc<dyn JobQueue>,
-    pub objects: Arc<dyn JobArtifacts>,
+    /// Removes a job's objects (and a new job's imported keywords when it is not created).
+    pub objects: Arc<dyn ResultStore>,
+    /// Stores a new job's imported keywords.
+    pub artifacts: Arc<dyn ArtifactStore>,
     pub users: Arc<dyn UserStore>,
     pub domains: Arc<dyn RegisteredDomains>,
     pub estimates: EstimateSettings,
@@ -38,6 +42,7 @@ impl JobsState {
         Self {
             estimates,
             users: wiring.store.clone(),
+            artifacts: wiring.objects.clone(),
             domains: wiring.store.clone(),
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(

@@ -719,6 +719,7 @@ mod tests {
             metrics_source: "dataforseo".to_owned(),
             rankings: Vec::new(),
             content_gap: false,
+            source: None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! from the same constants and range table the parsers (`query.rs`, `clusters.rs`) read, so
 //! names, types, bounds and defaults cannot drift apart.
 
-use kr_core::dataset::Intent;
+use kr_core::dataset::{Intent, KeywordSource};
 use serde_json::json;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
@@ -96,6 +96,7 @@ impl IntoParams for KeywordQuery {
             parameter(&parameter_in, name, description, schema)
         };
         let intents: Vec<&str> = Intent::ALL.iter().map(|intent| intent.as_str()).collect();
+        let sources: Vec<&str> = KeywordSource::ALL.iter().map(|s| s.as_str()).collect();
         let mut parameters =
             QueryParams::paging_parameters("Keywords", MAX_LIMIT, DEFAULT_LIMIT).to_vec();
         parameters.extend([
@@ -111,6 +112,14 @@ impl IntoParams for KeywordQuery {
                     intents.join(", ")
                 ),
                 text().pattern(Some(comma_list_pattern(&intents))),
+            ),
+            parameter(
+                "source",
+                format!(
+                    "Comma list of {}: where keywords came from (the user's list, a ranking, the crawl, a keyword idea).",
+                    sources.join(", ")
+                ),
+                text().pattern(Some(comma_list_pattern(&sources))),
             ),
             parameter(
                 "personaAvatarNames",

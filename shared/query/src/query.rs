@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
-use kr_core::dataset::{Intent, KeywordRecord, ResultsDataset};
+use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, ResultsDataset};
 use kr_http::extract::QueryParams;
 use kr_http::ApiError;
 
@@ -238,6 +238,7 @@ pub struct KeywordQuery {
     pub offset: u32,
     search: Option<String>,
     intents: Option<Vec<Intent>>,
+    sources: Option<Vec<KeywordSource>>,
     personas: Option<Vec<String>>,
     include_no_persona: bool,
     ranges: Vec<Range>,
@@ -337,12 +338,26 @@ impl KeywordQuery {
             .choice("sortBy", &SortKey::NAMES, Some("organicOpportunityScore"))?
             .map(SortKey::parse)
             .unwrap_or(SortKey::OrganicOpportunityScore);
+        let sources = match query.str("source") {
+            None => None,
+            Some(raw) => Some(
+                list(raw)
+                    .iter()
+                    .map(|name| {
+                        name.parse::<KeywordSource>().map_err(|_| {
+                            ApiError::field("source", format!("{name:?} is not one of imported, ranked, crawl, idea"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
         let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
         Ok(Self {
             limit,
             offset,
             search: query.str("search").map(str::to_lowercase),
             intents,
+            sources,
             personas,
             include_no_persona,
             ranges,
@@ -377,6 +392,13 @@ impl KeywordQuery {
             .intents
             .as_ref()
             .is_some_and(|i| !i.contains(&keyword.intent))
+        {
+            return false;
+        }
+        if self
+            .sources
+            .as_ref()
+            .is_some_and(|wanted| !keyword.source.is_some_and(|s| wanted.contains(&s)))
         {
             return false;
         }

@@ -154,6 +154,7 @@ mod tests {
             in_primary: true,
             competitor_sites: 0,
             content_gap: false,
+            source: KeywordSource::Crawl,
             prominence: Prominence {
                 title: title_mentions,
                 body: 1,

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
+use kr_aws::s3::S3ObjectStore;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::AwsClients;
@@ -142,9 +143,11 @@ async fn main() -> Result<()> {
                 .demo_user_id
                 .ok_or_else(|| anyhow!("KR_DEMO_USER_ID must be set to seed the demo account"))?;
             let clients = AwsClients::from_config(&config).await;
+            let objects = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
             let store = DynamoStore::new(clients.dynamodb, config.table_name);
             let queue = SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone());
-            let report = kr_tests::seed::seed(&store, &store, &store, &queue, demo.into()).await?;
+            let report =
+                kr_tests::seed::seed(&store, &store, &store, &queue, &objects, demo.into()).await?;
             println!("{}", serde_json::to_string(&report)?);
         }
         Command::Bridge {
@@ -235,7 +238,15 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
     let rig = kr_tests::pipeline_rig::rig(None, &[]).await;
     let queue = SqsJobQueue::new(rig.clients.sqs.clone(), rig.queue_url.clone());
     let seeded =
-        kr_tests::seed::seed(&*rig.store, &*rig.store, &*rig.store, &queue, demo.into()).await?;
+        kr_tests::seed::seed(
+            &*rig.store,
+            &*rig.store,
+            &*rig.store,
+            &queue,
+            &rig.objects,
+            demo.into(),
+        )
+        .await?;
     let user = kr_tests::harness::new_user(&rig.store, Plan::Agency, balance, balance).await;
     let (key, secret) = kr_core::service::account::issue_api_key(
         &*rig.store,
@@ -251,8 +262,18 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         competitor_domains: vec![],
         language_code: LanguageCode::parse("en").map_err(|e| anyhow!(e))?,
         location_code: LocationCode::parse(2840).map_err(|e| anyhow!(e))?,
+        keywords: None,
+        discover_keywords: true,
     };
-    let own = create_job(&*rig.store, &queue, user.id, request, None)
+    let own = create_job(
+        &*rig.store,
+        &queue,
+        &*rig.objects,
+        &*rig.objects,
+        user.id,
+        request,
+        None,
+    )
         .await
         .map_err(|err| anyhow!("creating the user's job: {err:?}"))?;
     let mut completed: Vec<JobId> = Vec::new();

@@ -129,7 +129,11 @@ async fn main() -> Result<()> {
         competitor_domains: vec![],
         language_code: LanguageCode::parse("en").unwrap(),
         location_code: LocationCode::parse(2840).unwrap(),
+        keywords: None,
+        discover_keywords: true,
     };
+    let objects =
+        kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
     // Imported jobs register no domain, so the first create on a domain is a new domain.
     for label in [
         "POST /jobs, first job on a new domain",
@@ -138,6 +142,8 @@ async fn main() -> Result<()> {
         create_job(
             store.as_ref(),
             &queue,
+            &objects,
+            &objects,
             user.id,
             request("bench.example.com"),
             None,

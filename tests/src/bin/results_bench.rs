@@ -77,6 +77,7 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
                 metrics_source: "estimate".into(),
                 rankings: vec![],
                 content_gap: i % 3 == 0,
+                source: Some(kr_core::dataset::KeywordSource::Crawl),
             }
         })
         .collect();

@@ -128,5 +128,18 @@
     else { document.execCommand("copy"); done(); }
   });
 
+  // A keyword file is read into the keywords box; the server parses it (CSV or one per line).
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("input[type=file][data-fill]") || !input.files.length) return;
+    var file = input.files[0];
+    var box = document.getElementById(input.getAttribute("data-fill"));
+    var format = document.getElementById(input.getAttribute("data-format"));
+    file.text().then(function (text) {
+      box.value = text;
+      if (format) format.value = /\.csv$/i.test(file.name) || file.type === "text/csv" ? "csv" : "text";
+    });
+  });
+
   document.querySelectorAll("[data-poll-job]").forEach(follow);
 })();

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
-use kr_core::domain::DomainName;
+use kr_core::domain::{parse_keyword_file, DomainName, KeywordFileFormat};
 use kr_core::locales;
 use kr_core::service::jobs::{
     create_job, parse_idempotency_key, CreateJobError, CreateJobRequest, MAX_COMPETITORS,
@@ -27,6 +27,10 @@ struct Entered {
     competitors: String,
     language: String,
     location: String,
+    keywords: String,
+    /// A CSV file was loaded into the keywords box (set by the page's script).
+    keywords_csv: bool,
+    keywords_only: bool,
 }
 
 impl Entered {
@@ -37,7 +41,36 @@ impl Entered {
             competitors: field("competitorDomains"),
             language: field("languageCode"),
             location: field("locationCode"),
+            keywords: field("keywords"),
+            keywords_csv: form.get("keywordsFormat").is_some_and(|value| value == "csv"),
+            keywords_only: form.get("keywordsOnly").is_some_and(|value| value == "on"),
         }
+    }
+
+    /// The request the API would get for the same form: the keywords box read as the import
+    /// endpoint reads a file (one phrase a line, or CSV), its errors named by line.
+    fn parse(&self) -> Result<CreateJobRequest, Vec<FieldError>> {
+        let keywords = (!self.keywords.trim().is_empty()).then(|| {
+            let format = if self.keywords_csv {
+                KeywordFileFormat::Csv
+            } else {
+                KeywordFileFormat::Text
+            };
+            parse_keyword_file(&self.keywords, format)
+        });
+        CreateJobRequest::parse_with_keywords(&self.as_request_body(), keywords).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|error| match error.field.as_str() {
+                    "file" => FieldError::new("keywords", error.message),
+                    line if line.starts_with("line ") => FieldError::new(
+                        "keywords",
+                        format!("Line {}: {}", &line[5..], error.message),
+                    ),
+                    _ => error,
+                })
+                .collect()
+        })
     }
 
     /// The competitors as listed, one per line (or comma), blanks skipped: the order the
@@ -67,7 +100,7 @@ impl Entered {
             None if self.location.trim().is_empty() => Value::Null,
             None => Value::String(self.location.clone()),
         };
-        Map::from_iter([
+        let mut body = Map::from_iter([
             (
                 "primaryDomain".to_string(),
                 Value::String(self.primary.clone()),
@@ -78,7 +111,11 @@ impl Entered {
                 Value::String(self.language.clone()),
             ),
             ("locationCode".to_string(), location),
-        ])
+        ]);
+        if self.keywords_only {
+            body.insert("discoverKeywords".to_string(), Value::Bool(false));
+        }
+        body
     }
 }
 
@@ -90,15 +127,24 @@ fn errors_for<'a>(errors: &'a [FieldError], field: &str) -> Vec<&'a FieldError> 
         .collect()
 }
 
+/// The position `field[i]` names, if it names one.
+fn index_in(error: &FieldError, field: &str) -> Option<usize> {
+    error
+        .field
+        .strip_prefix(field)?
+        .strip_prefix('[')?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
+}
+
 fn field_errors(errors: &[FieldError], field: &str, entered: &Entered) -> Markup {
     let competitors = entered.competitor_lines();
     html! {
         @for error in errors_for(errors, field) {
             p.field-error id={(field) "-error"} role="alert" {
-                @if let Some(index) = error.field.strip_prefix("competitorDomains[").and_then(|rest| rest.strip_suffix(']')) {
-                    @if let Some(domain) = index.parse::<usize>().ok().and_then(|i| competitors.get(i)) {
-                        (domain) ": "
-                    }
+                @if let Some(domain) = index_in(error, "competitorDomains").and_then(|i| competitors.get(i)) {
+                    (domain) ": "
                 }
                 (error.message)
             }
@@ -191,6 +237,20 @@ fn render(
                                 (field_errors(errors, "locationCode", entered))
                             }
                         }
+                        label for="keywords" { "Your keywords " span.muted { "(optional, up to 10,000, one per line)" } }
+                        textarea #keywords name="keywords" rows="6" placeholder="cold brew coffee"
+                            aria-invalid=[invalid("keywords")] aria-describedby="keywords-error" { (entered.keywords) }
+                        p.muted.hint {
+                            "Researched like the keywords the job finds, and marked as yours. "
+                            label.file-pick { "Load a file (.txt or .csv): " input #keywords-file type="file" accept=".txt,.csv,text/plain,text/csv" data-fill="keywords" data-format="keywordsFormat"; }
+                        }
+                        input #keywordsFormat type="hidden" name="keywordsFormat" value=(if entered.keywords_csv { "csv" } else { "text" });
+                        (field_errors(errors, "keywords", entered))
+                        label.check {
+                            input #keywordsOnly type="checkbox" name="keywordsOnly" checked[entered.keywords_only];
+                            " Research only my keywords (the sites are still crawled for relevance and personas)"
+                        }
+                        (field_errors(errors, "discoverKeywords", entered))
                         button.primary type="submit" disabled[no_runs] { "Start job" }
                     }
                 }
@@ -254,7 +314,7 @@ pub async fn submit(
     let refuse = |errors: Vec<FieldError>, problem: Option<&'static str>| {
         refused(&state, &user, &entered, errors, problem)
     };
-    let mut request = CreateJobRequest::parse(&entered.as_request_body());
+    let mut request = entered.parse();
     if entered.location_code().is_none() {
         // The API's "a JSON number" is about JSON; here the list is the way to say it.
         let mut errors = request.err().unwrap_or_default();
@@ -280,7 +340,17 @@ pub async fn submit(
         )
         .await;
     };
-    match create_job(state.jobs.as_ref(), state.queue.as_ref(), user.id, request, key).await {
+    match create_job(
+        state.jobs.as_ref(),
+        state.queue.as_ref(),
+        state.objects.as_ref(),
+        state.removals.as_ref(),
+        user.id,
+        request,
+        key,
+    )
+    .await
+    {
         Ok(created) => Redirect::to(&format!("/jobs/{}", created.id)).into_response(),
         Err(CreateJobError::InsufficientCredits) => {
             refuse(Vec::new(), Some("You have no runs left; each job needs one.")).await

@@ -17,10 +17,6 @@ use crate::store::{
     ResultStore, StoreError,
 };
 
-/// Where a new job's imported keywords are kept, and removed again when no job is made.
-pub trait JobArtifacts: ArtifactStore + ResultStore {}
-
-impl<T: ArtifactStore + ResultStore + ?Sized> JobArtifacts for T {}
 use crate::validation::FieldError;
 
 pub const MAX_COMPETITORS: usize = 10;
@@ -451,7 +447,8 @@ impl From<StoreError> for CreateJobError {
 pub async fn create_job(
     jobs: &dyn JobStore,
     queue: &dyn JobQueue,
-    artifacts: &dyn JobArtifacts,
+    artifacts: &dyn ArtifactStore,
+    removals: &dyn ResultStore,
     owner: UserId,
     request: CreateJobRequest,
     idempotency_key: Option<String>,
@@ -484,7 +481,7 @@ pub async fn create_job(
     };
     let outcome = jobs.create_job(&new_job, idempotency.as_ref()).await;
     if imported.is_some() && !matches!(outcome, Ok(CreateJobOutcome::Created(_))) {
-        if let Err(err) = artifacts.delete_results(new_job.id).await {
+        if let Err(err) = removals.delete_results(new_job.id).await {
             tracing::warn!(job = %new_job.id, %err, "could not remove the keywords of a job not created");
         }
     }
