@@ -412,6 +412,26 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     service
         .api_ok("GET", "/api/v1/jobs?limit=5", |c| c.api_key(&jobs_key))
         .await;
+    // A job on the user's own keywords stores the list beside it; the preview reads balances.
+    service
+        .api_ok("POST", "/api/v1/jobs/estimate", |c| {
+            c.api_key(&jobs_key).json(json!({
+                "primaryDomain": DEMO_PRIMARY, "languageCode": "en", "locationCode": 2840,
+                "keywords": ["cold brew coffee"],
+            }))
+        })
+        .await;
+    service
+        .api_ok(
+            "POST",
+            &format!("/api/v1/jobs/import?primaryDomain={DEMO_PRIMARY}&languageCode=en&locationCode=2840&discoverKeywords=false"),
+            |c| {
+                c.api_key(&jobs_key)
+                    .header("content-type", "text/plain")
+                    .raw_body(b"cold brew coffee\nespresso beans\n".to_vec())
+            },
+        )
+        .await;
     service
         .api_ok("GET", "/api/v1/jobs?status=queued", |c| {
             c.api_key(&jobs_key)
