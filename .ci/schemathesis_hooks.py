@@ -10,6 +10,9 @@ hook touches positive cases only; negative cases are sent as generated.
 - A job's domains must be registrable (public suffix list), its competitors distinct from the
   primary and at most 10: generated names become `<letters and digits>.com` (primary) and
   `.org` (competitors), at most 10.
+- A job's own keywords must be phrases the data provider accepts (no symbols it refuses, at most
+  10 words, not blank): generated ones become lower-case letters, digits and spaces; a
+  `discoverKeywords: false` without keywords gets one; a keyword file gets at least one line.
 - The same `Idempotency-Key` with another body is refused (400): a case's key is the hash of
   the case's id and body, so no two cases share one (and a case sent twice replays).
 
@@ -77,16 +80,44 @@ def _fix_keyword_ranges(case):
             query[low], query[high] = query[high], query[low]
 
 
+def _phrase(raw):
+    """`raw` as a phrase the provider accepts. Idempotent."""
+    words = re.sub(r"[^a-z0-9 ]", " ", str(raw).lower()).split()[:10]
+    phrase = " ".join(words)[:80].strip()
+    return phrase or "coffee beans"
+
+
+def _fix_job_fields(fields):
+    if isinstance(fields.get("primaryDomain"), str):
+        fields["primaryDomain"] = _registrable(fields["primaryDomain"], "com")
+    competitors = fields.get("competitorDomains")
+    if isinstance(competitors, list):
+        fields["competitorDomains"] = [
+            _registrable(item, "org") for item in competitors if isinstance(item, str)
+        ][:MAX_COMPETITORS]
+    elif isinstance(competitors, str):
+        names = [_registrable(item, "org") for item in competitors.split(",") if item.strip()]
+        fields["competitorDomains"] = ",".join(names[:MAX_COMPETITORS])
+    keywords = fields.get("keywords")
+    if isinstance(keywords, list):
+        fields["keywords"] = [_phrase(item) for item in keywords]
+    if fields.get("discoverKeywords") is False and not fields.get("keywords"):
+        fields["discoverKeywords"] = True
+
+
+def _fix_keyword_file(case):
+    if isinstance(case.query, MutableMapping):
+        _fix_job_fields(case.query)
+    if isinstance(case.body, (str, bytes)):
+        text = case.body.decode("utf-8", "replace") if isinstance(case.body, bytes) else case.body
+        lines = [_phrase(line) for line in text.splitlines() if line.strip()]
+        case.body = "\n".join(lines or ["coffee beans"]) + "\n"
+
+
 def _fix_job_request(case):
     body = case.body
     if isinstance(body, MutableMapping):
-        if isinstance(body.get("primaryDomain"), str):
-            body["primaryDomain"] = _registrable(body["primaryDomain"], "com")
-        competitors = body.get("competitorDomains")
-        if isinstance(competitors, list):
-            body["competitorDomains"] = [
-                _registrable(item, "org") for item in competitors if isinstance(item, str)
-            ][:MAX_COMPETITORS]
+        _fix_job_fields(body)
     # One key per case and body: a case sent again is a replay, never a reuse; another case
     # never replays this one (whose job may since have been deleted).
     headers = case.headers
@@ -111,5 +142,8 @@ def before_call(context, case, kwargs):
         return
     if method == "GET" and path.endswith("/keywords"):
         _fix_keyword_ranges(case)
-    elif method == "POST" and path == "/api/v1/jobs":
+    elif method == "POST" and path in ("/api/v1/jobs", "/api/v1/jobs/estimate"):
+        _fix_job_request(case)
+    elif method == "POST" and path == "/api/v1/jobs/import":
+        _fix_keyword_file(case)
         _fix_job_request(case)

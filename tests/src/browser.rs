@@ -143,6 +143,14 @@ impl Browser {
             .await
     }
 
+    /// Chooses the local file at `path` in the file input matching `css`.
+    pub async fn choose_file(&self, css: &str, path: &std::path::Path) -> Result<()> {
+        let element = self.find(css).await?;
+        let chosen = element.send_keys(path.display().to_string()).await;
+        self.located(chosen, || format!("choosing a file in `{css}`"))
+            .await
+    }
+
     /// The rendered text of the element matching `css`.
     pub async fn text(&self, css: &str) -> Result<String> {
         let text = self.find(css).await?.text().await;

@@ -152,6 +152,21 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .fill("#competitorDomains", "roastrivals.com\nhostile-preview.com")
         .await
         .unwrap();
+    // The user's own keywords, from a CSV export: the page reads the file into the box.
+    let export = std::env::temp_dir().join(format!("keywords-{}.csv", uuid::Uuid::new_v4()));
+    std::fs::write(
+        &export,
+        "Keyword,Volume\nCold Brew Coffee,1900\nzebra crossing paint,10\n",
+    )
+    .unwrap();
+    browser.choose_file("#keywords-file", &export).await.unwrap();
+    js(
+        &browser,
+        "return new Promise(r => { const t = setInterval(() => { if (document.getElementById('keywords').value.includes('zebra')) { clearInterval(t); r(true); } }, 50); });",
+    )
+    .await;
+    assert_eq!(browser.value("#keywordsFormat").await.unwrap(), "csv");
+    std::fs::remove_file(&export).unwrap();
     js(
         &browser,
         "const b = document.querySelector('form[action=\"/jobs/new\"] button[type=submit]'); b.click(); b.click(); return true;",
@@ -187,6 +202,7 @@ async fn a_user_researches_keywords_in_the_dashboard() {
     );
     let job = store.job(job_id).await.unwrap().unwrap();
     assert_eq!(job.status, JobStatus::Completed);
+    assert_eq!(job.imported_keywords, 2, "the CSV's keyword column");
     browser.screenshot("job-page").await.unwrap();
 
     // Crawled text is hostile: it shows as text, never runs, never becomes a link or image.
@@ -208,6 +224,16 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         )
         .await,
         json!(["/assets/app.js"])
+    );
+
+    // The user's own keyword is in the table, marked as theirs.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=keywords&search=zebra"))
+        .await
+        .unwrap();
+    assert_eq!(
+        js(&browser, "return Array.from(document.querySelectorAll('table.keywords tbody th')).map(th => [th.firstChild.textContent.trim(), !!th.querySelector('[data-source=imported]')]);").await,
+        json!([["zebra crossing paint", true]])
     );
 
     // Keywords: filter by intent and volume; the URL keeps the filters and every row obeys.
@@ -522,6 +548,10 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         .await
         .unwrap();
     browser
+        .fill("#keywords", "cold brew\nbest beans!")
+        .await
+        .unwrap();
+    browser
         .click("form[action='/jobs/new'] button[type=submit]")
         .await
         .unwrap();
@@ -530,6 +560,13 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         .await
         .unwrap();
     assert!(error.text().await.unwrap().contains("not a domain"));
+    // A keyword the provider would refuse is named by its line, and the box keeps the list.
+    let keyword_error = browser.text("#keywords-error").await.unwrap();
+    assert!(keyword_error.starts_with("Line 2:"), "{keyword_error}");
+    assert_eq!(
+        browser.value("#keywords").await.unwrap(),
+        "cold brew\nbest beans!"
+    );
     browser.screenshot("new-job-field-errors").await.unwrap();
     browser.quit().await.unwrap();
 }

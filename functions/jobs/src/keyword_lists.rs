@@ -8,14 +8,17 @@ use axum::response::Response;
 use axum::Json;
 use kr_core::domain::parse_keyword_file;
 use kr_core::service::estimate::{self, JobEstimate, KeywordPlan, ProviderEstimate};
-use kr_core::service::jobs::CreateJobRequest;
+use kr_core::service::jobs::{self, CreateJobRequest};
 use kr_dataforseo::pricing::{job_cost_bound, JobPlan};
 use kr_http::error::ErrorBody;
 use kr_http::extract::{CurrentUser, JobRequestBody, KeywordFileBody, QueryParams};
 use kr_http::ApiError;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use utoipa::ToSchema;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::Required;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::handlers::{create_parsed, CreatedJobEnvelope};
 use crate::JobsState;
@@ -99,6 +102,60 @@ fn parse_upload(query: &QueryParams, file: KeywordFileBody) -> Result<CreateJobR
         .map_err(ApiError::validation)
 }
 
+/// The query parameters of `POST /jobs/import`, documented from the schemas of the JSON
+/// body's fields so the two cannot drift.
+pub struct ImportQuery;
+
+impl IntoParams for ImportQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let text = || ObjectBuilder::new().schema_type(Type::String);
+        let parameter = |name: &str, required: bool, description: &str, schema: Schema| {
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Query)
+                .required(if required { Required::True } else { Required::False })
+                .description(Some(description))
+                .schema(Some(schema))
+                .build()
+        };
+        vec![
+            parameter(
+                "primaryDomain",
+                true,
+                "As `primaryDomain` of `POST /jobs`.",
+                text().examples(["example.com"]).build().into(),
+            ),
+            parameter(
+                "competitorDomains",
+                false,
+                "Comma-separated, at most 10; otherwise as `competitorDomains` of `POST /jobs`.",
+                text().examples(["competitor.com,rival.com"]).build().into(),
+            ),
+            parameter(
+                "languageCode",
+                true,
+                "As `languageCode` of `POST /jobs`.",
+                jobs::language_code_schema().into(),
+            ),
+            parameter(
+                "locationCode",
+                true,
+                "As `locationCode` of `POST /jobs`.",
+                jobs::location_code_schema().into(),
+            ),
+            parameter(
+                "discoverKeywords",
+                false,
+                "`true` (default) or `false`, as `discoverKeywords` of `POST /jobs`.",
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .build()
+                    .into(),
+            ),
+        ]
+    }
+}
+
 /// A job request sent either way: JSON like `POST /jobs`, or a keyword file with the other
 /// fields in the query string like `POST /jobs/import`.
 pub struct AnyJobRequest(CreateJobRequest);
@@ -136,11 +193,7 @@ impl<S: Send + Sync> FromRequest<S> for AnyJobRequest {
     path = "/api/v1/jobs/import",
     tag = "jobs",
     params(
-        ("primaryDomain" = String, Query, description = "As in `POST /jobs`", example = "example.com"),
-        ("competitorDomains" = Option<String>, Query, description = "Comma-separated, at most 10", example = "competitor.com,rival.com"),
-        ("languageCode" = String, Query, description = "As in `POST /jobs`", example = "en"),
-        ("locationCode" = i64, Query, description = "As in `POST /jobs`", example = 2840),
-        ("discoverKeywords" = Option<bool>, Query, description = "As in `POST /jobs`; default true"),
+        ImportQuery,
         ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~](?:[ -~]{0,253}[!-~])?$",
             description = "As in `POST /jobs`"),
     ),

@@ -224,7 +224,7 @@ fn keywords_schema() -> utoipa::openapi::Array {
 }
 
 /// The codes `LanguageCode::parse` accepts, as the document's enum.
-fn language_code_schema() -> utoipa::openapi::Object {
+pub fn language_code_schema() -> utoipa::openapi::Object {
     utoipa::openapi::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::String)
         .description(Some(
@@ -240,7 +240,7 @@ fn language_code_schema() -> utoipa::openapi::Object {
 }
 
 /// The codes `LocationCode::parse` accepts, as the document's enum.
-fn location_code_schema() -> utoipa::openapi::Object {
+pub fn location_code_schema() -> utoipa::openapi::Object {
     utoipa::openapi::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::Integer)
         .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(

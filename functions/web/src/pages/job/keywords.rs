@@ -2,7 +2,7 @@
 //! page size and paging, all in the URL; answered by the API's own query engine.
 
 use axum::http::StatusCode;
-use kr_core::dataset::{Intent, KeywordRecord, RankingKind};
+use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, RankingKind};
 use kr_query::{KeywordQuery, Page, SortKey, NO_PERSONA};
 use maud::{html, Markup};
 
@@ -203,6 +203,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
         tr {
             th scope="row" .keyword { (keyword.keyword)
                 @if keyword.content_gap { " " span.badge.gap title="Competitors rank for it and your site does not" { "gap" } }
+                @if keyword.source == Some(KeywordSource::Imported) { " " span.badge.yours data-source="imported" title="From your own keyword list" { "yours" } }
             }
             td.intents { (format::intent_badge(keyword.intent))
                 @for secondary in &keyword.secondary_intents { " " (format::secondary_intent_badge(*secondary)) }
