@@ -245,7 +245,11 @@ impl Rig {
             discover_keywords: true,
         };
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
-        let objects = self.runner.objects.as_ref().expect("the rig sets the store");
+        let objects = self
+            .runner
+            .objects
+            .as_ref()
+            .expect("the rig sets the store");
         let created = create_job(
             self.store.as_ref(),
             &queue,
@@ -255,8 +259,8 @@ impl Rig {
             request,
             None,
         )
-            .await
-            .unwrap();
+        .await
+        .unwrap();
         self.store.job(created.id).await.unwrap().unwrap()
     }
 

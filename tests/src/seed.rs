@@ -1,7 +1,7 @@
 //! The accounts every local stack starts with.
 
-use kr_aws::s3::S3ObjectStore;
 use anyhow::{anyhow, Result};
+use kr_aws::s3::S3ObjectStore;
 use kr_core::domain::{
     DomainName, Email, JobId, LanguageCode, LocationCode, Password, Plan, UserId,
 };

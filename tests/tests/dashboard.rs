@@ -159,7 +159,10 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         "Keyword,Volume\nCold Brew Coffee,1900\nzebra crossing paint,10\n",
     )
     .unwrap();
-    browser.choose_file("#keywords-file", &export).await.unwrap();
+    browser
+        .choose_file("#keywords-file", &export)
+        .await
+        .unwrap();
     js(
         &browser,
         "return new Promise(r => { const t = setInterval(() => { if (document.getElementById('keywords').value.includes('zebra')) { clearInterval(t); r(true); } }, 50); });",
@@ -512,9 +515,17 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         discover_keywords: true,
     };
     let objects = stack.rig.objects.as_ref();
-    create_job(store.as_ref(), &queue, objects, objects, seasoned.id, request, None)
-        .await
-        .unwrap();
+    create_job(
+        store.as_ref(),
+        &queue,
+        objects,
+        objects,
+        seasoned.id,
+        request,
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         store.registered_domains(seasoned.id).await.unwrap(),
         vec![DomainName::parse("brightbrew-coffee.com").unwrap()]

@@ -90,7 +90,11 @@ async fn a_job_takes_its_own_keywords_cleaned_and_deduplicated() {
         &f.app,
         "/api/v1/jobs",
         &key,
-        body_with(json!(["Cold Brew Coffee", "cold  brew coffee", "espresso beans "])),
+        body_with(json!([
+            "Cold Brew Coffee",
+            "cold  brew coffee",
+            "espresso beans "
+        ])),
     )
     .await
     .expect(201);
@@ -134,7 +138,14 @@ async fn every_unusable_phrase_is_named_and_nothing_is_created_or_charged() {
         &f.app,
         "/api/v1/jobs",
         &key,
-        body_with(json!(["fine", "", "best (cold) brew?", long, 7, "one two three four five six seven eight nine ten eleven"])),
+        body_with(json!([
+            "fine",
+            "",
+            "best (cold) brew?",
+            long,
+            7,
+            "one two three four five six seven eight nine ten eleven"
+        ])),
     )
     .await
     .expect(400);
@@ -150,7 +161,10 @@ async fn every_unusable_phrase_is_named_and_nothing_is_created_or_charged() {
         ]
     );
     let messages = reply.json["details"]["fields"].to_string();
-    assert!(messages.contains("refuses") && messages.contains("81 characters"), "{messages}");
+    assert!(
+        messages.contains("refuses") && messages.contains("81 characters"),
+        "{messages}"
+    );
     assert_eq!(runs_left(&f.store, &user).await, 3);
     assert_eq!(
         f.store.list_jobs(user.id, None, 10, 0).await.unwrap().total,
@@ -187,7 +201,9 @@ async fn a_list_may_fill_a_megabyte_but_other_bodies_keep_the_64_kib_limit() {
         .collect();
     let body = body_with(json!(list));
     assert!(body.to_string().len() > 400 * 1024);
-    let reply = post_json(&f.app, "/api/v1/jobs", &key, body).await.expect(201);
+    let reply = post_json(&f.app, "/api/v1/jobs", &key, body)
+        .await
+        .expect(201);
     assert_eq!(reply.json["job"]["keywordImport"]["imported"], 10_000);
 
     let padded = format!(
@@ -214,7 +230,10 @@ async fn a_file_upload_creates_the_same_job_and_names_bad_lines() {
     let reply = upload(&f.app, query, &key, "text/csv; charset=utf-8", csv)
         .await
         .expect(201);
-    assert!(reply.header("location").unwrap().starts_with("/api/v1/jobs/"));
+    assert!(reply
+        .header("location")
+        .unwrap()
+        .starts_with("/api/v1/jobs/"));
     assert_eq!(
         reply.json["job"]["keywordImport"],
         json!({"imported": 2, "duplicates": 1})
@@ -238,9 +257,15 @@ async fn a_file_upload_creates_the_same_job_and_names_bad_lines() {
     .expect(400);
     assert_eq!(text.invalid_fields(), ["line 3"]);
 
-    let bad_query = upload(&f.app, "languageCode=xx&locationCode=abc", &key, "text/plain", "beans\n")
-        .await
-        .expect(400);
+    let bad_query = upload(
+        &f.app,
+        "languageCode=xx&locationCode=abc",
+        &key,
+        "text/plain",
+        "beans\n",
+    )
+    .await
+    .expect(400);
     assert_eq!(
         bad_query.invalid_fields(),
         ["primaryDomain", "languageCode", "locationCode"]
@@ -297,7 +322,11 @@ async fn the_estimate_charges_nothing_and_bounds_the_provider_spend() {
         "cold brew\nespresso\n",
     )
     .await;
-    assert_eq!(file.status, 403, "the import itself is refused: {}", file.text);
+    assert_eq!(
+        file.status, 403,
+        "the import itself is refused: {}",
+        file.text
+    );
     let preview = Call::post("/api/v1/jobs/estimate?primaryDomain=brightbrew-coffee.com&languageCode=en&locationCode=2840&discoverKeywords=false")
         .api_key(&key)
         .header("content-type", "text/plain")
@@ -309,13 +338,23 @@ async fn the_estimate_charges_nothing_and_bounds_the_provider_spend() {
     assert_eq!(list_only["keywords"]["totalAtMost"], 2);
     assert!(list_only["provider"]["maxCostUsd"].as_f64().unwrap() < bound);
 
-    let invalid = post_json(&f.app, "/api/v1/jobs/estimate", &key, body_with(json!(["a|b"])))
-        .await
-        .expect(400);
+    let invalid = post_json(
+        &f.app,
+        "/api/v1/jobs/estimate",
+        &key,
+        body_with(json!(["a|b"])),
+    )
+    .await
+    .expect(400);
     assert_eq!(invalid.invalid_fields(), ["keywords[0]"]);
     let (_, rich_key) = user_with_key(&f.store, 5, 5).await;
-    let fine = post_json(&f.app, "/api/v1/jobs/estimate", &rich_key, body_with(json!(["espresso"])))
-        .await
-        .expect(200);
+    let fine = post_json(
+        &f.app,
+        "/api/v1/jobs/estimate",
+        &rich_key,
+        body_with(json!(["espresso"])),
+    )
+    .await
+    .expect(200);
     assert_eq!(fine.json["estimate"]["refusal"], Value::Null);
 }

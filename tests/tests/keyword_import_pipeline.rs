@@ -42,7 +42,12 @@ fn by_keyword(dataset: &ResultsDataset) -> HashMap<&str, &KeywordRecord> {
 }
 
 fn assert_researched(record: &KeywordRecord) {
-    assert_eq!(record.source, Some(KeywordSource::Imported), "{}", record.keyword);
+    assert_eq!(
+        record.source,
+        Some(KeywordSource::Imported),
+        "{}",
+        record.keyword
+    );
     assert!(!record.cluster_id.is_empty() && !record.cluster_name.is_empty());
     assert!(record.organic_opportunity_score >= 0.0);
 }
@@ -82,7 +87,11 @@ async fn imported_keywords_join_the_discovered_ones_and_say_where_they_came_from
 async fn a_list_only_job_researches_exactly_the_list() {
     let rig = rig(None, &[]).await;
     let dataset = run(&rig, false).await;
-    let mut phrases: Vec<&str> = dataset.keywords.iter().map(|k| k.keyword.as_str()).collect();
+    let mut phrases: Vec<&str> = dataset
+        .keywords
+        .iter()
+        .map(|k| k.keyword.as_str())
+        .collect();
     phrases.sort_unstable();
     assert_eq!(
         phrases,

@@ -48,7 +48,11 @@ fn keyword(i: usize, text: &str) -> KeywordRecord {
         metrics_source: "estimate".into(),
         rankings: vec![],
         content_gap: i.is_multiple_of(2),
-        source: Some(if i % 3 == 0 { KeywordSource::Imported } else { KeywordSource::Crawl }),
+        source: Some(if i.is_multiple_of(3) {
+            KeywordSource::Imported
+        } else {
+            KeywordSource::Crawl
+        }),
     }
 }
 

@@ -42,7 +42,11 @@ impl EstimateSettings {
         })
     }
 
-    fn provider_estimate(&self, request: &CreateJobRequest, plan: &KeywordPlan) -> Option<ProviderEstimate> {
+    fn provider_estimate(
+        &self,
+        request: &CreateJobRequest,
+        plan: &KeywordPlan,
+    ) -> Option<ProviderEstimate> {
         let (cap_usd, serp_budget) = self.provider?;
         let job = JobPlan {
             domains: 1 + request.competitor_domains.len(),
@@ -113,7 +117,11 @@ impl IntoParams for ImportQuery {
             ParameterBuilder::new()
                 .name(name)
                 .parameter_in(ParameterIn::Query)
-                .required(if required { Required::True } else { Required::False })
+                .required(if required {
+                    Required::True
+                } else {
+                    Required::False
+                })
                 .description(Some(description))
                 .schema(Some(schema))
                 .build()
@@ -282,7 +290,8 @@ mod tests {
             serde_json::json!({"primaryDomain": "example.com", "competitorDomains": ["a.com", "b.com"],
                 "languageCode": "en", "locationCode": 2840, "discoverKeywords": false})
         );
-        let odd = settings_from_query(&QueryParams::parse("locationCode=x&discoverKeywords=1").unwrap());
+        let odd =
+            settings_from_query(&QueryParams::parse("locationCode=x&discoverKeywords=1").unwrap());
         assert_eq!(odd["locationCode"], "x");
         assert_eq!(odd["discoverKeywords"], "1");
     }

@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
+pub use keyword_lists::EstimateSettings;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{
     ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, UserStore,
 };
-pub use keyword_lists::EstimateSettings;
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

@@ -74,7 +74,8 @@ pub fn job_cost_bound(plan: &JobPlan, cap_usd: f64) -> f64 {
     };
     let serps = plan.serps.min(n) as f64 * list_price(Endpoint::SerpOrganic).task;
     let total = rankings + ideas + measuring + serps;
-    (total.min(cap_usd) * 10_000.0).ceil() / 10_000.0
+    // Up to the next 1/100 of a cent, ignoring float dust below it.
+    ((total.min(cap_usd) * 10_000.0) - 1e-6).ceil() / 10_000.0
 }
 
 #[cfg(test)]
@@ -93,7 +94,10 @@ mod tests {
         // Rankings 4 × (0.01 + 500 × 0.0001) = 0.24; ideas 0.06; Labs overview and difficulty
         // (0.06 each) cost more than Google Ads (0.075); intents 0.06; SERPs 100 × 0.002.
         let bound = job_cost_bound(&plan, 5.0);
-        assert!((bound - (0.24 + 0.06 + 0.12 + 0.06 + 0.2)).abs() < 1e-9, "{bound}");
+        assert!(
+            (bound - (0.24 + 0.06 + 0.12 + 0.06 + 0.2)).abs() < 1e-9,
+            "{bound}"
+        );
         assert_eq!(job_cost_bound(&plan, 0.25), 0.25);
         let list_only = JobPlan {
             ideas: false,

@@ -345,7 +345,10 @@ impl KeywordQuery {
                     .iter()
                     .map(|name| {
                         name.parse::<KeywordSource>().map_err(|_| {
-                            ApiError::field("source", format!("{name:?} is not one of imported, ranked, crawl, idea"))
+                            ApiError::field(
+                                "source",
+                                format!("{name:?} is not one of imported, ranked, crawl, idea"),
+                            )
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?,

@@ -138,8 +138,8 @@ fn round2(value: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kr_core::dataset::KeywordSource;
     use crate::discovery::Prominence;
+    use kr_core::dataset::KeywordSource;
 
     fn candidate(keyword: &str, site_share: f64, title_mentions: usize) -> Candidate {
         Candidate {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand};
-use kr_aws::s3::S3ObjectStore;
 use kr_aws::dynamo::DynamoStore;
+use kr_aws::s3::S3ObjectStore;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::AwsClients;
 use kr_core::config::Config;
@@ -237,16 +237,15 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
     // The jobs run through the real pipeline on a private queue of the rig's.
     let rig = kr_tests::pipeline_rig::rig(None, &[]).await;
     let queue = SqsJobQueue::new(rig.clients.sqs.clone(), rig.queue_url.clone());
-    let seeded =
-        kr_tests::seed::seed(
-            &*rig.store,
-            &*rig.store,
-            &*rig.store,
-            &queue,
-            &rig.objects,
-            demo.into(),
-        )
-        .await?;
+    let seeded = kr_tests::seed::seed(
+        &*rig.store,
+        &*rig.store,
+        &*rig.store,
+        &queue,
+        &rig.objects,
+        demo.into(),
+    )
+    .await?;
     let user = kr_tests::harness::new_user(&rig.store, Plan::Agency, balance, balance).await;
     let (key, secret) = kr_core::service::account::issue_api_key(
         &*rig.store,
@@ -274,8 +273,8 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         request,
         None,
     )
-        .await
-        .map_err(|err| anyhow!("creating the user's job: {err:?}"))?;
+    .await
+    .map_err(|err| anyhow!("creating the user's job: {err:?}"))?;
     let mut completed: Vec<JobId> = Vec::new();
     for id in [seeded.demo_job_id, own.id] {
         let (job, _) = rig.run(id).await;

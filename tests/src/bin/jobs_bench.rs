@@ -132,8 +132,7 @@ async fn main() -> Result<()> {
         keywords: None,
         discover_keywords: true,
     };
-    let objects =
-        kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let objects = kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
     // Imported jobs register no domain, so the first create on a domain is a new domain.
     for label in [
         "POST /jobs, first job on a new domain",

@@ -13,7 +13,6 @@ pub struct ResearchSettings {
     pub crawl_budget: std::time::Duration,
 }
 
-
 impl Default for ResearchSettings {
     fn default() -> Self {
         Self {

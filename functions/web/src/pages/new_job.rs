@@ -42,7 +42,9 @@ impl Entered {
             language: field("languageCode"),
             location: field("locationCode"),
             keywords: field("keywords"),
-            keywords_csv: form.get("keywordsFormat").is_some_and(|value| value == "csv"),
+            keywords_csv: form
+                .get("keywordsFormat")
+                .is_some_and(|value| value == "csv"),
             keywords_only: form.get("keywordsOnly").is_some_and(|value| value == "on"),
         }
     }

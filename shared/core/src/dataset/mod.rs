@@ -12,8 +12,8 @@ mod records;
 
 pub use page::{PageContent, SiteRole};
 pub use records::{
-    ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind,
-    ESTIMATE_SOURCE,
+    ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking,
+    RankingKind, ESTIMATE_SOURCE,
 };
 
 /// The format of [`ResultsDataset`]; part of its object name, so a reader never misreads an

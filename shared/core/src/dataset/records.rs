@@ -69,7 +69,18 @@ pub struct KeywordRecord {
 /// Where a keyword came from. A keyword with several origins names the first that applies in
 /// this order: the user's own list, a ranking, the crawl, a keyword idea.
 #[derive(
-    ToSchema, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum KeywordSource {

@@ -95,9 +95,9 @@ fn parse_csv(text: &str) -> Result<KeywordList, Vec<FieldError>> {
         }
     }
     let header_column = rows.first().and_then(|(_, cells)| {
-        cells.iter().position(|cell| {
-            PHRASE_HEADERS.contains(&cell.trim().to_lowercase().as_str())
-        })
+        cells
+            .iter()
+            .position(|cell| PHRASE_HEADERS.contains(&cell.trim().to_lowercase().as_str()))
     });
     let (skip, column) = match header_column {
         Some(column) => (1, column),
@@ -141,7 +141,8 @@ mod tests {
 
     #[test]
     fn csv_exports_use_their_keyword_column() {
-        let search_console = "Top queries,Clicks,Impressions\ncold brew,12,300\n\"pour over, kettle\",1,2\n";
+        let search_console =
+            "Top queries,Clicks,Impressions\ncold brew,12,300\n\"pour over, kettle\",1,2\n";
         let errors = parse_keyword_file(search_console, KeywordFileFormat::Csv).unwrap_err();
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].field, "line 3");

@@ -206,17 +206,28 @@ mod tests {
     fn phrases_are_cleaned_like_a_typed_search() {
         let phrase = KeywordPhrase::parse("  Cold\tBrew   COFFEE ").unwrap();
         assert_eq!(phrase.as_str(), "cold brew coffee");
-        assert_eq!(KeywordPhrase::parse("c++ e-bike.").unwrap().as_str(), "c++ e-bike.");
-        assert_eq!(KeywordPhrase::parse("Café crème").unwrap().as_str(), "café crème");
+        assert_eq!(
+            KeywordPhrase::parse("c++ e-bike.").unwrap().as_str(),
+            "c++ e-bike."
+        );
+        assert_eq!(
+            KeywordPhrase::parse("Café crème").unwrap().as_str(),
+            "café crème"
+        );
     }
 
     #[test]
     fn what_the_provider_refuses_is_named() {
         assert_eq!(KeywordPhrase::parse("   "), Err("is empty".to_string()));
         let symbols = KeywordPhrase::parse("best (cold) brew?").unwrap_err();
-        assert!(symbols.contains("\"(\"") && symbols.contains("\"?\""), "{symbols}");
+        assert!(
+            symbols.contains("\"(\"") && symbols.contains("\"?\""),
+            "{symbols}"
+        );
         assert!(KeywordPhrase::parse("coffee 🚀").is_err());
-        assert!(KeywordPhrase::parse("a\u{0}b").unwrap_err().contains("U+0000"));
+        assert!(KeywordPhrase::parse("a\u{0}b")
+            .unwrap_err()
+            .contains("U+0000"));
         assert!(KeywordPhrase::parse(&"word ".repeat(11))
             .unwrap_err()
             .contains("11 words"));
@@ -242,7 +253,9 @@ mod tests {
 
     #[test]
     fn long_lists_are_capped_and_error_lists_stay_short() {
-        let many: Vec<String> = (0..=MAX_IMPORTED_KEYWORDS).map(|i| format!("k{i}")).collect();
+        let many: Vec<String> = (0..=MAX_IMPORTED_KEYWORDS)
+            .map(|i| format!("k{i}"))
+            .collect();
         let errors = KeywordList::from_json(&json!(many)).unwrap_err();
         assert!(errors[0].message.contains("10001 distinct"), "{errors:?}");
         let repeated: Vec<&str> = vec!["coffee"; MAX_IMPORTED_KEYWORDS * 2];

@@ -7,14 +7,14 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+use crate::dataset::objects;
 use crate::domain::{
     DomainName, Job, JobId, JobStatus, KeywordList, LanguageCode, LocationCode, NewJob, Progress,
     ProviderUsage, Stage, UserId,
 };
-use crate::dataset::objects;
 use crate::store::{
-    ArtifactStore, CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage,
-    ResultStore, StoreError,
+    ArtifactStore, CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage, ResultStore,
+    StoreError,
 };
 
 use crate::validation::FieldError;
@@ -466,7 +466,10 @@ pub async fn create_job(
         language_code: request.language_code,
         location_code: request.location_code,
         created_at: Utc::now(),
-        imported_keywords: request.keywords.as_ref().map_or(0, |list| list.len() as u32),
+        imported_keywords: request
+            .keywords
+            .as_ref()
+            .map_or(0, |list| list.len() as u32),
         discover_keywords: request.discover_keywords,
     };
     let imported = match &request.keywords {
@@ -524,7 +527,10 @@ pub async fn create_job(
 
 /// The stored form of a job's imported keywords: the cleaned phrases, in order.
 pub fn imported_phrases(list: &KeywordList) -> Vec<&str> {
-    list.phrases().iter().map(|phrase| phrase.as_str()).collect()
+    list.phrases()
+        .iter()
+        .map(|phrase| phrase.as_str())
+        .collect()
 }
 
 /// The job if `viewer` may read it: its owner, or anyone for a demo job.

@@ -98,12 +98,13 @@ impl<S: Send + Sync> FromRequest<S> for KeywordFileBody {
             .and_then(|value| value.split(';').next())
             .map(|essence| essence.trim().to_ascii_lowercase())
             .unwrap_or_default();
-        let format = kr_core::domain::KeywordFileFormat::from_media_type(&essence).ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::UnsupportedMediaType,
-                "Send the keyword file as text/plain (one phrase a line) or text/csv.",
-            )
-        })?;
+        let format =
+            kr_core::domain::KeywordFileFormat::from_media_type(&essence).ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::UnsupportedMediaType,
+                    "Send the keyword file as text/plain (one phrase a line) or text/csv.",
+                )
+            })?;
         let bytes = read_capped(request, MAX_KEYWORDS_BODY_BYTES).await?;
         let text = String::from_utf8(bytes.to_vec())
             .map_err(|_| ApiError::field("body", "must be UTF-8 text"))?;

@@ -43,11 +43,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::text::{join_words, Analyzer, Language};
 use crate::PageContent;
-use kr_core::dataset::KeywordSource;
 use collect::{collect, for_each_phrase, Collection, Ids, PhraseStats, MAX_PHRASE_WORDS};
 pub use fields::{Field, Prominence};
 pub use html::strip_html;
 pub use keyphrases::extract_keyphrases;
+use kr_core::dataset::KeywordSource;
 use query_shape::{competitor_weight, is_fragment, is_quantity, SingleWords};
 
 /// Keywords kept by default, and the most a job may keep (`KR_MAX_KEYWORDS`).

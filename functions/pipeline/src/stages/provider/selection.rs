@@ -26,9 +26,9 @@
 
 use std::collections::HashMap;
 
+use kr_core::dataset::KeywordSource;
 use kr_dataforseo::keywords::match_key;
 use kr_dataforseo::model::{KeywordData, RankedItem};
-use kr_core::dataset::KeywordSource;
 use kr_research::discovery::{Candidate, Prominence};
 use kr_research::research::{Ranking, RankingKind};
 use kr_research::scores::relevance;
