@@ -205,9 +205,10 @@ impl<S: Send + Sync> FromRequest<S> for AnyJobRequest {
         ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~](?:[ -~]{0,253}[!-~])?$",
             description = "As in `POST /jobs`"),
     ),
-    request_body(description = "The keyword file", content(
-        (String = "text/plain", example = "cold brew coffee\nespresso beans\n"),
-        (String = "text/csv", example = "Keyword,Volume\ncold brew coffee,1900\n"),
+    // Any text is a file to read (`{}`): what makes it usable is in words, line by line.
+    request_body(description = "The keyword file: UTF-8 text up to 1 MiB", content(
+        (Value = "text/plain", example = "cold brew coffee\nespresso beans\n"),
+        (Value = "text/csv", example = "Keyword,Volume\ncold brew coffee,1900\n"),
     )),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(

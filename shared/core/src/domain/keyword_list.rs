@@ -44,6 +44,9 @@ impl KeywordPhrase {
             return Err("is empty".into());
         }
         let phrase = words.join(" ").to_lowercase();
+        if !phrase.chars().any(char::is_alphanumeric) {
+            return Err("has no letter or digit".into());
+        }
         let mut refused: Vec<char> = phrase.chars().filter(|c| is_refused_char(*c)).collect();
         refused.dedup();
         if !refused.is_empty() {
@@ -66,7 +69,8 @@ impl KeywordPhrase {
                 words.len()
             ));
         }
-        let chars = phrase.chars().count();
+        // Counted as sent, so the documented `maxLength` holds for the raw string too.
+        let chars = raw.chars().count();
         if chars > MAX_PHRASE_CHARS {
             return Err(format!(
                 "is {chars} characters long; at most {MAX_PHRASE_CHARS} are allowed"
@@ -219,6 +223,10 @@ mod tests {
     #[test]
     fn what_the_provider_refuses_is_named() {
         assert_eq!(KeywordPhrase::parse("   "), Err("is empty".to_string()));
+        assert_eq!(
+            KeywordPhrase::parse("[] - +"),
+            Err("has no letter or digit".to_string())
+        );
         let symbols = KeywordPhrase::parse("best (cold) brew?").unwrap_err();
         assert!(
             symbols.contains("\"(\"") && symbols.contains("\"?\""),

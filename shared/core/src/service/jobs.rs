@@ -188,11 +188,11 @@ pub struct CreateJobRequest {
     /// 10,000 distinct phrases. Each is cleaned like a typed search (trimmed, single spaces,
     /// lower case) and must be what the keyword data provider accepts: at most 80 characters
     /// and 10 words, none of `, ! @ % ^ ( ) = { } ; ~ ` < > ? \ |` or `―`, no control
-    /// characters or emoji. Phrases equal once cleaned collapse into one. Every phrase that
-    /// cannot be used is reported in the 400's `details.fields` as `keywords[i]`, and nothing
-    /// is created. Imported keywords are all kept (`source: imported`), measured, classified,
-    /// clustered, given personas and scored like discovered ones. With `keywords`, the body may
-    /// be up to 1 MiB.
+    /// characters or emoji, at least one letter or digit. Phrases equal once cleaned collapse
+    /// into one. Every phrase that cannot be used is reported in the 400's `details.fields` as
+    /// `keywords[i]`, and nothing is created. Imported keywords are all kept (`source:
+    /// imported`), measured, classified, clustered, given personas and scored like discovered
+    /// ones. With `keywords`, the body may be up to 1 MiB.
     #[schema(schema_with = keywords_schema)]
     pub keywords: Option<KeywordList>,
     /// Optional, default `true`: add the keywords the job finds (crawl, and with the data
@@ -218,7 +218,7 @@ fn keywords_schema() -> utoipa::openapi::Array {
         .max_items(Some(crate::domain::MAX_IMPORTED_KEYWORDS))
         .examples([serde_json::json!(["cold brew coffee", "best espresso beans"])])
         .description(Some(
-            "Optional: your own keywords, 1 to 10,000 distinct phrases of at most 80 characters and 10 words, without the symbols the keyword data provider refuses (see `CreateJobRequest`).",
+            "Optional: your own keywords, 1 to 10,000 distinct phrases, each at most 80 characters (as sent) and 10 words, with a letter or digit and none of the symbols the keyword data provider refuses: `, ! @ % ^ ( ) = { } ; ~ ` < > ? \\ |` `―`, control characters, emoji. Cleaned like a typed search (trimmed, single spaces, lower case); equal phrases collapse. Each unusable entry is reported in the 400's `details.fields` as `keywords[i]` and nothing is created. All are kept, marked `source: imported`, and researched like discovered ones. With `keywords` the body may be up to 1 MiB.",
         ))
         .build()
 }
