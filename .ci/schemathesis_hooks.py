@@ -108,10 +108,16 @@ def _fix_job_fields(fields):
 def _fix_keyword_file(case):
     if isinstance(case.query, MutableMapping):
         _fix_job_fields(case.query)
-    if isinstance(case.body, (str, bytes)):
-        text = case.body.decode("utf-8", "replace") if isinstance(case.body, bytes) else case.body
-        lines = [_phrase(line) for line in text.splitlines() if line.strip()]
-        case.body = "\n".join(lines or ["coffee beans"]) + "\n"
+    # The file's schema is any text; whatever was generated is read as the lines of one.
+    body = case.body
+    if isinstance(body, bytes):
+        text = body.decode("utf-8", "replace")
+    elif isinstance(body, str):
+        text = body
+    else:
+        text = json.dumps(body, default=str)
+    lines = [_phrase(line) for line in text.splitlines() if line.strip()]
+    case.body = "\n".join(lines or ["coffee beans"]) + "\n"
 
 
 def _fix_job_request(case):
