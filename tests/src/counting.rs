@@ -31,6 +31,14 @@ impl RequestCounter {
                     .interceptor(self.clone())
                     .build(),
             ),
+            secrets: aws_sdk_secretsmanager::Client::from_conf(
+                clients
+                    .secrets
+                    .config()
+                    .to_builder()
+                    .interceptor(self.clone())
+                    .build(),
+            ),
             sqs: aws_sdk_sqs::Client::from_conf(
                 clients
                     .sqs

@@ -159,6 +159,7 @@ impl Rig {
             location_code: LocationCode::parse(i64::from(location_code)).unwrap(),
             keywords: None,
             discover_keywords: true,
+            callback_url: None,
         };
         self.start_request(request).await
     }

@@ -243,6 +243,7 @@ impl Rig {
             location_code: LocationCode::parse(2840).unwrap(),
             keywords: None,
             discover_keywords: true,
+            callback_url: None,
         };
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
         let objects = self

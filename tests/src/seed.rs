@@ -91,6 +91,7 @@ pub async fn seed(
         location_code: LocationCode::parse(2840).map_err(|e| anyhow!(e))?,
         keywords: None,
         discover_keywords: true,
+        callback_url: None,
     };
     let demo_job = create_job(jobs, queue, objects, objects, demo_user_id, demo_job, None)
         .await

@@ -513,6 +513,7 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         location_code: LocationCode::parse(2840).unwrap(),
         keywords: None,
         discover_keywords: true,
+        callback_url: None,
     };
     let objects = stack.rig.objects.as_ref();
     create_job(

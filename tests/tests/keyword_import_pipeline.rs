@@ -23,6 +23,7 @@ fn request(discover: bool) -> CreateJobRequest {
         location_code: LocationCode::parse(2840).unwrap(),
         keywords: Some(KeywordList::from_json(&json!(IMPORTED)).unwrap()),
         discover_keywords: discover,
+        callback_url: None,
     }
 }
 

@@ -142,6 +142,7 @@ async fn a_stage_that_always_fails_fails_the_job_and_refunds_once() {
         expires_at: None,
         imported_keywords: 0,
         discover_keywords: true,
+        callback_url: None,
         ..failed.clone()
     };
     let outcome = rig

@@ -46,6 +46,7 @@ async fn new_job(store: &DynamoStore, owner: UserId) -> Job {
         created_at: Utc::now(),
         imported_keywords: 0,
         discover_keywords: true,
+        callback_url: None,
     };
     match store.create_job(&new_job, None).await.unwrap() {
         CreateJobOutcome::Created(job) => *job,

@@ -140,6 +140,7 @@ async fn stored_job(store: &DynamoStore, owner: &User, status: JobStatus) -> Job
         expires_at: None,
         imported_keywords: 0,
         discover_keywords: true,
+        callback_url: None,
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     job

@@ -9,12 +9,13 @@ use aws_smithy_http_client::tls;
 
 use kr_core::config::Config;
 
-/// The three clients the service uses; cheap to clone.
+/// The clients the service uses; cheap to clone (building one makes no request).
 #[derive(Clone, Debug)]
 pub struct AwsClients {
     pub dynamodb: aws_sdk_dynamodb::Client,
     pub sqs: aws_sdk_sqs::Client,
     pub s3: aws_sdk_s3::Client,
+    pub secrets: aws_sdk_secretsmanager::Client,
 }
 
 tokio::task_local! {
@@ -29,15 +30,18 @@ impl AwsClients {
         let mut s3 = aws_sdk_s3::config::Builder::from(&sdk)
             // moto serves buckets by path, not by virtual host.
             .force_path_style(config.aws_endpoint.is_some());
+        let mut secrets = aws_sdk_secretsmanager::config::Builder::from(&sdk);
         if let Ok(interceptor) = INTERCEPTOR.try_with(SharedInterceptor::clone) {
             dynamodb.push_interceptor(interceptor.clone());
             sqs.push_interceptor(interceptor.clone());
+            secrets.push_interceptor(interceptor.clone());
             s3.push_interceptor(interceptor);
         }
         Self {
             dynamodb: aws_sdk_dynamodb::Client::from_conf(dynamodb.build()),
             sqs: aws_sdk_sqs::Client::from_conf(sqs.build()),
             s3: aws_sdk_s3::Client::from_conf(s3.build()),
+            secrets: aws_sdk_secretsmanager::Client::from_conf(secrets.build()),
         }
     }
 

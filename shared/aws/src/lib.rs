@@ -1,12 +1,14 @@
 //! The AWS adapters: every store port of `kr-core` implemented on one DynamoDB table
 //! (`dynamo`), the results bucket (`s3`) and the jobs queue (`sqs`), with the SDK clients
-//! they share built once per cold start (`clients`, `wiring`); and the optional persona
-//! generator on Amazon Bedrock (`bedrock`).
+//! they share built once per cold start (`clients`, `wiring`); the webhook signing key in
+//! Secrets Manager (`signing_key`); and the optional persona generator on Amazon Bedrock
+//! (`bedrock`).
 
 pub mod bedrock;
 pub mod clients;
 pub mod dynamo;
 pub mod s3;
+pub mod signing_key;
 pub mod sqs;
 pub mod wiring;
 

@@ -46,6 +46,11 @@ pub struct Config {
     /// Days a job and its results are kept (`KR_RESULTS_RETENTION_DAYS`, as the bucket's
     /// lifecycle rule); `None` keeps them for ever. The demo account's jobs are always kept.
     pub results_retention_days: Option<u32>,
+    /// SQS queue of webhook events and deliveries (`KR_WEBHOOKS_QUEUE_URL`).
+    pub webhooks_queue_url: String,
+    /// The Secrets Manager secret every webhook signing secret derives from
+    /// (`KR_WEBHOOK_SIGNING_KEY_ARN`); `None` where no function needs it.
+    pub webhook_signing_key_arn: Option<String>,
 }
 
 /// A required variable is missing or malformed; functions refuse to start rather than guess.
@@ -90,6 +95,8 @@ impl Config {
         Ok(Self {
             table_name: required("KR_TABLE_NAME")?,
             jobs_queue_url: get("KR_JOBS_QUEUE_URL").unwrap_or_default(),
+            webhooks_queue_url: get("KR_WEBHOOKS_QUEUE_URL").unwrap_or_default(),
+            webhook_signing_key_arn: get("KR_WEBHOOK_SIGNING_KEY_ARN"),
             results_bucket: get("KR_RESULTS_BUCKET").unwrap_or_default(),
             aws_endpoint: get("KR_AWS_ENDPOINT"),
             demo_user_id,

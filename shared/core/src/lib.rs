@@ -7,7 +7,9 @@
 //! - `store`: the ports, one small trait per group of store operations; `kr-aws` implements
 //!   them.
 //! - `service`: the use cases on those ports, shared by the functions and the operator CLI.
+//! - `address`: which IP addresses are public: the SSRF rule of the crawler and of webhooks.
 
+pub mod address;
 pub mod config;
 pub mod dataset;
 pub mod domain;

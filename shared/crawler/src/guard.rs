@@ -10,7 +10,7 @@ use std::sync::Arc;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use url::{Host, Url};
 
-use crate::address::is_public_ip;
+use kr_core::address::is_public_ip;
 
 /// Why a URL or a name was not fetched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

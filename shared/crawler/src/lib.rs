@@ -22,7 +22,6 @@
 //! - `rel="nofollow"` links and pages with `<meta name="robots" content="nofollow">` are not
 //!   followed. `noindex` is not applied: nothing fetched is published or indexed.
 
-mod address;
 mod charset;
 mod config;
 mod crawler;
@@ -32,18 +31,20 @@ mod frontier;
 mod gate;
 mod guard;
 mod http;
+mod outbound;
 mod reference;
 mod robots;
 mod session;
 mod site;
 mod sitemap;
 
-pub use address::is_public_ip;
+pub use kr_core::address::is_public_ip;
 pub use charset::decode_html;
 pub use config::CrawlConfig;
 pub use crawler::{CrawlCheckpoint, CrawlProgress, Crawler, SiteCrawl};
 pub use error::CrawlError;
 pub use extract::{extract_page, ExtractedPage, OutLink};
+pub use outbound::{GuardedClient, PostOutcome};
 pub use kr_core::dataset::Reference;
 pub use reference::extract_reference;
 

@@ -263,6 +263,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         location_code: LocationCode::parse(2840).map_err(|e| anyhow!(e))?,
         keywords: None,
         discover_keywords: true,
+        callback_url: None,
     };
     let own = create_job(
         &*rig.store,

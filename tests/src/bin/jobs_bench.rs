@@ -72,6 +72,7 @@ async fn main() -> Result<()> {
             expires_at: None,
             imported_keywords: 0,
             discover_keywords: true,
+            callback_url: None,
         })
         .collect();
     store.import_jobs(&jobs).await?;
@@ -131,6 +132,7 @@ async fn main() -> Result<()> {
         location_code: LocationCode::parse(2840).unwrap(),
         keywords: None,
         discover_keywords: true,
+        callback_url: None,
     };
     let objects = kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
     // Imported jobs register no domain, so the first create on a domain is a new domain.

@@ -153,6 +153,7 @@ async fn seed(count: usize) -> Result<()> {
         expires_at: None,
         imported_keywords: 0,
         discover_keywords: true,
+        callback_url: None,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

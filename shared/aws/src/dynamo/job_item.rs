@@ -98,6 +98,7 @@ mod tests {
             expires_at: None,
             imported_keywords: 0,
             discover_keywords: true,
+            callback_url: None,
         }
     }
 

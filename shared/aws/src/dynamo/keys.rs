@@ -3,7 +3,9 @@
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use kr_core::domain::{ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId};
+use kr_core::domain::{
+    ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId, WebhookId,
+};
 
 pub const PK: &str = "PK";
 pub const SK: &str = "SK";
@@ -50,6 +52,28 @@ pub fn session_pk(hash: &SecretHash) -> String {
 }
 
 pub const SESSION_SK: &str = "SESSION";
+
+/// A webhook, under its owner.
+pub fn user_webhook_sk(webhook: WebhookId) -> String {
+    format!("WEBHOOK#{webhook}")
+}
+
+pub const USER_WEBHOOK_PREFIX: &str = "WEBHOOK#";
+
+/// A webhook's delivery attempts.
+pub fn webhook_pk(webhook: WebhookId) -> String {
+    format!("WEBHOOK#{webhook}")
+}
+
+/// An attempt, in time order (millisecond timestamps sort as text).
+pub fn delivery_sk(at: DateTime<Utc>, message_id: &str, attempt: u32) -> String {
+    format!(
+        "DELIVERY#{}#{message_id}#{attempt:03}",
+        at.to_rfc3339_opts(SecondsFormat::Millis, true)
+    )
+}
+
+pub const DELIVERY_PREFIX: &str = "DELIVERY#";
 
 pub fn job_pk(job: JobId) -> String {
     format!("JOB#{job}")

@@ -8,6 +8,7 @@ mod rate_gate;
 mod sessions;
 mod transitions;
 mod users;
+mod webhooks;
 
 use std::collections::HashMap;
 

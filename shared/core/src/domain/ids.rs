@@ -62,6 +62,10 @@ uuid_id!(
     /// Identifies an API key (not the secret).
     ApiKeyId
 );
+uuid_id!(
+    /// Identifies a webhook (an account's endpoint for job events).
+    WebhookId
+);
 
 #[cfg(test)]
 mod tests {

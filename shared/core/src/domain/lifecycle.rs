@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, Stage, UserId};
+use super::{
+    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, Stage, UserId, WebhookUrl,
+};
 
 /// A job as stored. `version` increases with every write, for conditional updates.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,6 +53,9 @@ pub struct Job {
     /// without imported keywords.
     #[serde(default = "discovering")]
     pub discover_keywords: bool,
+    /// Where the job's `job.completed` / `job.failed` event is also sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback_url: Option<WebhookUrl>,
 }
 
 fn discovering() -> bool {
@@ -88,6 +93,7 @@ pub struct NewJob {
     pub created_at: DateTime<Utc>,
     pub imported_keywords: u32,
     pub discover_keywords: bool,
+    pub callback_url: Option<WebhookUrl>,
 }
 
 /// One step of a job's life: the job as it will be, and what the same write must also do.
@@ -134,6 +140,7 @@ impl Job {
             expires_at: None,
             imported_keywords: new.imported_keywords,
             discover_keywords: new.discover_keywords,
+            callback_url: new.callback_url.clone(),
         }
     }
 
@@ -240,6 +247,7 @@ mod tests {
             created_at: Utc::now(),
             imported_keywords: 0,
             discover_keywords: true,
+            callback_url: None,
         })
     }
 

@@ -10,10 +10,11 @@ mod lifecycle;
 mod locale;
 mod plan;
 mod secret;
+mod webhook;
 
 pub use domain_name::DomainName;
 pub use email::Email;
-pub use ids::{ApiKeyId, JobId, UserId};
+pub use ids::{ApiKeyId, JobId, UserId, WebhookId};
 pub use job::{JobStatus, Progress, Stage};
 pub use keyword_file::{parse_keyword_file, KeywordFileFormat};
 pub use keyword_list::{
@@ -24,3 +25,4 @@ pub use lifecycle::{Job, JobChange, NewJob, ProviderUsage};
 pub use locale::{LanguageCode, LocationCode};
 pub use plan::Plan;
 pub use secret::{ApiKeySecret, Password, SecretHash, SessionToken};
+pub use webhook::{WebhookEvent, WebhookUrl, MAX_URL_CHARS};

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use crate::dataset::objects;
 use crate::domain::{
     DomainName, Job, JobId, JobStatus, KeywordList, LanguageCode, LocationCode, NewJob, Progress,
-    ProviderUsage, Stage, UserId,
+    ProviderUsage, Stage, UserId, WebhookUrl,
 };
 use crate::store::{
     ArtifactStore, CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage, ResultStore,
@@ -140,6 +140,10 @@ pub struct CreatedJobView {
     /// Only when the request brought `keywords`: what became of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword_import: Option<KeywordImportView>,
+    /// Only with a `callbackUrl`: the secret its deliveries are signed with (Standard Webhooks,
+    /// `whsec_…`). The same for every replay of the request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callback_secret: Option<String>,
 }
 
 /// What became of the keywords a request brought.
@@ -201,6 +205,11 @@ pub struct CreateJobRequest {
     /// relevance, personas and previews.
     #[schema(value_type = Option<bool>, example = true)]
     pub discover_keywords: bool,
+    /// Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also
+    /// receives this job's `job.completed` or `job.failed` event, as account webhooks do
+    /// (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.
+    #[schema(value_type = Option<String>, max_length = 2048, example = "https://hooks.example.com/job-done")]
+    pub callback_url: Option<WebhookUrl>,
 }
 
 /// The `keywords` array: what JSON Schema can say of a usable phrase; the rest is in words.
@@ -309,6 +318,17 @@ impl CreateJobRequest {
                 .map_err(|list_errors| errors.extend(list_errors))
                 .ok()
         });
+        let callback_url = match field("callbackUrl") {
+            None => None,
+            Some(Value::String(raw)) => WebhookUrl::parse(raw)
+                .and_then(|url| crate::service::webhooks::check_endpoint(&url).map(|()| url))
+                .map_err(|message| errors.push(FieldError::new("callbackUrl", message)))
+                .ok(),
+            Some(_) => {
+                errors.push(FieldError::new("callbackUrl", "must be a string"));
+                None
+            }
+        };
         let discover_keywords = match field("discoverKeywords") {
             None => true,
             Some(Value::Bool(flag)) => *flag,
@@ -334,6 +354,7 @@ impl CreateJobRequest {
                     location_code,
                     keywords,
                     discover_keywords,
+                    callback_url,
                 })
             }
             _ => Err(errors),
@@ -364,6 +385,10 @@ impl CreateJobRequest {
                     .collect::<Vec<_>>(),
                 self.discover_keywords,
             ]),
+        };
+        let canonical = match &self.callback_url {
+            None => canonical,
+            Some(url) => serde_json::json!([canonical, {"callbackUrl": url.as_str()}]),
         };
         hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
     }
@@ -471,6 +496,7 @@ pub async fn create_job(
             .as_ref()
             .map_or(0, |list| list.len() as u32),
         discover_keywords: request.discover_keywords,
+        callback_url: request.callback_url.clone(),
     };
     let imported = match &request.keywords {
         Some(list) => {
@@ -511,6 +537,7 @@ pub async fn create_job(
                 status: job.status,
                 created_at: job.created_at,
                 keyword_import,
+                callback_secret: None,
             })
         }
         CreateJobOutcome::Replayed { id, created_at } => Ok(CreatedJobView {
@@ -518,6 +545,7 @@ pub async fn create_job(
             status: JobStatus::Queued,
             created_at,
             keyword_import,
+            callback_secret: None,
         }),
         CreateJobOutcome::IdempotencyKeyReused => Err(CreateJobError::IdempotencyKeyReused),
         CreateJobOutcome::InsufficientCredits => Err(CreateJobError::InsufficientCredits),

@@ -5,3 +5,5 @@ pub mod account;
 pub mod estimate;
 pub mod jobs;
 pub mod rate_limits;
+pub mod webhook_signing;
+pub mod webhooks;

@@ -3,9 +3,14 @@
 
 mod message;
 mod models;
+mod webhooks;
 
 pub use message::PipelineMessage;
 pub use models::*;
+pub use webhooks::{
+    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, Webhook, WebhookMessage, WebhookQueue,
+    WebhookStore,
+};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};

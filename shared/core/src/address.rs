@@ -1,6 +1,6 @@
 //! Which IP addresses belong to the public internet. Everything else (private networks,
 //! loopback, link-local, carrier-grade NAT, documentation, benchmarking, multicast, reserved)
-//! is where an SSRF attack would aim, so the crawler never connects there.
+//! is where an SSRF attack would aim, so neither the crawler nor a webhook delivery connects there.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 

@@ -1,0 +1,139 @@
+//! Webhooks: where an account wants to be told about its jobs, and what it is told.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::JobStatus;
+
+/// Longest webhook or callback URL accepted.
+pub const MAX_URL_CHARS: usize = 2048;
+
+/// An absolute `http` or `https` URL without credentials. Where it points (no private,
+/// loopback or link-local address; ports 80 and 443) is checked by the delivering client at
+/// connect time, and its form up front by the same guard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct WebhookUrl(String);
+
+impl WebhookUrl {
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err("must not be empty".into());
+        }
+        if raw.chars().count() > MAX_URL_CHARS {
+            return Err(format!("must be at most {MAX_URL_CHARS} characters"));
+        }
+        let url = url::Url::parse(raw).map_err(|_| "must be an absolute http(s) URL".to_string())?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err("must be an http or https URL".into());
+        }
+        if url.host_str().is_none_or(str::is_empty) {
+            return Err("must name a host".into());
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err("must not carry credentials".into());
+        }
+        if url.fragment().is_some() {
+            return Err("must not have a #fragment".into());
+        }
+        Ok(Self(url.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for WebhookUrl {
+    type Error = String;
+
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<WebhookUrl> for String {
+    fn from(url: WebhookUrl) -> Self {
+        url.0
+    }
+}
+
+impl fmt::Display for WebhookUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What a webhook can be told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+pub enum WebhookEvent {
+    /// A job completed; its results can be read.
+    #[serde(rename = "job.completed")]
+    JobCompleted,
+    /// A job failed (`errorMessage` says why; its run was given back).
+    #[serde(rename = "job.failed")]
+    JobFailed,
+}
+
+impl WebhookEvent {
+    pub const ALL: [WebhookEvent; 2] = [Self::JobCompleted, Self::JobFailed];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::JobCompleted => "job.completed",
+            Self::JobFailed => "job.failed",
+        }
+    }
+
+    /// The event a job's status means; `None` while it is unfinished.
+    pub fn for_status(status: JobStatus) -> Option<Self> {
+        match status {
+            JobStatus::Completed => Some(Self::JobCompleted),
+            JobStatus::Failed => Some(Self::JobFailed),
+            JobStatus::Queued | JobStatus::Running => None,
+        }
+    }
+}
+
+impl FromStr for WebhookEvent {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|event| event.as_str() == raw.trim())
+            .ok_or_else(|| "must be job.completed or job.failed".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_absolute_http_without_credentials() {
+        assert_eq!(
+            WebhookUrl::parse(" https://hooks.example.com/kr?x=1 ").unwrap().as_str(),
+            "https://hooks.example.com/kr?x=1"
+        );
+        for bad in ["", "hooks.example.com", "ftp://x.com/", "https://u:p@x.com/", "https://x.com/#a", "javascript:alert(1)"] {
+            assert!(WebhookUrl::parse(bad).is_err(), "{bad}");
+        }
+        assert!(WebhookUrl::parse(&format!("https://x.com/{}", "a".repeat(2048))).is_err());
+    }
+
+    #[test]
+    fn events_name_finished_statuses() {
+        assert_eq!("job.failed".parse(), Ok(WebhookEvent::JobFailed));
+        assert!("job.started".parse::<WebhookEvent>().is_err());
+        assert_eq!(WebhookEvent::for_status(JobStatus::Running), None);
+        assert_eq!(
+            WebhookEvent::for_status(JobStatus::Completed),
+            Some(WebhookEvent::JobCompleted)
+        );
+    }
+}

@@ -1,0 +1,341 @@
+//! Webhook use cases: an account's endpoints, their delivery log, the events jobs raise and
+//! when a failed delivery is tried again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use super::webhook_signing::SigningKey;
+use crate::domain::{
+    Job, JobChange, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl,
+};
+use crate::store::{
+    CreateWebhookOutcome, DeliveryAttempt, JobTransitions, StageClaim, StoreError, Transition,
+    UsageDelta, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
+};
+use crate::validation::FieldError;
+
+/// Webhooks one account may have.
+pub const MAX_WEBHOOKS: usize = 10;
+/// Delivery attempts `GET /webhooks/{id}/deliveries` lists.
+pub const DELIVERIES_LISTED: u32 = 100;
+
+/// The checks of an endpoint that can be made before connecting: ports 80 and 443 only, and
+/// no literal private, loopback or link-local address (where a name points is checked by the
+/// delivering client when it connects).
+pub fn check_endpoint(url: &WebhookUrl) -> Result<(), String> {
+    let parsed = url::Url::parse(url.as_str()).map_err(|_| "must be an absolute http(s) URL".to_string())?;
+    match parsed.port_or_known_default() {
+        Some(80 | 443) => {}
+        _ => return Err("must use port 80 or 443".into()),
+    }
+    let literal = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => Some(std::net::IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => Some(std::net::IpAddr::V6(ip)),
+        _ => None,
+    };
+    if literal.is_some_and(|ip| !crate::address::is_public_ip(ip)) {
+        return Err("must not point at a private, loopback or link-local address".into());
+    }
+    Ok(())
+}
+
+/// An endpoint as the API shows it (its secret only once, at creation).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookView {
+    pub id: WebhookId,
+    #[schema(example = "https://hooks.example.com/keyword-research")]
+    pub url: String,
+    pub events: Vec<WebhookEvent>,
+    #[serde(with = "crate::time")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<&Webhook> for WebhookView {
+    fn from(webhook: &Webhook) -> Self {
+        Self {
+            id: webhook.id,
+            url: webhook.url.to_string(),
+            events: webhook.events.clone(),
+            created_at: webhook.created_at,
+        }
+    }
+}
+
+/// One delivery attempt as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryView {
+    /// The `webhook-id` header sent: the same for every attempt of one event.
+    pub message_id: String,
+    pub event: WebhookEvent,
+    #[schema(value_type = String, format = Uuid)]
+    pub job_id: String,
+    /// 1 for the first try.
+    pub attempt: u32,
+    #[serde(with = "crate::time")]
+    #[schema(value_type = String, format = DateTime)]
+    pub attempted_at: DateTime<Utc>,
+    pub duration_ms: u64,
+    /// The receiver's HTTP status; `null` when no response came.
+    pub status_code: Option<u16>,
+    /// Why the attempt failed; `null` when it was delivered (2xx).
+    pub error: Option<String>,
+    /// When the next try is due; `null` once delivered or given up.
+    #[serde(with = "crate::time::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub next_attempt_at: Option<DateTime<Utc>>,
+}
+
+impl From<&DeliveryAttempt> for DeliveryView {
+    fn from(attempt: &DeliveryAttempt) -> Self {
+        Self {
+            message_id: attempt.message_id.clone(),
+            event: attempt.event,
+            job_id: attempt.job_id.to_string(),
+            attempt: attempt.attempt,
+            attempted_at: attempt.at,
+            duration_ms: attempt.duration_ms,
+            status_code: attempt.status_code,
+            error: attempt.error.clone(),
+            next_attempt_at: attempt.next_attempt_at,
+        }
+    }
+}
+
+/// A webhook as requested: a URL and the events it wants (default: all).
+#[derive(Debug, Clone)]
+pub struct NewWebhookRequest {
+    pub url: WebhookUrl,
+    pub events: Vec<WebhookEvent>,
+}
+
+impl NewWebhookRequest {
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let url = match body.get("url").filter(|v| !v.is_null()) {
+            None => Err("is required".to_string()),
+            Some(Value::String(raw)) => WebhookUrl::parse(raw),
+            Some(_) => Err("must be a string".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("url", message)))
+        .ok();
+        let mut events = Vec::new();
+        match body.get("events").filter(|v| !v.is_null()) {
+            None => events = WebhookEvent::ALL.to_vec(),
+            Some(Value::Array(items)) if !items.is_empty() => {
+                for (index, item) in items.iter().enumerate() {
+                    match item.as_str().map(str::parse::<WebhookEvent>) {
+                        Some(Ok(event)) if !events.contains(&event) => events.push(event),
+                        Some(Ok(_)) => {}
+                        Some(Err(message)) => {
+                            errors.push(FieldError::new(format!("events[{index}]"), message))
+                        }
+                        None => errors.push(FieldError::new(
+                            format!("events[{index}]"),
+                            "must be a string",
+                        )),
+                    }
+                }
+            }
+            Some(_) => errors.push(FieldError::new(
+                "events",
+                "must be a non-empty array of job.completed, job.failed",
+            )),
+        }
+        match url {
+            Some(url) if errors.is_empty() => Ok(Self { url, events }),
+            _ => Err(errors),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum CreateWebhookError {
+    LimitReached,
+    Store(StoreError),
+}
+
+/// Stores a webhook and returns it with its signing secret, which is never shown again.
+pub async fn create_webhook(
+    store: &dyn WebhookStore,
+    key: &SigningKey,
+    owner: UserId,
+    request: NewWebhookRequest,
+) -> Result<(Webhook, String), CreateWebhookError> {
+    let webhook = Webhook {
+        id: WebhookId::new(),
+        owner,
+        url: request.url,
+        events: request.events,
+        created_at: Utc::now(),
+    };
+    match store
+        .create_webhook(&webhook, MAX_WEBHOOKS)
+        .await
+        .map_err(CreateWebhookError::Store)?
+    {
+        CreateWebhookOutcome::Created => {
+            let secret = key.webhook_secret(webhook.id).reveal();
+            Ok((webhook, secret))
+        }
+        CreateWebhookOutcome::LimitReached => Err(CreateWebhookError::LimitReached),
+    }
+}
+
+/// When failed deliveries are tried again: the waits after the first, second… attempt. SQS
+/// delays at most 15 minutes, so no single wait is longer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetrySchedule(Vec<Duration>);
+
+impl Default for RetrySchedule {
+    /// Seven attempts over about an hour: 30 s, 2 min, 10 min, then every 15 min.
+    fn default() -> Self {
+        Self([30, 120, 600, 900, 900, 900].map(Duration::from_secs).to_vec())
+    }
+}
+
+impl RetrySchedule {
+    /// `KR_WEBHOOK_RETRY_DELAYS`: comma-separated seconds, each 0 to 900.
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let Some(raw) = lookup("KR_WEBHOOK_RETRY_DELAYS") else {
+            return Ok(Self::default());
+        };
+        raw.split(',')
+            .map(|item| {
+                item.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|seconds| *seconds <= 900)
+                    .map(Duration::from_secs)
+                    .ok_or_else(|| {
+                        "KR_WEBHOOK_RETRY_DELAYS must be comma-separated seconds, each 0 to 900"
+                            .to_string()
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Self)
+    }
+
+    /// The wait before attempt `attempt + 1`; `None` once `attempt` was the last.
+    pub fn after(&self, attempt: u32) -> Option<Duration> {
+        self.0.get(attempt.checked_sub(1)? as usize).copied()
+    }
+
+    pub fn attempts(&self) -> usize {
+        self.0.len() + 1
+    }
+}
+
+/// Where jobs say they finished.
+#[async_trait]
+pub trait JobEvents: Send + Sync {
+    async fn job_finished(&self, job: &Job, event: WebhookEvent) -> Result<(), StoreError>;
+}
+
+/// Sends finished jobs' events to the webhooks queue.
+pub struct QueuedJobEvents(pub Arc<dyn WebhookQueue>);
+
+#[async_trait]
+impl JobEvents for QueuedJobEvents {
+    async fn job_finished(&self, job: &Job, event: WebhookEvent) -> Result<(), StoreError> {
+        let message = WebhookMessage {
+            job_id: job.id,
+            event,
+            target: None,
+            attempt: 1,
+        };
+        self.0.send(&message, 0).await
+    }
+}
+
+/// Job transitions that raise an event when a job finishes. Only the write that finishes a
+/// job does (a duplicate or stale one is superseded and raises nothing), whichever path
+/// finished it: a stage, a failure, the sweeper. A lost send is logged, never fails the job.
+pub struct NotifyingTransitions {
+    pub inner: Arc<dyn JobTransitions>,
+    pub events: Arc<dyn JobEvents>,
+}
+
+#[async_trait]
+impl JobTransitions for NotifyingTransitions {
+    async fn apply(&self, current: &Job, change: JobChange) -> Result<Transition, StoreError> {
+        let finishes = !current.status.is_finished() && change.next.status.is_finished();
+        let transition = self.inner.apply(current, change).await?;
+        if let (true, Transition::Applied(job)) = (finishes, &transition) {
+            if let Some(event) = WebhookEvent::for_status(job.status) {
+                if let Err(err) = self.events.job_finished(job, event).await {
+                    tracing::error!(job = %job.id, %err, "the job's webhook event was not sent");
+                }
+            }
+        }
+        Ok(transition)
+    }
+
+    async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError> {
+        self.inner.report_progress(job, progress).await
+    }
+
+    async fn add_usage(&self, job: &Job, delta: &UsageDelta) -> Result<bool, StoreError> {
+        self.inner.add_usage(job, delta).await
+    }
+
+    async fn claim_stage(
+        &self,
+        job: &Job,
+        token: &str,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<StageClaim, StoreError> {
+        self.inner.claim_stage(job, token, until, now).await
+    }
+
+    async fn release_stage(&self, job: &Job, token: &str) -> Result<(), StoreError> {
+        self.inner.release_stage(job, token).await
+    }
+
+    async fn start_job(
+        &self,
+        job: &Job,
+        at: DateTime<Utc>,
+        running_cap: u32,
+    ) -> Result<Transition, StoreError> {
+        self.inner.start_job(job, at, running_cap).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn requests_default_to_every_event_and_name_bad_ones() {
+        let body = |v: Value| v.as_object().unwrap().clone();
+        let parsed = NewWebhookRequest::parse(&body(json!({"url": "https://h.example.com/x"}))).unwrap();
+        assert_eq!(parsed.events, WebhookEvent::ALL);
+        let errors = NewWebhookRequest::parse(&body(json!({"url": "ftp://x", "events": ["job.done", 3]}))).unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["url", "events[0]", "events[1]"]);
+        assert!(NewWebhookRequest::parse(&body(json!({"url": "https://h.example.com", "events": []}))).is_err());
+    }
+
+    #[test]
+    fn retries_follow_the_schedule_and_stop() {
+        let schedule = RetrySchedule::default();
+        assert_eq!(schedule.after(1), Some(Duration::from_secs(30)));
+        assert_eq!(schedule.after(6), Some(Duration::from_secs(900)));
+        assert_eq!(schedule.after(7), None);
+        assert_eq!(schedule.attempts(), 7);
+        let quick = RetrySchedule::from_vars(|_| Some("1, 2".into())).unwrap();
+        assert_eq!(quick.after(2), Some(Duration::from_secs(2)));
+        assert!(RetrySchedule::from_vars(|_| Some("901".into())).is_err());
+    }
+}

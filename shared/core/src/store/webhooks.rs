@@ -1,0 +1,101 @@
+//! Webhook ports: the account's webhooks, every delivery attempt, and the queue deliveries
+//! travel on.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::StoreError;
+use crate::domain::{JobId, UserId, WebhookEvent, WebhookId, WebhookUrl};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Webhook {
+    pub id: WebhookId,
+    pub owner: UserId,
+    pub url: WebhookUrl,
+    pub events: Vec<WebhookEvent>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// One try at delivering one event to one endpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryAttempt {
+    pub webhook_id: WebhookId,
+    /// The `webhook-id` header: the same for every attempt and duplicate of one event.
+    pub message_id: String,
+    pub event: WebhookEvent,
+    pub job_id: JobId,
+    /// 1 for the first try.
+    pub attempt: u32,
+    pub at: DateTime<Utc>,
+    pub duration_ms: u64,
+    /// The receiver's HTTP status; `None` when no response came.
+    pub status_code: Option<u16>,
+    /// Why the attempt failed; `None` on a 2xx.
+    pub error: Option<String>,
+    /// When the next try is due; `None` once delivered or given up.
+    pub next_attempt_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreateWebhookOutcome {
+    Created,
+    /// The account already has the most webhooks it may have.
+    LimitReached,
+}
+
+#[async_trait]
+pub trait WebhookStore: Send + Sync {
+    /// Stores `webhook` unless its owner already has `limit` of them.
+    async fn create_webhook(
+        &self,
+        webhook: &Webhook,
+        limit: usize,
+    ) -> Result<CreateWebhookOutcome, StoreError>;
+    /// The owner's webhooks, oldest first.
+    async fn list_webhooks(&self, owner: UserId) -> Result<Vec<Webhook>, StoreError>;
+    async fn webhook(&self, owner: UserId, id: WebhookId) -> Result<Option<Webhook>, StoreError>;
+    /// `false` when there was no such webhook of `owner`.
+    async fn delete_webhook(&self, owner: UserId, id: WebhookId) -> Result<bool, StoreError>;
+    async fn record_delivery(&self, attempt: &DeliveryAttempt) -> Result<(), StoreError>;
+    /// The webhook's latest attempts, newest first.
+    async fn deliveries(
+        &self,
+        id: WebhookId,
+        limit: u32,
+    ) -> Result<Vec<DeliveryAttempt>, StoreError>;
+}
+
+/// Where one delivery goes: an account webhook, or the job's own `callbackUrl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind", content = "id")]
+pub enum DeliveryTarget {
+    Webhook(WebhookId),
+    Callback,
+}
+
+/// A message on the webhooks queue: an event to fan out (`target: None`), or one delivery
+/// attempt to one target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookMessage {
+    pub job_id: JobId,
+    pub event: WebhookEvent,
+    #[serde(default)]
+    pub target: Option<DeliveryTarget>,
+    #[serde(default = "first_attempt")]
+    pub attempt: u32,
+}
+
+fn first_attempt() -> u32 {
+    1
+}
+
+/// The webhooks queue.
+#[async_trait]
+pub trait WebhookQueue: Send + Sync {
+    /// Sends `message`, to be received no sooner than `delay_seconds` (at most 900) from now.
+    async fn send(&self, message: &WebhookMessage, delay_seconds: u32) -> Result<(), StoreError>;
+}
