@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use kr_aws::bedrock::BedrockPersonas;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
-use kr_aws::sqs::SqsJobQueue;
+use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
+use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
 use kr_aws::AwsClients;
 use kr_core::dataset::{objects, ResultsDataset};
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
@@ -27,6 +28,8 @@ pub struct Rig {
     pub pipeline: Arc<Pipeline>,
     pub objects: Arc<S3ObjectStore>,
     pub queue_url: String,
+    /// Where the rig's finished jobs send their webhook events.
+    pub webhooks_queue_url: String,
     pub clients: AwsClients,
     pub store: Arc<DynamoStore>,
     _alias_root: Option<AliasRoot>,
@@ -106,6 +109,7 @@ pub async fn rig_with_personas_model(
     .unwrap();
     let clients = harness::clients().await;
     let queue_url = harness::fresh_queue(&clients).await;
+    let webhooks_queue_url = harness::fresh_queue(&clients).await;
     let store = harness::store().await;
     let objects = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
@@ -118,9 +122,17 @@ pub async fn rig_with_personas_model(
         provider,
         personas_model,
     };
+    // As the pipeline function wires it: finished jobs raise their webhook events.
+    let transitions = Arc::new(NotifyingTransitions {
+        inner: store.clone(),
+        events: Arc::new(QueuedJobEvents(Arc::new(SqsWebhookQueue::new(
+            clients.sqs.clone(),
+            webhooks_queue_url.clone(),
+        )))),
+    });
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),
-        transitions: store.clone(),
+        transitions,
         queue: Arc::new(SqsJobQueue::new(clients.sqs.clone(), queue_url.clone())),
         objects: objects.clone(),
         runner: Arc::new(runner),
@@ -131,6 +143,7 @@ pub async fn rig_with_personas_model(
         pipeline,
         objects,
         queue_url,
+        webhooks_queue_url,
         clients,
         store,
         _alias_root: alias_root,

@@ -225,6 +225,38 @@ async fn create_bucket(clients: &AwsClients, name: &str, props: &Value) -> Resul
     Ok(())
 }
 
+/// A secret with `GenerateSecretString`, generated here as CloudFormation would: random
+/// letters and digits of the asked length. Returns its ARN (what `!Ref` of a secret gives).
+async fn create_secret(clients: &AwsClients, name: &str, props: &Value) -> Result<String> {
+    let length = props
+        .get("GenerateSecretString")
+        .and_then(|g| g.get("PasswordLength"))
+        .and_then(scalar)
+        .and_then(|raw| raw.parse::<usize>().ok())
+        .unwrap_or(32);
+    let value: String = std::iter::repeat_with(|| uuid::Uuid::new_v4().simple().to_string())
+        .flat_map(|chunk| chunk.chars().collect::<Vec<_>>())
+        .take(length)
+        .collect();
+    match clients
+        .secrets
+        .create_secret()
+        .name(name)
+        .secret_string(value)
+        .send()
+        .await
+    {
+        Ok(created) => created.arn.ok_or_else(|| anyhow!("no ARN for secret {name}")),
+        Err(err) if err.as_service_error().is_some_and(|e| e.is_resource_exists_exception()) => {
+            let existing = clients.secrets.describe_secret().secret_id(name).send().await?;
+            existing.arn.ok_or_else(|| anyhow!("no ARN for secret {name}"))
+        }
+        Err(err) => Err(anyhow!(
+            aws_sdk_secretsmanager::error::DisplayErrorContext(err).to_string()
+        )),
+    }
+}
+
 /// Creates every table, queue and bucket of the template, named `<prefix>-<logical id>`.
 /// Creating what already exists is not an error, so a restart reuses the same resources.
 pub async fn provision(
@@ -249,6 +281,12 @@ pub async fn provision(
             .with_context(|| format!("queue {id}"))?;
         provisioned.refs.insert(id.clone(), url);
         provisioned.arns.insert(id, arn);
+    }
+    for (id, props) in template.resources_of_type("AWS::SecretsManager::Secret")? {
+        let arn = create_secret(clients, &local_name(prefix, &id), &props)
+            .await
+            .with_context(|| format!("secret {id}"))?;
+        provisioned.refs.insert(id, arn);
     }
     for (id, props) in template.resources_of_type("AWS::S3::Bucket")? {
         let name = local_name(prefix, &id);

@@ -1,8 +1,10 @@
-//! The account function: `/users/me`, `/auth/login`, `/auth/logout`, `/api-keys`.
+//! The account function: `/users/me`, `/auth/login`, `/auth/logout`, `/api-keys`,
+//! `/webhooks`.
 
 mod api_keys;
 mod session;
 mod users;
+mod webhooks;
 
 use std::sync::Arc;
 
@@ -10,7 +12,10 @@ use axum::extract::FromRef;
 use axum::Router;
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_core::store::{ApiKeyStore, CredentialStore, RequestCounters, SessionStore, UserStore};
+use kr_aws::signing_key::SigningKeySource;
+use kr_core::store::{
+    ApiKeyStore, CredentialStore, RequestCounters, SessionStore, UserStore, WebhookStore,
+};
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -24,12 +29,24 @@ pub struct AccountState {
     pub api_keys: Arc<dyn ApiKeyStore>,
     pub sessions: Arc<dyn SessionStore>,
     pub counters: Arc<dyn RequestCounters>,
+    pub webhooks: Arc<dyn WebhookStore>,
+    pub signing: Arc<SigningKeySource>,
 }
 
 impl AccountState {
     pub async fn from_config(config: Config) -> Self {
-        let Wiring { config, store, .. } = Wiring::from_config(config).await;
+        let Wiring {
+            config,
+            store,
+            clients,
+            ..
+        } = Wiring::from_config(config).await;
         Self {
+            signing: Arc::new(SigningKeySource::new(
+                clients.secrets,
+                config.webhook_signing_key_arn.clone(),
+            )),
+            webhooks: store.clone(),
             auth: Authenticator::on(store.clone(), config.limits.clone()),
             config,
             users: store.clone(),
@@ -49,6 +66,9 @@ pub fn api() -> OpenApiRouter<AccountState> {
         .routes(routes!(session::logout))
         .routes(routes!(api_keys::create, api_keys::list))
         .routes(routes!(api_keys::revoke))
+        .routes(routes!(webhooks::create, webhooks::list))
+        .routes(routes!(webhooks::delete))
+        .routes(routes!(webhooks::deliveries))
 }
 
 pub fn router(state: AccountState) -> Router {

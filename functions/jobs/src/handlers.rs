@@ -102,7 +102,12 @@ pub async fn create_parsed(
                 .map_err(|message| ApiError::field("Idempotency-Key", message))?,
         ),
     };
-    let created = jobs::create_job(
+    // Read before charging: a job must not be paid for and then lack its callback secret.
+    let signing = match &request.callback_url {
+        Some(_) => Some(state.signing.key().await?),
+        None => None,
+    };
+    let mut created = jobs::create_job(
         state.jobs.as_ref(),
         state.queue.as_ref(),
         state.artifacts.as_ref(),
@@ -127,6 +132,7 @@ pub async fn create_parsed(
         ),
         CreateJobError::Store(err) => err.into(),
     })?;
+    created.callback_secret = signing.map(|key| key.callback_secret(created.id).reveal());
     let location = format!("{API_PREFIX}/jobs/{}", created.id);
     Ok((
         StatusCode::CREATED,

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 pub use keyword_lists::EstimateSettings;
+use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
@@ -32,6 +33,8 @@ pub struct JobsState {
     pub users: Arc<dyn UserStore>,
     pub domains: Arc<dyn RegisteredDomains>,
     pub estimates: EstimateSettings,
+    /// Signs a job's `callbackUrl` deliveries (read on the first job that has one).
+    pub signing: Arc<SigningKeySource>,
 }
 
 impl JobsState {
@@ -41,6 +44,10 @@ impl JobsState {
         let wiring = Wiring::from_config(config).await;
         Self {
             estimates,
+            signing: Arc::new(SigningKeySource::new(
+                wiring.clients.secrets.clone(),
+                wiring.config.webhook_signing_key_arn.clone(),
+            )),
             users: wiring.store.clone(),
             artifacts: wiring.objects.clone(),
             domains: wiring.store.clone(),

@@ -1,7 +1,8 @@
 use std::sync::Arc;
 
 use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
-use kr_aws::sqs::SqsJobQueue;
+use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
+use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_crawler::{CrawlConfig, Crawler};
@@ -56,9 +57,17 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         provider,
         personas_model,
     };
+    // Every job that finishes, whatever finished it, raises its webhook event.
+    let transitions = Arc::new(NotifyingTransitions {
+        inner: store.clone(),
+        events: Arc::new(QueuedJobEvents(Arc::new(SqsWebhookQueue::new(
+            clients.sqs.clone(),
+            config.webhooks_queue_url.clone(),
+        )))),
+    });
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),
-        transitions: store,
+        transitions,
         queue: Arc::new(SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone())),
         objects,
         runner: Arc::new(runner),

@@ -45,7 +45,11 @@ enum Command {
     Seed,
     /// Emulate the SQS event source mapping of the pipeline function: deliver batches from
     /// KR_JOBS_QUEUE_URL through the Lambda Invoke API, and send the sweeper's scheduled event.
+    /// With `--queue webhooks`: the notifier's mapping from KR_WEBHOOKS_QUEUE_URL instead.
     Bridge {
+        /// `jobs` (the pipeline's queue) or `webhooks` (the notifier's).
+        #[arg(long, default_value = "jobs")]
+        queue: String,
         /// Where the Lambda Invoke API is (`cargo lambda watch`).
         #[arg(long, default_value = "http://127.0.0.1:9000")]
         invoke_base: String,
@@ -151,6 +155,7 @@ async fn main() -> Result<()> {
             println!("{}", serde_json::to_string(&report)?);
         }
         Command::Bridge {
+            queue,
             invoke_base,
             function,
             batch_size,
@@ -158,13 +163,24 @@ async fn main() -> Result<()> {
         } => {
             let config = Config::from_env()?;
             let clients = AwsClients::from_config(&config).await;
+            let (queue_url, sweeps) = match queue.as_str() {
+                "jobs" => (config.jobs_queue_url, true),
+                "webhooks" => (config.webhooks_queue_url, false),
+                other => bail!("--queue must be jobs or webhooks, not {other}"),
+            };
             let bridge = Bridge {
                 sqs: clients.sqs,
-                queue_url: config.jobs_queue_url,
+                queue_url,
                 batch_size,
             };
             let invoker = HttpInvoker::new(&invoke_base, &function);
-            let dead_letters = bridge.dead_letters().await?;
+            // The pipeline fails the job of a dead letter and runs the sweeper; the notifier
+            // has neither (its dead letters are kept for an operator).
+            let dead_letters = if sweeps {
+                bridge.dead_letters().await?
+            } else {
+                None
+            };
             let mut next_sweep = Instant::now() + Duration::from_secs(sweep_every);
             loop {
                 if let Err(err) = bridge.poll_once(&invoker, 5).await {
@@ -176,7 +192,7 @@ async fn main() -> Result<()> {
                         eprintln!("bridge: dead letters: {err}");
                     }
                 }
-                if Instant::now() >= next_sweep {
+                if sweeps && Instant::now() >= next_sweep {
                     let event = serde_json::json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}});
                     if let Err(err) = invoker.invoke(event).await {
                         eprintln!("bridge: sweeper: {err}");

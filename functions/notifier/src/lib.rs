@@ -1,0 +1,197 @@
+//! The notifier: takes job events off the webhooks queue, fans each out to the owner's
+//! webhooks that want it and to the job's `callbackUrl`, and delivers them. A delivery that
+//! fails is sent back to the queue with a delay for its next attempt, so no invocation waits
+//! on a slow receiver for longer than one request's timeout, and a receiver that is down never
+//! touches the job (it finished before its event was sent).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
+use chrono::Utc;
+use kr_aws::signing_key::SigningKeySource;
+use kr_core::domain::Job;
+use kr_core::service::jobs::JobView;
+use kr_core::service::webhook_signing::message_id;
+use kr_core::service::webhooks::RetrySchedule;
+use kr_core::store::{
+    DeliveryAttempt, DeliveryTarget, JobStore, StoreError, WebhookMessage, WebhookQueue,
+    WebhookStore,
+};
+use futures_util::future::join_all;
+use kr_crawler::{CrawlConfig, GuardedClient};
+use serde_json::{json, Value};
+
+/// How long a receiver has to answer.
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct Notifier {
+    pub jobs: Arc<dyn JobStore>,
+    pub webhooks: Arc<dyn WebhookStore>,
+    pub queue: Arc<dyn WebhookQueue>,
+    pub signing: Arc<SigningKeySource>,
+    pub client: GuardedClient,
+    pub retries: RetrySchedule,
+}
+
+impl Notifier {
+    /// The client for receivers: the crawler's guard, with `KR_WEBHOOK_RESOLVE` host
+    /// overrides (the same `host=ip:port,…` form as `KR_CRAWL_RESOLVE`) for tests and the
+    /// local stack only.
+    pub fn client_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<GuardedClient, String> {
+        let overrides = match lookup("KR_WEBHOOK_RESOLVE").filter(|v| !v.trim().is_empty()) {
+            Some(spec) => CrawlConfig::parse_resolve(&spec).map_err(|err| err.to_string())?,
+            None => Vec::new(),
+        };
+        GuardedClient::new(&overrides, DELIVERY_TIMEOUT, "KeywordResearchWebhooks/1.0")
+    }
+
+    /// One queue message: an event to fan out, or one attempt at one target.
+    pub async fn handle(&self, message: &WebhookMessage) -> Result<(), StoreError> {
+        // A job deleted since has nothing to report.
+        let Some(job) = self.jobs.job(message.job_id).await? else {
+            return Ok(());
+        };
+        match message.target {
+            Some(target) => self.deliver(&job, message, target).await,
+            // Each target gets a message of its own, so one slow receiver holds up no other
+            // and every invocation does at most one request per message.
+            None => {
+                let mut targets: Vec<DeliveryTarget> = self
+                    .webhooks
+                    .list_webhooks(job.owner)
+                    .await?
+                    .into_iter()
+                    .filter(|webhook| webhook.events.contains(&message.event))
+                    .map(|webhook| DeliveryTarget::Webhook(webhook.id))
+                    .collect();
+                if job.callback_url.is_some() {
+                    targets.push(DeliveryTarget::Callback);
+                }
+                for target in targets {
+                    let first = WebhookMessage {
+                        target: Some(target),
+                        attempt: 1,
+                        ..message.clone()
+                    };
+                    self.queue.send(&first, 0).await?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    async fn deliver(
+        &self,
+        job: &Job,
+        message: &WebhookMessage,
+        target: DeliveryTarget,
+    ) -> Result<(), StoreError> {
+        let url = match target {
+            DeliveryTarget::Webhook(id) => match self.webhooks.webhook(job.owner, id).await? {
+                Some(webhook) => webhook.url.to_string(),
+                // Deleted since the event: nothing more goes there.
+                None => return Ok(()),
+            },
+            DeliveryTarget::Callback => match &job.callback_url {
+                Some(url) => url.to_string(),
+                None => return Ok(()),
+            },
+        };
+        let now = Utc::now();
+        let id = message_id(job.id, message.event, target);
+        let body = serde_json::to_vec(&json!({
+            "type": message.event,
+            "timestamp": now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            "data": {"job": JobView::from(job)},
+        }))
+        .map_err(StoreError::new)?;
+        let timestamp = now.timestamp();
+        let signature = self
+            .signing
+            .key()
+            .await?
+            .secret_for(job.id, target)
+            .sign(&id, timestamp, &body);
+        let headers = [
+            ("webhook-id", id.clone()),
+            ("webhook-timestamp", timestamp.to_string()),
+            ("webhook-signature", signature),
+        ];
+        let outcome = self.client.post(&url, &headers, body).await;
+        let next = match &outcome.error {
+            None => None,
+            Some(_) => self.retries.after(message.attempt),
+        };
+        if let Some(delay) = next {
+            let retry = WebhookMessage {
+                target: Some(target),
+                attempt: message.attempt + 1,
+                ..message.clone()
+            };
+            self.queue.send(&retry, delay.as_secs() as u32).await?;
+        }
+        let attempt = DeliveryAttempt {
+            webhook_id: match target {
+                DeliveryTarget::Webhook(id) => id,
+                DeliveryTarget::Callback => {
+                    tracing::info!(job = %job.id, attempt = message.attempt, status = ?outcome.status, error = ?outcome.error, "callback delivery");
+                    return Ok(());
+                }
+            },
+            message_id: id,
+            event: message.event,
+            job_id: job.id,
+            attempt: message.attempt,
+            at: now,
+            duration_ms: outcome.duration.as_millis() as u64,
+            status_code: outcome.status,
+            error: outcome.error,
+            next_attempt_at: next.map(|delay| {
+                now + chrono::Duration::from_std(delay).unwrap_or_default()
+            }),
+        };
+        self.webhooks.record_delivery(&attempt).await
+    }
+
+    /// An SQS batch: messages whose handling failed (a store or queue error, not a failed
+    /// delivery, which has its own retry) are reported for SQS to deliver again.
+    pub async fn handle_batch(&self, batch: SqsEvent) -> SqsBatchResponse {
+        // Concurrently: a batch takes as long as its slowest receiver, not the sum.
+        let outcomes = join_all(batch.records.into_iter().map(|record| async move {
+            let id = record.message_id.clone().unwrap_or_default();
+            let parsed: Result<WebhookMessage, _> =
+                serde_json::from_str(record.body.as_deref().unwrap_or(""));
+            let result = match parsed {
+                Ok(message) => self.handle(&message).await,
+                // Not ours to retry: a malformed message never becomes well-formed.
+                Err(err) => {
+                    tracing::error!(%err, "malformed webhook message dropped");
+                    Ok(())
+                }
+            };
+            result.map_err(|err| {
+                tracing::error!(%err, "webhook message will be retried");
+                id
+            })
+        }))
+        .await;
+        let failures = outcomes
+            .into_iter()
+            .filter_map(Result::err)
+            .map(|id| {
+                let mut failure = BatchItemFailure::default();
+                failure.item_identifier = id;
+                failure
+            })
+            .collect();
+        let mut response = SqsBatchResponse::default();
+        response.batch_item_failures = failures;
+        response
+    }
+
+    pub async fn handle_event(&self, event: Value) -> Result<Value, lambda_runtime::Error> {
+        let batch: SqsEvent = serde_json::from_value(event)?;
+        Ok(serde_json::to_value(self.handle_batch(batch).await)?)
+    }
+}
