@@ -246,14 +246,28 @@ async fn create_secret(clients: &AwsClients, name: &str, props: &Value) -> Resul
         .send()
         .await
     {
-        Ok(created) => created.arn.ok_or_else(|| anyhow!("no ARN for secret {name}")),
-        Err(err) if err.as_service_error().is_some_and(|e| e.is_resource_exists_exception()) => {
-            let existing = clients.secrets.describe_secret().secret_id(name).send().await?;
-            existing.arn.ok_or_else(|| anyhow!("no ARN for secret {name}"))
+        Ok(created) => created
+            .arn
+            .ok_or_else(|| anyhow!("no ARN for secret {name}")),
+        Err(err)
+            if err
+                .as_service_error()
+                .is_some_and(|e| e.is_resource_exists_exception()) =>
+        {
+            let existing = clients
+                .secrets
+                .describe_secret()
+                .secret_id(name)
+                .send()
+                .await?;
+            existing
+                .arn
+                .ok_or_else(|| anyhow!("no ARN for secret {name}"))
         }
-        Err(err) => Err(anyhow!(
-            aws_sdk_secretsmanager::error::DisplayErrorContext(err).to_string()
-        )),
+        Err(err) => Err(anyhow!(aws_sdk_secretsmanager::error::DisplayErrorContext(
+            err
+        )
+        .to_string())),
     }
 }
 

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
+use kr_aws::signing_key::SigningKeySource;
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_aws::signing_key::SigningKeySource;
 use kr_core::store::{
     ApiKeyStore, CredentialStore, RequestCounters, SessionStore, UserStore, WebhookStore,
 };

@@ -25,7 +25,10 @@ pub struct CreateWebhookRequest {
     /// Required: an absolute `http` or `https` URL, at most 2,048 characters, on port 80 or
     /// 443, without credentials. Deliveries never go to private, loopback or link-local
     /// addresses (checked when connecting) and never follow redirects.
-    #[schema(example = "https://hooks.example.com/keyword-research", max_length = 2048)]
+    #[schema(
+        example = "https://hooks.example.com/keyword-research",
+        max_length = 2048
+    )]
     url: String,
     /// Optional, default both: the events to send.
     #[schema(min_items = 1)]
@@ -166,7 +169,12 @@ pub async fn deliveries(
     PathParams([webhook_id]): PathParams<1>,
 ) -> Result<Json<DeliveryList>, ApiError> {
     let id = parse_webhook_id(&webhook_id)?;
-    if state.webhooks.webhook(principal.user_id, id).await?.is_none() {
+    if state
+        .webhooks
+        .webhook(principal.user_id, id)
+        .await?
+        .is_none()
+    {
         return Err(ApiError::not_found("Webhook"));
     }
     let attempts = state.webhooks.deliveries(id, DELIVERIES_LISTED).await?;

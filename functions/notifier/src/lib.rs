@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use chrono::Utc;
+use futures_util::future::join_all;
 use kr_aws::signing_key::SigningKeySource;
 use kr_core::domain::Job;
 use kr_core::service::jobs::JobView;
@@ -18,7 +19,6 @@ use kr_core::store::{
     DeliveryAttempt, DeliveryTarget, JobStore, StoreError, WebhookMessage, WebhookQueue,
     WebhookStore,
 };
-use futures_util::future::join_all;
 use kr_crawler::{CrawlConfig, GuardedClient};
 use serde_json::{json, Value};
 
@@ -38,7 +38,9 @@ impl Notifier {
     /// The client for receivers: the crawler's guard, with `KR_WEBHOOK_RESOLVE` host
     /// overrides (the same `host=ip:port,…` form as `KR_CRAWL_RESOLVE`) for tests and the
     /// local stack only.
-    pub fn client_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<GuardedClient, String> {
+    pub fn client_from_vars(
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<GuardedClient, String> {
         let overrides = match lookup("KR_WEBHOOK_RESOLVE").filter(|v| !v.trim().is_empty()) {
             Some(spec) => CrawlConfig::parse_resolve(&spec).map_err(|err| err.to_string())?,
             None => Vec::new(),
@@ -147,9 +149,8 @@ impl Notifier {
             duration_ms: outcome.duration.as_millis() as u64,
             status_code: outcome.status,
             error: outcome.error,
-            next_attempt_at: next.map(|delay| {
-                now + chrono::Duration::from_std(delay).unwrap_or_default()
-            }),
+            next_attempt_at: next
+                .map(|delay| now + chrono::Duration::from_std(delay).unwrap_or_default()),
         };
         self.webhooks.record_delivery(&attempt).await
     }

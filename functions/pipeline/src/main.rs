@@ -2,9 +2,9 @@ use std::sync::Arc;
 
 use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
-use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
 use kr_aws::Wiring;
 use kr_core::config::Config;
+use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::{DataForSeo, ProviderSettings};
 use kr_pipeline::provider_credentials::resolve_credentials;

@@ -38,14 +38,14 @@ mod session;
 mod site;
 mod sitemap;
 
-pub use kr_core::address::is_public_ip;
 pub use charset::decode_html;
 pub use config::CrawlConfig;
 pub use crawler::{CrawlCheckpoint, CrawlProgress, Crawler, SiteCrawl};
 pub use error::CrawlError;
 pub use extract::{extract_page, ExtractedPage, OutLink};
-pub use outbound::{GuardedClient, PostOutcome};
+pub use kr_core::address::is_public_ip;
 pub use kr_core::dataset::Reference;
+pub use outbound::{GuardedClient, PostOutcome};
 pub use reference::extract_reference;
 
 pub use kr_core::dataset::{PageContent, SiteRole};

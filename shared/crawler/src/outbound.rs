@@ -54,7 +54,9 @@ impl GuardedClient {
     /// no literal private address. Where a name points is checked at connect time.
     pub fn check(&self, url: &str) -> Result<(), String> {
         let url = Url::parse(url).map_err(|_| "is not a valid URL".to_string())?;
-        self.policy.check_url(&url).map_err(|refusal| refusal.to_string())
+        self.policy
+            .check_url(&url)
+            .map_err(|refusal| refusal.to_string())
     }
 
     pub async fn post(&self, url: &str, headers: &[(&str, String)], body: Vec<u8>) -> PostOutcome {
@@ -99,7 +101,10 @@ impl GuardedClient {
         let error = if status.is_success() {
             None
         } else if status.is_redirection() {
-            Some(format!("answered {} (redirects are not followed)", status.as_u16()))
+            Some(format!(
+                "answered {} (redirects are not followed)",
+                status.as_u16()
+            ))
         } else {
             Some(format!("answered {}", status.as_u16()))
         };

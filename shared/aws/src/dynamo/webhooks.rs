@@ -42,7 +42,11 @@ struct DeliveryItem {
 }
 
 /// The owner's webhook count, changed by `expression`.
-fn counter(table: &str, owner: UserId, expression: &str) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
+fn counter(
+    table: &str,
+    owner: UserId,
+    expression: &str,
+) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
     Update::builder()
         .table_name(table)
         .set_key(Some(key(user_pk(owner), PROFILE_SK)))
@@ -63,13 +67,13 @@ impl WebhookStore for DynamoStore {
             "SET #hooks = if_not_exists(#hooks, :zero) + :one",
         )
         .condition_expression(
-                "attribute_exists(PK) AND (attribute_not_exists(#hooks) OR #hooks < :max)",
-            )
-            .expression_attribute_values(":zero", n(0))
-            .expression_attribute_values(":one", n(1))
-            .expression_attribute_values(":max", n(limit))
-            .build()
-            .map_err(StoreError::new)?;
+            "attribute_exists(PK) AND (attribute_not_exists(#hooks) OR #hooks < :max)",
+        )
+        .expression_attribute_values(":zero", n(0))
+        .expression_attribute_values(":one", n(1))
+        .expression_attribute_values(":max", n(limit))
+        .build()
+        .map_err(StoreError::new)?;
         let item = to_item(&WebhookItem {
             pk: user_pk(webhook.owner),
             sk: user_webhook_sk(webhook.id),

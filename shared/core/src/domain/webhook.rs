@@ -27,7 +27,8 @@ impl WebhookUrl {
         if raw.chars().count() > MAX_URL_CHARS {
             return Err(format!("must be at most {MAX_URL_CHARS} characters"));
         }
-        let url = url::Url::parse(raw).map_err(|_| "must be an absolute http(s) URL".to_string())?;
+        let url =
+            url::Url::parse(raw).map_err(|_| "must be an absolute http(s) URL".to_string())?;
         if !matches!(url.scheme(), "http" | "https") {
             return Err("must be an http or https URL".into());
         }
@@ -69,7 +70,9 @@ impl fmt::Display for WebhookUrl {
 }
 
 /// What a webhook can be told.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
+)]
 pub enum WebhookEvent {
     /// A job completed; its results can be read.
     #[serde(rename = "job.completed")]
@@ -117,10 +120,19 @@ mod tests {
     #[test]
     fn urls_are_absolute_http_without_credentials() {
         assert_eq!(
-            WebhookUrl::parse(" https://hooks.example.com/kr?x=1 ").unwrap().as_str(),
+            WebhookUrl::parse(" https://hooks.example.com/kr?x=1 ")
+                .unwrap()
+                .as_str(),
             "https://hooks.example.com/kr?x=1"
         );
-        for bad in ["", "hooks.example.com", "ftp://x.com/", "https://u:p@x.com/", "https://x.com/#a", "javascript:alert(1)"] {
+        for bad in [
+            "",
+            "hooks.example.com",
+            "ftp://x.com/",
+            "https://u:p@x.com/",
+            "https://x.com/#a",
+            "javascript:alert(1)",
+        ] {
             assert!(WebhookUrl::parse(bad).is_err(), "{bad}");
         }
         assert!(WebhookUrl::parse(&format!("https://x.com/{}", "a".repeat(2048))).is_err());

@@ -100,7 +100,10 @@ mod tests {
         let secret = key.webhook_secret(id);
         assert_eq!(secret.reveal(), key.webhook_secret(id).reveal());
         assert!(secret.reveal().starts_with("whsec_"));
-        assert_ne!(secret.reveal(), key.webhook_secret(WebhookId::new()).reveal());
+        assert_ne!(
+            secret.reveal(),
+            key.webhook_secret(WebhookId::new()).reveal()
+        );
         // The Standard Webhooks specification's example. Its secret is 24 bytes; HMAC pads a
         // short key with zeros, so the same key zero-padded to 32 bytes signs alike.
         let mut padded = [0u8; 32];
@@ -119,9 +122,18 @@ mod tests {
         let job = JobId::new();
         let id = WebhookId::new();
         let a = message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Webhook(id));
-        assert_eq!(a, message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Webhook(id)));
-        assert_ne!(a, message_id(job, WebhookEvent::JobFailed, DeliveryTarget::Webhook(id)));
-        assert_ne!(a, message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Callback));
+        assert_eq!(
+            a,
+            message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Webhook(id))
+        );
+        assert_ne!(
+            a,
+            message_id(job, WebhookEvent::JobFailed, DeliveryTarget::Webhook(id))
+        );
+        assert_ne!(
+            a,
+            message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Callback)
+        );
         assert!(a.starts_with("msg_") && a.len() == 36);
     }
 }

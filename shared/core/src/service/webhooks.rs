@@ -11,9 +11,7 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::webhook_signing::SigningKey;
-use crate::domain::{
-    Job, JobChange, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl,
-};
+use crate::domain::{Job, JobChange, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl};
 use crate::store::{
     CreateWebhookOutcome, DeliveryAttempt, JobTransitions, StageClaim, StoreError, Transition,
     UsageDelta, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
@@ -29,7 +27,8 @@ pub const DELIVERIES_LISTED: u32 = 100;
 /// no literal private, loopback or link-local address (where a name points is checked by the
 /// delivering client when it connects).
 pub fn check_endpoint(url: &WebhookUrl) -> Result<(), String> {
-    let parsed = url::Url::parse(url.as_str()).map_err(|_| "must be an absolute http(s) URL".to_string())?;
+    let parsed =
+        url::Url::parse(url.as_str()).map_err(|_| "must be an absolute http(s) URL".to_string())?;
     match parsed.port_or_known_default() {
         Some(80 | 443) => {}
         _ => return Err("must use port 80 or 443".into()),
@@ -198,7 +197,11 @@ pub struct RetrySchedule(Vec<Duration>);
 impl Default for RetrySchedule {
     /// Seven attempts over about an hour: 30 s, 2 min, 10 min, then every 15 min.
     fn default() -> Self {
-        Self([30, 120, 600, 900, 900, 900].map(Duration::from_secs).to_vec())
+        Self(
+            [30, 120, 600, 900, 900, 900]
+                .map(Duration::from_secs)
+                .to_vec(),
+        )
     }
 }
 
@@ -222,6 +225,11 @@ impl RetrySchedule {
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Self)
+    }
+
+    /// One attempt only.
+    pub fn none() -> Self {
+        Self(Vec::new())
     }
 
     /// The wait before attempt `attempt + 1`; `None` once `attempt` was the last.
@@ -319,12 +327,18 @@ mod tests {
     #[test]
     fn requests_default_to_every_event_and_name_bad_ones() {
         let body = |v: Value| v.as_object().unwrap().clone();
-        let parsed = NewWebhookRequest::parse(&body(json!({"url": "https://h.example.com/x"}))).unwrap();
+        let parsed =
+            NewWebhookRequest::parse(&body(json!({"url": "https://h.example.com/x"}))).unwrap();
         assert_eq!(parsed.events, WebhookEvent::ALL);
-        let errors = NewWebhookRequest::parse(&body(json!({"url": "ftp://x", "events": ["job.done", 3]}))).unwrap_err();
+        let errors =
+            NewWebhookRequest::parse(&body(json!({"url": "ftp://x", "events": ["job.done", 3]})))
+                .unwrap_err();
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["url", "events[0]", "events[1]"]);
-        assert!(NewWebhookRequest::parse(&body(json!({"url": "https://h.example.com", "events": []}))).is_err());
+        assert!(NewWebhookRequest::parse(&body(
+            json!({"url": "https://h.example.com", "events": []})
+        ))
+        .is_err());
     }
 
     #[test]

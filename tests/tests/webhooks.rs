@@ -1,0 +1,407 @@
+//! Webhooks against the emulator and a local receiver: the endpoints of the account function,
+//! a real job whose completion the notifier delivers signed (verified here independently),
+//! retries after a 500 recorded attempt by attempt, duplicates carrying one `webhook-id`, a
+//! redirect to a private address refused, a hanging receiver, and a job's `callbackUrl`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use hmac::{Hmac, KeyInit, Mac};
+use kr_account::{router as account_router, AccountState};
+use kr_aws::signing_key::SigningKeySource;
+use kr_aws::sqs::SqsWebhookQueue;
+use kr_core::domain::{
+    DomainName, JobStatus, LanguageCode, LocationCode, WebhookEvent, WebhookUrl,
+};
+use kr_core::service::jobs::CreateJobRequest;
+use kr_core::service::webhooks::RetrySchedule;
+use kr_core::store::WebhookMessage;
+use kr_crawler::GuardedClient;
+use kr_notifier::Notifier;
+use kr_tests::harness::{self, Call, Reply};
+use kr_tests::pipeline_rig::{rig, Rig};
+use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
+use serde_json::{json, Value};
+use sha2::Sha256;
+
+/// What the receiver answers, in turn (the last one from then on).
+#[derive(Clone)]
+enum Answer {
+    Status(u16),
+    Redirect(String),
+    Hang,
+}
+
+#[derive(Clone, Default)]
+struct Receiver {
+    answers: Arc<Mutex<Vec<Answer>>>,
+    received: Arc<Mutex<Vec<(HeaderMap, Vec<u8>, String)>>>,
+}
+
+async fn receive(
+    State(receiver): State<Receiver>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    receiver
+        .received
+        .lock()
+        .unwrap()
+        .push((headers, body.to_vec(), uri.path().to_string()));
+    let answer = {
+        let mut answers = receiver.answers.lock().unwrap();
+        if answers.len() > 1 {
+            answers.remove(0)
+        } else {
+            answers[0].clone()
+        }
+    };
+    match answer {
+        Answer::Status(code) => StatusCode::from_u16(code).unwrap().into_response(),
+        Answer::Redirect(to) => (StatusCode::FOUND, [("location", to)]).into_response(),
+        Answer::Hang => {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            StatusCode::OK.into_response()
+        }
+    }
+}
+
+/// A receiver on loopback, reached as `hooks.test` through the notifier's host override.
+async fn receiver(answers: Vec<Answer>) -> (Receiver, std::net::SocketAddr) {
+    let receiver = Receiver {
+        answers: Arc::new(Mutex::new(answers)),
+        ..Receiver::default()
+    };
+    let app = Router::new().fallback(receive).with_state(receiver.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (receiver, address)
+}
+
+fn signing(rig: &Rig) -> Arc<SigningKeySource> {
+    Arc::new(SigningKeySource::new(
+        rig.clients.secrets.clone(),
+        harness::config().webhook_signing_key_arn,
+    ))
+}
+
+fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Duration) -> Notifier {
+    Notifier {
+        jobs: rig.store.clone(),
+        webhooks: rig.store.clone(),
+        queue: Arc::new(SqsWebhookQueue::new(
+            rig.clients.sqs.clone(),
+            rig.webhooks_queue_url.clone(),
+        )),
+        signing: signing(rig),
+        client: GuardedClient::new(&[("hooks.test".into(), receiver)], timeout, "test").unwrap(),
+        retries: RetrySchedule::from_vars(|_| Some("1,1".into())).unwrap(),
+    }
+}
+
+/// Delivers the rig's webhook messages until the queue stays empty (retries are delayed).
+async fn drive(rig: &Rig, notifier: &Notifier) -> Vec<WebhookMessage> {
+    let mut handled = Vec::new();
+    let mut idle = 0;
+    while idle < 3 {
+        let output = rig
+            .clients
+            .sqs
+            .receive_message()
+            .queue_url(&rig.webhooks_queue_url)
+            .max_number_of_messages(10)
+            .wait_time_seconds(1)
+            .send()
+            .await
+            .unwrap();
+        let messages = output.messages.unwrap_or_default();
+        if messages.is_empty() {
+            idle += 1;
+            continue;
+        }
+        idle = 0;
+        for message in messages {
+            let parsed: WebhookMessage = serde_json::from_str(message.body().unwrap()).unwrap();
+            notifier.handle(&parsed).await.unwrap();
+            handled.push(parsed);
+            rig.clients
+                .sqs
+                .delete_message()
+                .queue_url(&rig.webhooks_queue_url)
+                .receipt_handle(message.receipt_handle().unwrap())
+                .send()
+                .await
+                .unwrap();
+        }
+    }
+    handled
+}
+
+async fn add_webhook(app: &Router, key: &str, url: &str, events: Value) -> Reply {
+    Call::post("/api/v1/webhooks")
+        .api_key(key)
+        .json(json!({"url": url, "events": events}))
+        .send(app)
+        .await
+}
+
+/// Verifies a delivery as a receiver would, with nothing but the secret.
+fn verify(secret: &str, headers: &HeaderMap, body: &[u8]) {
+    let id = headers["webhook-id"].to_str().unwrap();
+    let timestamp = headers["webhook-timestamp"].to_str().unwrap();
+    let key = STANDARD
+        .decode(secret.strip_prefix("whsec_").unwrap())
+        .unwrap();
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+    mac.update(format!("{id}.{timestamp}.").as_bytes());
+    mac.update(body);
+    let expected = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
+    assert_eq!(headers["webhook-signature"].to_str().unwrap(), expected);
+    let sent: i64 = timestamp.parse().unwrap();
+    assert!((chrono::Utc::now().timestamp() - sent).abs() < 120);
+}
+
+fn request(callback: Option<&str>) -> CreateJobRequest {
+    CreateJobRequest {
+        primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
+        competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
+        language_code: LanguageCode::parse("en").unwrap(),
+        location_code: LocationCode::parse(2840).unwrap(),
+        keywords: None,
+        discover_keywords: true,
+        callback_url: callback.map(|url| WebhookUrl::parse(url).unwrap()),
+    }
+}
+
+#[tokio::test]
+async fn webhooks_are_per_account_validated_and_capped() {
+    let store = harness::store().await;
+    let app = account_router(AccountState::from_config(harness::config()).await);
+    let (_, key) = harness::new_user_with_key(&store).await;
+    let key = key.expose().to_string();
+    let (_, other) = harness::new_user_with_key(&store).await;
+    let other = other.expose().to_string();
+
+    let invalid = add_webhook(&app, &key, "ftp://hooks.example.com", json!(["job.done"]))
+        .await
+        .expect(400);
+    assert_eq!(invalid.invalid_fields(), ["url", "events[0]"]);
+    for url in [
+        "http://127.0.0.1/hook",
+        "http://[::1]/hook",
+        "http://169.254.169.254/latest",
+        "https://hooks.example.com:8443/",
+        "https://user:pw@hooks.example.com/",
+    ] {
+        let refused = add_webhook(&app, &key, url, json!(["job.completed"])).await;
+        assert_eq!(refused.status, 400, "{url}: {}", refused.text);
+    }
+
+    let created = add_webhook(&app, &key, "https://hooks.example.com/kr", Value::Null)
+        .await
+        .expect(201);
+    let secret = created.json["secret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    let webhook = &created.json["webhook"];
+    assert_eq!(webhook["events"], json!(["job.completed", "job.failed"]));
+    let id = webhook["id"].as_str().unwrap();
+
+    let listed = Call::get("/api/v1/webhooks")
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(200);
+    assert_eq!(listed.json["webhooks"].as_array().unwrap().len(), 1);
+    assert!(!listed.text.contains("whsec_"), "the secret is shown once");
+
+    // Another account sees none of it.
+    for call in [
+        Call::get(&format!("/api/v1/webhooks/{id}/deliveries")),
+        Call::delete(&format!("/api/v1/webhooks/{id}")),
+    ] {
+        call.api_key(&other).send(&app).await.expect(404);
+    }
+    let empty = Call::get("/api/v1/webhooks")
+        .api_key(&other)
+        .send(&app)
+        .await
+        .expect(200);
+    assert_eq!(empty.json["webhooks"], json!([]));
+    Call::get(&format!("/api/v1/webhooks/{id}/deliveries"))
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(200);
+
+    // Ten at most, counted atomically: eleven at once make ten.
+    let urls: Vec<String> = (0..10)
+        .map(|i| format!("https://hooks.example.com/{i}"))
+        .collect();
+    let adds = urls
+        .iter()
+        .map(|url| add_webhook(&app, &key, url, Value::Null));
+    let replies = futures_util::future::join_all(adds).await;
+    assert_eq!(replies.iter().filter(|r| r.status == 201).count(), 9);
+    assert_eq!(replies.iter().filter(|r| r.status == 403).count(), 1);
+    Call::delete(&format!("/api/v1/webhooks/{id}"))
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(204);
+    Call::delete(&format!("/api/v1/webhooks/{id}"))
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(404);
+    Call::get("/api/v1/webhooks").send(&app).await.expect(401);
+}
+
+#[tokio::test]
+async fn a_finished_job_is_delivered_signed_retried_and_logged() {
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) = receiver(vec![Answer::Status(500), Answer::Status(204)]).await;
+    let (user, job) = rig.start_request(request(None)).await;
+    let app = account_router(AccountState::from_config(harness::config()).await);
+    let (_, key) = kr_core::service::account::issue_api_key(
+        rig.store.as_ref(),
+        rig.store.as_ref(),
+        user.id,
+        Some("webhooks"),
+    )
+    .await
+    .unwrap();
+    let created = add_webhook(
+        &app,
+        key.expose(),
+        "http://hooks.test/kr",
+        json!(["job.completed"]),
+    )
+    .await
+    .expect(201);
+    let secret = created.json["secret"].as_str().unwrap().to_string();
+    let webhook_id = created.json["webhook"]["id"].as_str().unwrap().to_string();
+
+    let done = rig.complete(job.id).await;
+    assert_eq!(done.status, JobStatus::Completed);
+    let notifier = notifier(&rig, address, Duration::from_secs(5));
+    drive(&rig, &notifier).await;
+
+    let received = receiver_state.received.lock().unwrap().clone();
+    assert_eq!(received.len(), 2, "a 500, then the retry");
+    for (headers, body, path) in &received {
+        assert_eq!(path, "/kr");
+        verify(&secret, headers, body);
+        let payload: Value = serde_json::from_slice(body).unwrap();
+        assert_eq!(payload["type"], "job.completed");
+        assert_eq!(payload["data"]["job"]["id"], job.id.to_string());
+        assert_eq!(payload["data"]["job"]["status"], "completed");
+    }
+    assert_eq!(received[0].0["webhook-id"], received[1].0["webhook-id"]);
+
+    let log = Call::get(&format!("/api/v1/webhooks/{webhook_id}/deliveries"))
+        .api_key(key.expose())
+        .send(&app)
+        .await
+        .expect(200);
+    let attempts = log.json["deliveries"].as_array().unwrap();
+    assert_eq!(attempts.len(), 2, "{}", log.text);
+    // Newest first.
+    assert_eq!(attempts[0]["attempt"], 2);
+    assert_eq!(attempts[0]["statusCode"], 204);
+    assert_eq!(attempts[0]["error"], Value::Null);
+    assert_eq!(attempts[0]["nextAttemptAt"], Value::Null);
+    assert_eq!(attempts[1]["attempt"], 1);
+    assert_eq!(attempts[1]["statusCode"], 500);
+    assert!(attempts[1]["nextAttemptAt"].is_string());
+    assert_eq!(attempts[1]["messageId"], attempts[0]["messageId"]);
+    assert_eq!(attempts[0]["event"], "job.completed");
+}
+
+#[tokio::test]
+async fn duplicates_share_a_webhook_id_and_redirects_are_not_followed() {
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) =
+        receiver(vec![Answer::Redirect("http://127.0.0.1:1/internal".into())]).await;
+    let (user, job) = rig.start_request(request(None)).await;
+    let signing = signing(&rig);
+    let (webhook, _) = kr_core::service::webhooks::create_webhook(
+        rig.store.as_ref(),
+        signing.key().await.unwrap(),
+        user.id,
+        kr_core::service::webhooks::NewWebhookRequest {
+            url: WebhookUrl::parse("http://hooks.test/hook").unwrap(),
+            events: WebhookEvent::ALL.to_vec(),
+        },
+    )
+    .await
+    .unwrap();
+    rig.complete(job.id).await;
+    let notifier = Notifier {
+        // No retries: one attempt per message.
+        retries: RetrySchedule::none(),
+        ..notifier(&rig, address, Duration::from_secs(5))
+    };
+    let event = WebhookMessage {
+        job_id: job.id,
+        event: WebhookEvent::JobCompleted,
+        target: Some(kr_core::store::DeliveryTarget::Webhook(webhook.id)),
+        attempt: 1,
+    };
+    // The same message twice, as SQS may deliver it.
+    notifier.handle(&event).await.unwrap();
+    notifier.handle(&event).await.unwrap();
+    let received = receiver_state.received.lock().unwrap().clone();
+    let paths: Vec<&str> = received.iter().map(|(_, _, path)| path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["/hook", "/hook"],
+        "the redirect's target is never asked"
+    );
+    assert_eq!(received[0].0["webhook-id"], received[1].0["webhook-id"]);
+    let attempts = kr_core::store::WebhookStore::deliveries(rig.store.as_ref(), webhook.id, 10)
+        .await
+        .unwrap();
+    assert!(attempts
+        .iter()
+        .all(|a| a.error.as_deref() == Some("answered 302 (redirects are not followed)")));
+}
+
+#[tokio::test]
+async fn a_hanging_receiver_costs_one_timeout_and_a_callback_gets_its_own_secret() {
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) = receiver(vec![Answer::Hang]).await;
+    let (_, job) = rig
+        .start_request(request(Some("http://hooks.test/done")))
+        .await;
+    let done = rig.complete(job.id).await;
+    assert!(done.completed_at.is_some(), "the job finished on its own");
+    let notifier = Notifier {
+        retries: RetrySchedule::none(),
+        ..notifier(&rig, address, Duration::from_millis(500))
+    };
+    let started = std::time::Instant::now();
+    let handled = drive(&rig, &notifier).await;
+    assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(handled
+        .iter()
+        .any(|m| m.target == Some(kr_core::store::DeliveryTarget::Callback)));
+    let received = receiver_state.received.lock().unwrap().clone();
+    assert_eq!(received.len(), 1);
+    let (headers, body, path) = &received[0];
+    assert_eq!(path, "/done");
+    let secret = signing(&rig)
+        .key()
+        .await
+        .unwrap()
+        .callback_secret(job.id)
+        .reveal();
+    verify(&secret, headers, body);
+}
