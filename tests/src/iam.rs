@@ -700,6 +700,10 @@ impl Resolver<'_> {
             "AWS::AccountId" => ACCOUNT.to_string(),
             "AWS::URLSuffix" => "amazonaws.com".to_string(),
             "AWS::StackName" => "stack".to_string(),
+            // A resource this check cannot name by itself (a secret's generated ARN), given.
+            _ if !self.template.is_parameter(name) && self.parameters.contains_key(name) => {
+                self.parameters[name].clone()
+            }
             _ if self.template.is_parameter(name) => self
                 .parameters
                 .get(name)

@@ -26,17 +26,22 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use axum::Router;
 use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::s3::S3ObjectStore;
+use kr_aws::signing_key::SigningKeySource;
+use kr_aws::sqs::SqsWebhookQueue;
 use kr_core::config::Config;
 use kr_core::domain::{JobId, JobStatus, Plan};
 use kr_core::service::account::issue_api_key;
+use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{ApiKeyStore, ArtifactStore, JobStore};
+use kr_crawler::GuardedClient;
 use kr_http::routes::{Function, ROUTES};
+use kr_notifier::Notifier;
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_pipeline::provider_credentials::{resolve_credentials, SECRET_ARN_VAR};
 use kr_pipeline::stages::ResearchSettings;
 use kr_tests::aws_calls::CallRecorder;
 use kr_tests::bedrock_mock::{fixtures_root as bedrock_fixtures, MockBedrock};
-use kr_tests::bridge::{Bridge, InProcessPipeline};
+use kr_tests::bridge::{Bridge, InProcessPipeline, Invoker};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::gateway::{function_router, matches};
 use kr_tests::harness::{self, Call, Reply, TEST_PASSWORD};
@@ -51,6 +56,20 @@ const PIPELINE: &str = "pipeline";
 /// A model the Bedrock mock answers for (tests/fixtures/bedrock/).
 const BEDROCK_MODEL: &str = "mock.personas-v1";
 const WEB: &str = "web";
+const NOTIFIER: &str = "notifier";
+
+/// The notifier's event source: SQS batches handed to it in this process.
+struct InProcessNotifier(Arc<Notifier>);
+
+#[async_trait::async_trait]
+impl Invoker for InProcessNotifier {
+    async fn invoke(&self, event: serde_json::Value) -> anyhow::Result<serde_json::Value> {
+        self.0
+            .handle_event(event)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    }
+}
 
 /// Every function's router (and the pipeline), each built inside its own recorder.
 struct Service {
@@ -307,7 +326,42 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let invoker = InProcessPipeline(rig.pipeline.clone());
     // Jobs created through the API and the dashboard reach the rig's pipeline.
     config.jobs_queue_url = rig.queue_url.clone();
-    let service = Service::build(&config, pipeline.clone()).await;
+    config.webhooks_queue_url = rig.webhooks_queue_url.clone();
+    let mut service = Service::build(&config, pipeline.clone()).await;
+    // The notifier, wired as its main does, delivering to a receiver on loopback.
+    let receiver = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let receiver_address = receiver.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(receiver, Router::new().fallback(|| async { "ok" }))
+            .await
+            .unwrap()
+    });
+    let notifier_recorder = CallRecorder::new();
+    let notifier = notifier_recorder
+        .build(async {
+            let wiring = kr_aws::Wiring::from_config(config.clone()).await;
+            Arc::new(Notifier {
+                jobs: wiring.store.clone(),
+                webhooks: wiring.store.clone(),
+                queue: Arc::new(SqsWebhookQueue::new(
+                    wiring.clients.sqs.clone(),
+                    config.webhooks_queue_url.clone(),
+                )),
+                signing: Arc::new(SigningKeySource::new(
+                    wiring.clients.secrets.clone(),
+                    config.webhook_signing_key_arn.clone(),
+                )),
+                client: GuardedClient::new(
+                    &[("hooks.test".into(), receiver_address)],
+                    Duration::from_secs(5),
+                    "test",
+                )
+                .unwrap(),
+                retries: RetrySchedule::default(),
+            })
+        })
+        .await;
+    service.recorders.insert(NOTIFIER, notifier_recorder);
 
     let user = harness::new_user(&store, Plan::Agency, 20, 20).await;
     let email = user.email.as_str().to_string();
@@ -365,6 +419,18 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         })
         .await;
 
+    // Webhooks: made here, delivered to by the notifier once the jobs below finish.
+    let webhook = service
+        .api_ok("POST", "/api/v1/webhooks", |c| {
+            c.api_key(&account)
+                .json(json!({"url": "http://hooks.test/webhook"}))
+        })
+        .await;
+    let webhook_id = webhook.json["webhook"]["id"].as_str().unwrap().to_string();
+    service
+        .api_ok("GET", "/api/v1/webhooks", |c| c.api_key(&account))
+        .await;
+
     // ---------------------------------------------------------------- jobs, then the pipeline
     let jobs_key = key(Function::Jobs);
     let create_at = |primary: &'static str,
@@ -383,6 +449,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
                             "competitorDomains": competitors,
                             "languageCode": "en",
                             "locationCode": location,
+                            "callbackUrl": "http://hooks.test/job-callback",
                         }))
                 })
                 .await;
@@ -444,6 +511,38 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .await;
 
     run_pipeline(&bridge, &invoker, store.as_ref(), &[completes, fails]).await;
+    // The finished jobs' events, fanned out and delivered.
+    let webhook_bridge = Bridge {
+        sqs: clients.sqs.clone(),
+        queue_url: rig.webhooks_queue_url.clone(),
+        batch_size: 10,
+    };
+    let notifier_invoker = InProcessNotifier(notifier.clone());
+    while webhook_bridge
+        .poll_once(&notifier_invoker, 1)
+        .await
+        .unwrap()
+        > 0
+    {}
+    let log = service
+        .api_ok(
+            "GET",
+            &format!("/api/v1/webhooks/{webhook_id}/deliveries"),
+            |c| c.api_key(&account),
+        )
+        .await;
+    assert!(
+        log.json["deliveries"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{}",
+        log.text
+    );
+    service
+        .api_ok("DELETE", &format!("/api/v1/webhooks/{webhook_id}"), |c| {
+            c.api_key(&account)
+        })
+        .await;
     assert_eq!(
         store.job(completes).await.unwrap().unwrap().status,
         JobStatus::Completed
@@ -763,9 +862,14 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // ---------------------------------------------------------------- the proof
     let mut resources = Resources::new(&template, |name| std::env::var(name).ok()).unwrap();
     resources.alias_queue(&rig.queue_url, "JobsQueue");
+    resources.alias_queue(&rig.webhooks_queue_url, "WebhooksQueue");
     let parameters = BTreeMap::from([
         ("DataForSeoSecretArn".to_string(), secret_arn.clone()),
         ("BedrockPersonaModel".to_string(), BEDROCK_MODEL.to_string()),
+        (
+            "WebhookSigningKey".to_string(),
+            config.webhook_signing_key_arn.clone().unwrap(),
+        ),
     ]);
     let policies = iam::function_policies(&template, &parameters).unwrap();
 
