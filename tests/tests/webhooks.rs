@@ -21,7 +21,7 @@ use kr_core::domain::{
 };
 use kr_core::service::jobs::CreateJobRequest;
 use kr_core::service::webhooks::RetrySchedule;
-use kr_core::store::WebhookMessage;
+use kr_core::store::{UserStore, WebhookMessage};
 use kr_crawler::GuardedClient;
 use kr_notifier::Notifier;
 use kr_tests::harness::{self, Call, Reply};
@@ -404,4 +404,57 @@ async fn a_hanging_receiver_costs_one_timeout_and_a_callback_gets_its_own_secret
         .callback_secret(job.id)
         .reveal();
     verify(&secret, headers, body);
+}
+
+#[tokio::test]
+async fn a_job_request_takes_a_callback_url_and_answers_its_secret_once() {
+    let store = harness::store().await;
+    let mut config = harness::config();
+    let clients = harness::clients().await;
+    config.jobs_queue_url = harness::fresh_queue(&clients).await;
+    let app = kr_jobs::router(kr_jobs::JobsState::from_config(config).await);
+    let (user, key) = harness::new_user_with_key(&store).await;
+    store.set_balance(user.id, Some(5), Some(5)).await.unwrap();
+    let key = key.expose().to_string();
+    let body = |callback: &str| {
+        json!({"primaryDomain": DEMO_PRIMARY, "languageCode": "en", "locationCode": 2840,
+            "callbackUrl": callback})
+    };
+    for bad in [
+        "http://10.0.0.1/hook",
+        "https://hooks.example.com:8443/x",
+        "hooks.example.com",
+    ] {
+        let refused = Call::post("/api/v1/jobs")
+            .api_key(&key)
+            .json(body(bad))
+            .send(&app)
+            .await
+            .expect(400);
+        assert_eq!(refused.invalid_fields(), ["callbackUrl"], "{bad}");
+    }
+    let created = Call::post("/api/v1/jobs")
+        .api_key(&key)
+        .header("idempotency-key", "callback-once")
+        .json(body("https://hooks.example.com/done"))
+        .send(&app)
+        .await
+        .expect(201);
+    let secret = created.json["job"]["callbackSecret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_"));
+    let replay = Call::post("/api/v1/jobs")
+        .api_key(&key)
+        .header("idempotency-key", "callback-once")
+        .json(body("https://hooks.example.com/done"))
+        .send(&app)
+        .await
+        .expect(201);
+    assert_eq!(replay.json["job"]["callbackSecret"], secret);
+    let id = created.json["job"]["id"].as_str().unwrap();
+    let job = Call::get(&format!("/api/v1/jobs/{id}"))
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(200);
+    assert!(!job.text.contains("whsec_"));
 }
