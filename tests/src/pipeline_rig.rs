@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use kr_aws::bedrock::BedrockPersonas;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
+use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::AwsClients;
 use kr_core::dataset::{objects, ResultsDataset};
@@ -181,6 +182,14 @@ impl Rig {
     pub async fn start_request(&self, request: CreateJobRequest) -> (User, Job) {
         let user = harness::new_user(&self.store, Plan::Agency, 1, 1).await;
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
+        let signing = SigningKeySource::new(
+            self.clients.secrets.clone(),
+            harness::config().webhook_signing_key_arn,
+        );
+        let callback_key = match &request.callback_url {
+            Some(_) => Some(signing.key().await.unwrap()),
+            None => None,
+        };
         let created = create_job(
             self.store.as_ref(),
             &queue,
@@ -189,6 +198,7 @@ impl Rig {
             user.id,
             request,
             None,
+            callback_key,
         )
         .await
         .unwrap();

@@ -259,6 +259,7 @@ impl Rig {
             owner,
             request,
             None,
+            None,
         )
         .await
         .unwrap();

@@ -93,9 +93,18 @@ pub async fn seed(
         discover_keywords: true,
         callback_url: None,
     };
-    let demo_job = create_job(jobs, queue, objects, objects, demo_user_id, demo_job, None)
-        .await
-        .map_err(|e| anyhow!("creating the demo job: {e:?}"))?;
+    let demo_job = create_job(
+        jobs,
+        queue,
+        objects,
+        objects,
+        demo_user_id,
+        demo_job,
+        None,
+        None,
+    )
+    .await
+    .map_err(|e| anyhow!("creating the demo job: {e:?}"))?;
     Ok(SeedReport {
         demo_user_id,
         demo_job_id: demo_job.id,

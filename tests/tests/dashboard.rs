@@ -524,6 +524,7 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         seasoned.id,
         request,
         None,
+        None,
     )
     .await
     .unwrap();

@@ -4,8 +4,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kr_core::domain::{JobId, JobStatus, UserId};
-use kr_core::service::jobs::{self, CreateJobError, CreateJobRequest, CreatedJobView, JobView};
-use kr_http::error::{ErrorBody, ErrorCode};
+use kr_core::service::jobs::{self, CreateJobRequest, CreatedJobView, JobView};
+use kr_http::error::ErrorBody;
 use kr_http::extract::{
     viewable_job, CurrentUser, JobRequestBody, PathParams, QueryParams, Viewer,
 };
@@ -102,12 +102,11 @@ pub async fn create_parsed(
                 .map_err(|message| ApiError::field("Idempotency-Key", message))?,
         ),
     };
-    // Read before charging: a job must not be paid for and then lack its callback secret.
-    let signing = match &request.callback_url {
+    let callback_key = match &request.callback_url {
         Some(_) => Some(state.signing.key().await?),
         None => None,
     };
-    let mut created = jobs::create_job(
+    let created = jobs::create_job(
         state.jobs.as_ref(),
         state.queue.as_ref(),
         state.artifacts.as_ref(),
@@ -115,24 +114,9 @@ pub async fn create_parsed(
         owner,
         request,
         idempotency_key,
+        callback_key,
     )
-    .await
-    .map_err(|err| match err {
-        CreateJobError::InsufficientCredits => ApiError::new(
-            ErrorCode::InsufficientCredits,
-            "No runs left on this account; each job needs one.",
-        ),
-        CreateJobError::DomainLimitReached => ApiError::new(
-            ErrorCode::DomainLimitReached,
-            "This primary domain would exceed the account's domain allowance.",
-        ),
-        CreateJobError::IdempotencyKeyReused => ApiError::field(
-            "Idempotency-Key",
-            "was already used with a different request",
-        ),
-        CreateJobError::Store(err) => err.into(),
-    })?;
-    created.callback_secret = signing.map(|key| key.callback_secret(created.id).reveal());
+    .await?;
     let location = format!("{API_PREFIX}/jobs/{}", created.id);
     Ok((
         StatusCode::CREATED,

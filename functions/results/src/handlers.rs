@@ -1,46 +1,14 @@
-use std::sync::Arc;
-
 use axum::extract::State;
 use axum::Json;
-use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, Persona, Reference};
-use kr_core::domain::{Job, JobId, JobStatus};
-use kr_core::store::get_json;
+use kr_core::domain::{Job, JobId};
 use kr_http::error::ErrorBody;
 use kr_http::extract::{self, PathParams, QueryParams, Viewer};
 use kr_http::ApiError;
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use crate::ResultsState;
-use kr_query::{ClusterQuery, IndexedDataset, KeywordQuery};
-
-#[derive(Serialize, ToSchema)]
-pub struct KeywordPage {
-    keywords: Vec<KeywordRecord>,
-    total: usize,
-    limit: u32,
-    offset: u32,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct ClusterPage {
-    clusters: Vec<ClusterRecord>,
-    total: usize,
-    limit: u32,
-    offset: u32,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct PersonaList {
-    personas: Vec<Persona>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct ReferenceList {
-    /// The primary site first, then the competitors in request order; `null` for a site not
-    /// fetched (yet, or at all).
-    references: Vec<Option<Reference>>,
-}
+use kr_query::{
+    ClusterPage, ClusterQuery, KeywordPage, KeywordQuery, PersonaList, ReferenceList, Results,
+};
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
 async fn viewable_job(state: &ResultsState, viewer: Viewer, raw_id: &str) -> Result<Job, ApiError> {
@@ -53,32 +21,11 @@ async fn viewable_job(state: &ResultsState, viewer: Viewer, raw_id: &str) -> Res
     found
 }
 
-/// The dataset of a completed job; `None` before completion (results are empty lists then).
-async fn dataset(state: &ResultsState, job: &Job) -> Result<Option<Arc<IndexedDataset>>, ApiError> {
-    if job.status != JobStatus::Completed {
-        return Ok(None);
+fn results(state: &ResultsState) -> Results<'_> {
+    Results {
+        cache: &state.cache,
+        objects: state.objects.as_ref(),
     }
-    Ok(Some(state.cache.get(job, state.objects.as_ref()).await?))
-}
-
-async fn keyword_page(
-    state: &ResultsState,
-    job: &Job,
-    query: KeywordQuery,
-) -> Result<KeywordPage, ApiError> {
-    let (keywords, total) = match dataset(state, job).await? {
-        Some(dataset) => {
-            let page = dataset.query(&query);
-            (page.keywords.into_iter().cloned().collect(), page.total)
-        }
-        None => (Vec::new(), 0),
-    };
-    Ok(KeywordPage {
-        keywords,
-        total,
-        limit: query.limit,
-        offset: query.offset,
-    })
 }
 
 /// The job's keywords, filtered, sorted and paged. Before the job completes: an empty page.
@@ -107,7 +54,7 @@ pub async fn keywords(
 ) -> Result<Json<KeywordPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = KeywordQuery::parse(&query)?;
-    Ok(Json(keyword_page(&state, &job, query).await?))
+    Ok(Json(results(&state).keywords(&job, &query).await?))
 }
 
 /// The keywords of one cluster; the same parameters as the job's keywords.
@@ -130,13 +77,12 @@ pub async fn cluster_keywords(
     query: QueryParams,
 ) -> Result<Json<KeywordPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
-    let query = KeywordQuery::parse(&query)?.in_cluster(&cluster_id);
-    if let Some(dataset) = dataset(&state, &job).await? {
-        if !dataset.has_cluster(&cluster_id) {
-            return Err(ApiError::not_found("Cluster"));
-        }
-    }
-    Ok(Json(keyword_page(&state, &job, query).await?))
+    let query = KeywordQuery::parse(&query)?;
+    results(&state)
+        .cluster_keywords(&job, &cluster_id, query)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Cluster"))
 }
 
 /// The job's clusters, paged and sorted (`sortBy` default `totalSearchVolume`, `sortOrder`
@@ -161,23 +107,7 @@ pub async fn clusters(
 ) -> Result<Json<ClusterPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = ClusterQuery::parse(&query)?;
-    let (limit, offset) = (query.limit, query.offset);
-    let Some(dataset) = dataset(&state, &job).await? else {
-        return Ok(Json(ClusterPage {
-            clusters: Vec::new(),
-            total: 0,
-            limit,
-            offset,
-        }));
-    };
-    let (page, total) = query.page(&dataset.dataset.clusters);
-    let page = page.into_iter().cloned().collect();
-    Ok(Json(ClusterPage {
-        clusters: page,
-        total,
-        limit,
-        offset,
-    }))
+    Ok(Json(results(&state).clusters(&job, &query).await?))
 }
 
 /// The job's personas, each with the keywords that fit it best.
@@ -198,11 +128,7 @@ pub async fn personas(
     PathParams([job_id]): PathParams<1>,
 ) -> Result<Json<PersonaList>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
-    let personas = dataset(&state, &job)
-        .await?
-        .map(|d| d.dataset.personas.clone())
-        .unwrap_or_default();
-    Ok(Json(PersonaList { personas }))
+    Ok(Json(results(&state).personas(&job).await?))
 }
 
 /// Previews of the primary and competitor sites; available at any stage of the job.
@@ -223,11 +149,5 @@ pub async fn references(
     PathParams([job_id]): PathParams<1>,
 ) -> Result<Json<ReferenceList>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
-    let sites = 1 + job.competitor_domains.len();
-    let mut references: Vec<Option<Reference>> =
-        get_json(state.objects.as_ref(), job.id, objects::REFERENCES)
-            .await?
-            .unwrap_or_default();
-    references.resize(sites, None);
-    Ok(Json(ReferenceList { references }))
+    Ok(Json(results(&state).references(&job).await?))
 }

@@ -138,6 +138,27 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl From<kr_core::service::jobs::CreateJobError> for ApiError {
+    fn from(err: kr_core::service::jobs::CreateJobError) -> Self {
+        use kr_core::service::jobs::CreateJobError;
+        match err {
+            CreateJobError::InsufficientCredits => Self::new(
+                ErrorCode::InsufficientCredits,
+                "No runs left on this account; each job needs one.",
+            ),
+            CreateJobError::DomainLimitReached => Self::new(
+                ErrorCode::DomainLimitReached,
+                "This primary domain would exceed the account's domain allowance.",
+            ),
+            CreateJobError::IdempotencyKeyReused => Self::field(
+                "Idempotency-Key",
+                "was already used with a different request",
+            ),
+            CreateJobError::Store(err) => err.into(),
+        }
+    }
+}
+
 impl From<kr_core::store::StoreError> for ApiError {
     fn from(err: kr_core::store::StoreError) -> Self {
         Self::internal(err)

@@ -7,9 +7,11 @@ mod cache;
 mod clusters;
 mod parameters;
 mod query;
+mod results;
 
 pub use cache::DatasetCache;
 pub use clusters::{ClusterQuery, CLUSTER_SORTS};
 pub use query::{
     IndexedDataset, KeywordQuery, Page, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,
 };
+pub use results::{ClusterPage, KeywordPage, PersonaList, ReferenceList, Results};

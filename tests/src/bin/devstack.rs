@@ -289,6 +289,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         user.id,
         request,
         None,
+        None,
     )
     .await
     .map_err(|err| anyhow!("creating the user's job: {err:?}"))?;

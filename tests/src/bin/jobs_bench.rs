@@ -148,6 +148,7 @@ async fn main() -> Result<()> {
             user.id,
             request("bench.example.com"),
             None,
+            None,
         )
         .await
         .map_err(|e| anyhow::anyhow!("{e:?}"))?;

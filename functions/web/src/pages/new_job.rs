@@ -350,6 +350,8 @@ pub async fn submit(
         user.id,
         request,
         key,
+        // The form has no callback URL.
+        None,
     )
     .await
     {

@@ -17,6 +17,7 @@ use crate::store::{
     StoreError,
 };
 
+use crate::service::webhook_signing::SigningKey;
 use crate::validation::FieldError;
 
 pub const MAX_COMPETITORS: usize = 10;
@@ -477,7 +478,18 @@ pub async fn create_job(
     owner: UserId,
     request: CreateJobRequest,
     idempotency_key: Option<String>,
+    callback_key: Option<&SigningKey>,
 ) -> Result<CreatedJobView, CreateJobError> {
+    // Asked for before anything is charged: a job must not be paid for and lack its secret.
+    let callback_key = match (&request.callback_url, callback_key) {
+        (None, _) => None,
+        (Some(_), Some(key)) => Some(key),
+        (Some(_), None) => {
+            return Err(CreateJobError::Store(StoreError::new(
+                "a job with a callbackUrl needs the webhook signing key",
+            )))
+        }
+    };
     let idempotency = idempotency_key.map(|key| Idempotency {
         key,
         fingerprint: request.fingerprint(),
@@ -537,7 +549,7 @@ pub async fn create_job(
                 status: job.status,
                 created_at: job.created_at,
                 keyword_import,
-                callback_secret: None,
+                callback_secret: callback_key.map(|key| key.callback_secret(job.id).reveal()),
             })
         }
         CreateJobOutcome::Replayed { id, created_at } => Ok(CreatedJobView {
@@ -545,7 +557,7 @@ pub async fn create_job(
             status: JobStatus::Queued,
             created_at,
             keyword_import,
-            callback_secret: None,
+            callback_secret: callback_key.map(|key| key.callback_secret(id).reveal()),
         }),
         CreateJobOutcome::IdempotencyKeyReused => Err(CreateJobError::IdempotencyKeyReused),
         CreateJobOutcome::InsufficientCredits => Err(CreateJobError::InsufficientCredits),
