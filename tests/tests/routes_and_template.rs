@@ -11,7 +11,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-use kr_http::routes::{Function, Method, Route, DASHBOARD_FUNCTION, DASHBOARD_PATHS, ROUTES};
+use kr_http::routes::{
+    Function, Method, Route, DASHBOARD_FUNCTION, DASHBOARD_PATHS, MCP_FUNCTION, MCP_PATH, ROUTES,
+};
 use kr_tests::gateway::function_router;
 use kr_tests::harness::{self, Call};
 use kr_tests::template::{workspace_root, ApiRoute, Template};
@@ -38,6 +40,7 @@ fn table_paths() -> BTreeMap<String, String> {
 /// The table's paths and the dashboard's, as API Gateway routes them.
 fn gateway_paths() -> BTreeMap<String, String> {
     let mut paths = table_paths();
+    paths.insert(MCP_PATH.to_string(), MCP_FUNCTION.to_string());
     for path in DASHBOARD_PATHS {
         paths.insert(path.to_string(), DASHBOARD_FUNCTION.to_string());
     }
@@ -219,6 +222,7 @@ fn the_local_router_routes_each_path_to_its_function() {
     );
     let mut expected = table_paths();
     expected.insert("/".into(), DASHBOARD_FUNCTION.into());
+    expected.insert(MCP_PATH.into(), MCP_FUNCTION.into());
     assert_eq!(
         local, expected,
         "[workspace.metadata.lambda.watch.router] and the route table"

@@ -17,6 +17,11 @@ pub const API_PREFIX: &str = "/api/v1";
 pub const DASHBOARD_FUNCTION: &str = "web";
 pub const DASHBOARD_PATHS: [&str; 2] = ["/", "/{proxy+}"];
 
+/// The Model Context Protocol endpoint (streamable HTTP) and the function serving it. Not a
+/// REST endpoint, so neither in [`ROUTES`] nor in the OpenAPI document.
+pub const MCP_FUNCTION: &str = "mcp";
+pub const MCP_PATH: &str = "/mcp";
+
 /// The API's functions, by the binary name `template.yaml` deploys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Function {

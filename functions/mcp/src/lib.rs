@@ -1,0 +1,111 @@
+//! The MCP function: `/mcp`, the Model Context Protocol over its streamable HTTP transport, so
+//! AI assistants can run keyword research through tools. Stateless: every POST stands alone
+//! and is answered with JSON (no session, no event stream), which is what a Lambda behind API
+//! Gateway can serve. Callers authenticate with an API key exactly as on the API; the tools
+//! call the same library code as the API's handlers, and answer only the caller's jobs (and
+//! demo jobs).
+
+mod schemas;
+mod server;
+mod tools;
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use kr_aws::signing_key::SigningKeySource;
+use kr_aws::sqs::SqsJobQueue;
+use kr_aws::Wiring;
+use kr_core::config::Config;
+use kr_core::store::{ArtifactStore, JobQueue, JobStore, ResultStore, UserStore};
+use kr_http::auth::{AuthMethod, Authenticator};
+use kr_http::extract::CurrentUser;
+use kr_http::routes::MCP_PATH;
+use kr_http::ApiError;
+use kr_query::DatasetCache;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+pub use server::KeywordResearchTools;
+
+/// Datasets kept per warm instance, as in the results function.
+const CACHED_DATASETS: usize = 8;
+
+#[derive(Clone, axum::extract::FromRef)]
+pub struct McpState {
+    pub config: Arc<Config>,
+    pub auth: Arc<Authenticator>,
+    pub jobs: Arc<dyn JobStore>,
+    pub users: Arc<dyn UserStore>,
+    pub queue: Arc<dyn JobQueue>,
+    pub artifacts: Arc<dyn ArtifactStore>,
+    pub removals: Arc<dyn ResultStore>,
+    pub cache: Arc<DatasetCache>,
+    pub signing: Arc<SigningKeySource>,
+}
+
+impl McpState {
+    pub async fn from_config(config: Config) -> Self {
+        let wiring = Wiring::from_config(config).await;
+        Self {
+            auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
+            queue: Arc::new(SqsJobQueue::new(
+                wiring.clients.sqs.clone(),
+                wiring.config.jobs_queue_url.clone(),
+            )),
+            signing: Arc::new(SigningKeySource::new(
+                wiring.clients.secrets.clone(),
+                wiring.config.webhook_signing_key_arn.clone(),
+            )),
+            jobs: wiring.store.clone(),
+            users: wiring.store,
+            artifacts: wiring.objects.clone(),
+            removals: wiring.objects,
+            cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
+            config: wiring.config,
+        }
+    }
+}
+
+/// Only API keys open `/mcp`: an assistant holds a key, never a browser's session. Refused
+/// callers get the API's 401 body before any MCP message is read.
+async fn authenticate(State(state): State<McpState>, request: Request, next: Next) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let principal =
+        match <CurrentUser as axum::extract::FromRequestParts<McpState>>::from_request_parts(
+            &mut parts, &state,
+        )
+        .await
+        {
+            Ok(CurrentUser(principal)) if matches!(principal.method, AuthMethod::ApiKey(_)) => {
+                principal
+            }
+            Ok(_) => return ApiError::new(
+                kr_http::error::ErrorCode::Unauthorized,
+                "The MCP endpoint takes an API key (Authorization: Bearer <key>, or X-API-Key).",
+            )
+            .into_response(),
+            Err(err) => return err.into_response(),
+        };
+    parts.extensions.insert(principal);
+    next.run(Request::from_parts(parts, body)).await
+}
+
+pub fn router(state: McpState) -> Router {
+    let tools = KeywordResearchTools::new(state.clone());
+    let service = StreamableHttpService::new(
+        move || Ok(tools.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+            .with_sse_keep_alive(None)
+            // API Gateway's own host; API keys, not the Host header, guard this endpoint.
+            .disable_allowed_hosts(),
+    );
+    Router::new()
+        .route_service(MCP_PATH, service)
+        .layer(middleware::from_fn_with_state(state, authenticate))
+}

@@ -1,0 +1,8 @@
+use kr_core::config::Config;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    let config = Config::from_env()?;
+    let state = kr_mcp::McpState::from_config(config).await;
+    kr_http::serve(kr_mcp::router(state)).await
+}

@@ -1,0 +1,138 @@
+//! Each tool's input schema, built from the same types the API documents itself with: the
+//! body of `POST /jobs` is `CreateJobRequest`'s schema, and the query tools take the very
+//! query parameters of the results endpoints (`KeywordQuery`, `ClusterQuery`, paging), so a
+//! tool and its endpoint cannot drift apart.
+
+use kr_core::dataset::KeywordRecord;
+use kr_core::domain::JobStatus;
+use kr_core::service::jobs::CreateJobRequest;
+use kr_http::extract::QueryParams;
+use kr_query::{ClusterQuery, KeywordQuery};
+use serde_json::{json, Map, Value};
+use utoipa::openapi::path::{Parameter, ParameterIn};
+use utoipa::{IntoParams, PartialSchema};
+
+/// Keywords a query tool answers when the caller asks for no `limit`: a page a model can read.
+pub const DEFAULT_KEYWORDS: u32 = 10;
+/// Jobs `list_jobs` answers by default, and at most.
+pub const DEFAULT_JOBS: u32 = 10;
+pub const MAX_JOBS: u32 = 100;
+/// Keyword fields answered when the caller names none.
+pub const DEFAULT_FIELDS: &[&str] = &[
+    "id",
+    "keyword",
+    "searchVolume",
+    "difficulty",
+    "cpc",
+    "intent",
+    "clusterName",
+    "personaAvatarName",
+    "organicOpportunityScore",
+    "source",
+];
+
+fn object(properties: Map<String, Value>, required: &[&str]) -> Map<String, Value> {
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), json!(required));
+    schema
+}
+
+fn job_id() -> Value {
+    json!({"type": "string", "format": "uuid", "description": "The job's id."})
+}
+
+/// Query parameters as tool properties: each parameter's schema with its description.
+fn parameters(params: Vec<Parameter>) -> Map<String, Value> {
+    params
+        .into_iter()
+        .filter_map(|parameter| {
+            let parameter = serde_json::to_value(parameter).ok()?;
+            let name = parameter["name"].as_str()?.to_string();
+            let mut schema = parameter.get("schema")?.clone();
+            if let (Some(schema), Some(description)) =
+                (schema.as_object_mut(), parameter.get("description"))
+            {
+                schema.insert("description".into(), description.clone());
+            }
+            Some((name, schema))
+        })
+        .collect()
+}
+
+fn query() -> Option<ParameterIn> {
+    Some(ParameterIn::Query)
+}
+
+fn fields() -> Value {
+    let record = serde_json::to_value(KeywordRecord::schema()).unwrap_or_default();
+    let names: Vec<String> = record["properties"]
+        .as_object()
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default();
+    json!({
+        "type": "array",
+        "items": {"type": "string", "enum": names},
+        "uniqueItems": true,
+        "description": format!("The keyword fields to answer; default {}.", DEFAULT_FIELDS.join(", ")),
+    })
+}
+
+fn keyword_properties() -> Map<String, Value> {
+    let mut properties = parameters(KeywordQuery::into_params(query));
+    if let Some(limit) = properties.get_mut("limit").and_then(Value::as_object_mut) {
+        limit.insert("default".into(), json!(DEFAULT_KEYWORDS));
+    }
+    properties.insert("jobId".into(), job_id());
+    properties.insert("fields".into(), fields());
+    properties
+}
+
+pub fn create_job() -> Map<String, Value> {
+    match serde_json::to_value(CreateJobRequest::schema()) {
+        Ok(Value::Object(schema)) => schema,
+        _ => object(Map::new(), &[]),
+    }
+}
+
+pub fn job() -> Map<String, Value> {
+    object(
+        Map::from_iter([("jobId".to_string(), job_id())]),
+        &["jobId"],
+    )
+}
+
+pub fn list_jobs() -> Map<String, Value> {
+    let mut properties =
+        parameters(QueryParams::paging_parameters("Jobs", MAX_JOBS, DEFAULT_JOBS).to_vec());
+    let statuses: Vec<&str> = JobStatus::ALL.iter().map(|s| s.as_str()).collect();
+    properties.insert(
+        "status".into(),
+        json!({"type": "string", "enum": statuses, "description": "Only jobs with this status."}),
+    );
+    object(properties, &[])
+}
+
+pub fn query_keywords() -> Map<String, Value> {
+    object(keyword_properties(), &["jobId"])
+}
+
+pub fn cluster_keywords() -> Map<String, Value> {
+    let mut properties = keyword_properties();
+    properties.insert(
+        "clusterId".into(),
+        json!({"type": "string", "description": "A cluster id from list_clusters."}),
+    );
+    object(properties, &["jobId", "clusterId"])
+}
+
+pub fn list_clusters() -> Map<String, Value> {
+    let mut properties = parameters(ClusterQuery::into_params(query));
+    properties.insert("jobId".into(), job_id());
+    object(properties, &["jobId"])
+}
+
+pub fn no_arguments() -> Map<String, Value> {
+    object(Map::new(), &[])
+}

@@ -1,0 +1,271 @@
+//! The tools: what each does, its input schema (`schemas`), and the library call behind it.
+//! Failures are the API's own errors (`ApiError`), so a model reads the same code, message
+//! and per-field details a script would.
+
+use kr_core::domain::JobStatus;
+use kr_core::service::account::UserView;
+use kr_core::service::jobs::{self, CreateJobRequest, JobView};
+use kr_http::auth::Principal;
+use kr_http::extract::{viewable_job, QueryParams, Viewer};
+use kr_http::ApiError;
+use kr_query::{ClusterQuery, KeywordQuery, Results};
+use serde_json::{json, Map, Value};
+
+use crate::schemas::{self, DEFAULT_FIELDS, DEFAULT_JOBS, DEFAULT_KEYWORDS, MAX_JOBS};
+use crate::McpState;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    CreateJob,
+    GetJob,
+    ListJobs,
+    QueryKeywords,
+    ListClusters,
+    ClusterKeywords,
+    GetPersonas,
+    GetReferences,
+    GetBalances,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 9] = [
+        Self::CreateJob,
+        Self::GetJob,
+        Self::ListJobs,
+        Self::QueryKeywords,
+        Self::ListClusters,
+        Self::ClusterKeywords,
+        Self::GetPersonas,
+        Self::GetReferences,
+        Self::GetBalances,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::CreateJob => "create_job",
+            Self::GetJob => "get_job",
+            Self::ListJobs => "list_jobs",
+            Self::QueryKeywords => "query_keywords",
+            Self::ListClusters => "list_clusters",
+            Self::ClusterKeywords => "cluster_keywords",
+            Self::GetPersonas => "get_personas",
+            Self::GetReferences => "get_references",
+            Self::GetBalances => "get_balances",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|tool| tool.name() == name)
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::CreateJob => "Start a keyword research job for a website and up to 10 competitors (POST /api/v1/jobs): crawls the sites, finds and measures keywords, clusters them and writes personas. Uses one run of the account. Optional `keywords` researches your own list. Answers the job's id; follow it with get_job.",
+            Self::GetJob => "A job's status and progress (queued, running, completed, failed), its keyword count and provider spend.",
+            Self::ListJobs => "The account's jobs, newest first, paged (limit, offset), optionally by status.",
+            Self::QueryKeywords => "A completed job's keywords with every filter and sort of GET /api/v1/jobs/{jobId}/keywords (search, intent, source, persona, volume/difficulty/CPC/competition/score ranges, sortBy, sortOrder), paged (default 10 per page). `fields` picks the keyword fields to answer.",
+            Self::ListClusters => "A completed job's keyword clusters with their volume, difficulty and scores, paged and sorted.",
+            Self::ClusterKeywords => "The keywords of one cluster, with the same filters, sorts, paging and fields as query_keywords.",
+            Self::GetPersonas => "A completed job's audience personas, each with its goals, pain points and best keywords.",
+            Self::GetReferences => "Previews (title, description, image, link) of the job's sites, primary first.",
+            Self::GetBalances => "The account's plan, runs left (credits_balance) and new primary domains left (domains_balance).",
+        }
+    }
+
+    pub fn input_schema(self) -> Map<String, Value> {
+        match self {
+            Self::CreateJob => schemas::create_job(),
+            Self::GetJob | Self::GetPersonas | Self::GetReferences => schemas::job(),
+            Self::ListJobs => schemas::list_jobs(),
+            Self::QueryKeywords => schemas::query_keywords(),
+            Self::ListClusters => schemas::list_clusters(),
+            Self::ClusterKeywords => schemas::cluster_keywords(),
+            Self::GetBalances => schemas::no_arguments(),
+        }
+    }
+
+    /// Whether the tool only reads.
+    pub fn read_only(self) -> bool {
+        self != Self::CreateJob
+    }
+}
+
+/// Tool arguments as the query string of the endpoint behind the tool: the tool's own
+/// arguments (`jobId`, `clusterId`, `fields`) left out, lists joined by commas.
+fn query_params(args: &Map<String, Value>, default_limit: u32) -> Result<QueryParams, ApiError> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (name, value) in args {
+        if matches!(name.as_str(), "jobId" | "clusterId" | "fields") {
+            continue;
+        }
+        let text = match value {
+            Value::Null => continue,
+            Value::String(text) => text.clone(),
+            Value::Number(number) => number.to_string(),
+            Value::Bool(flag) => flag.to_string(),
+            Value::Array(items) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+            Value::Object(_) => return Err(ApiError::field(name.clone(), "must not be an object")),
+        };
+        pairs.push((name.clone(), text));
+    }
+    if !args.contains_key("limit") {
+        pairs.push(("limit".into(), default_limit.to_string()));
+    }
+    let encoded = pairs
+        .iter()
+        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
+        .collect::<Vec<_>>()
+        .join("&");
+    QueryParams::parse(&encoded)
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Result<&'a str, ApiError> {
+    match args.get(name) {
+        Some(Value::String(text)) => Ok(text),
+        Some(_) => Err(ApiError::field(name, "must be a string")),
+        None => Err(ApiError::field(name, "is required")),
+    }
+}
+
+/// The named fields of each keyword (all of `DEFAULT_FIELDS` when none are named).
+fn select_fields(page: Value, args: &Map<String, Value>) -> Result<Value, ApiError> {
+    let wanted: Vec<String> = match args.get("fields") {
+        None | Some(Value::Null) => DEFAULT_FIELDS.iter().map(|f| f.to_string()).collect(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(|| ApiError::field("fields", "must be an array of field names"))?,
+        Some(_) => return Err(ApiError::field("fields", "must be an array of field names")),
+    };
+    let mut page = page;
+    if let Some(keywords) = page.get_mut("keywords").and_then(Value::as_array_mut) {
+        if let Some(unknown) = keywords
+            .first()
+            .and_then(Value::as_object)
+            .and_then(|first| wanted.iter().find(|name| !first.contains_key(*name)))
+        {
+            return Err(ApiError::field(
+                "fields",
+                format!("{unknown:?} is not a keyword field"),
+            ));
+        }
+        for keyword in keywords.iter_mut() {
+            if let Some(record) = keyword.as_object_mut() {
+                record.retain(|name, _| wanted.contains(name));
+            }
+        }
+    }
+    Ok(page)
+}
+
+fn to_value(value: impl serde::Serialize) -> Result<Value, ApiError> {
+    serde_json::to_value(value).map_err(ApiError::internal)
+}
+
+pub async fn run(
+    state: &McpState,
+    caller: Principal,
+    tool: Tool,
+    args: &Map<String, Value>,
+) -> Result<Value, ApiError> {
+    let results = Results {
+        cache: &state.cache,
+        objects: state.artifacts.as_ref(),
+    };
+    let job = || async {
+        viewable_job(
+            state.jobs.as_ref(),
+            &state.config,
+            Viewer(Some(caller)),
+            string_arg(args, "jobId")?,
+        )
+        .await
+    };
+    match tool {
+        Tool::CreateJob => {
+            let request = CreateJobRequest::parse(args).map_err(ApiError::validation)?;
+            let callback_key = match &request.callback_url {
+                Some(_) => Some(state.signing.key().await?),
+                None => None,
+            };
+            let created = jobs::create_job(
+                state.jobs.as_ref(),
+                state.queue.as_ref(),
+                state.artifacts.as_ref(),
+                state.removals.as_ref(),
+                caller.user_id,
+                request,
+                None,
+                callback_key,
+            )
+            .await?;
+            to_value(json!({"job": created}))
+        }
+        Tool::GetJob => to_value(json!({"job": JobView::from(&job().await?)})),
+        Tool::ListJobs => {
+            let query = query_params(args, DEFAULT_JOBS)?;
+            let (limit, offset) = query.paging(MAX_JOBS, DEFAULT_JOBS)?;
+            let status = match query.value("status") {
+                Some(raw) => Some(
+                    raw.parse::<JobStatus>()
+                        .map_err(|message| ApiError::field("status", message))?,
+                ),
+                None => None,
+            };
+            let page = state
+                .jobs
+                .list_jobs(caller.user_id, status, limit, offset)
+                .await?;
+            let jobs: Vec<JobView> = page.jobs.iter().map(JobView::from).collect();
+            to_value(json!({"jobs": jobs, "total": page.total, "limit": limit, "offset": offset}))
+        }
+        Tool::QueryKeywords => {
+            let query = KeywordQuery::parse(&query_params(args, DEFAULT_KEYWORDS)?)?;
+            let page = results.keywords(&job().await?, &query).await?;
+            select_fields(to_value(page)?, args)
+        }
+        Tool::ClusterKeywords => {
+            let job = job().await?;
+            let query = KeywordQuery::parse(&query_params(args, DEFAULT_KEYWORDS)?)?;
+            let cluster = string_arg(args, "clusterId")?;
+            let page = results
+                .cluster_keywords(&job, cluster, query)
+                .await?
+                .ok_or_else(|| ApiError::not_found("Cluster"))?;
+            select_fields(to_value(page)?, args)
+        }
+        Tool::ListClusters => {
+            let query = ClusterQuery::parse(&query_params(args, DEFAULT_KEYWORDS)?)?;
+            to_value(results.clusters(&job().await?, &query).await?)
+        }
+        Tool::GetPersonas => to_value(results.personas(&job().await?).await?),
+        Tool::GetReferences => to_value(results.references(&job().await?).await?),
+        Tool::GetBalances => {
+            let user = state
+                .users
+                .user(caller.user_id)
+                .await?
+                .ok_or_else(ApiError::unauthorized)?;
+            to_value(json!({"user": UserView::from(&user)}))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The MCP endpoint against the emulator, with the official SDK's client over real HTTP: the
+//! tool list (schemas from the API's own types), every tool on a job the real pipeline ran,
+//! errors in MCP's form, another account's job out of reach, and no access without a key.
+
+use axum::Router;
+use kr_core::domain::DomainName;
+use kr_core::domain::{LanguageCode, LocationCode};
+use kr_core::service::account::issue_api_key;
+use kr_core::service::jobs::CreateJobRequest;
+use kr_mcp::{router, McpState};
+use kr_tests::harness;
+use kr_tests::pipeline_rig::rig;
+use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::ServiceExt;
+use serde_json::{json, Map, Value};
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn serve(app: Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{address}/mcp")
+}
+
+async fn connect(url: &str, key: &str) -> Client {
+    ().serve(StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url.to_string()).auth_header(key.to_string()),
+    ))
+    .await
+    .expect("the client connects")
+}
+
+async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+    let Value::Object(args) = args else {
+        panic!("arguments are an object")
+    };
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .unwrap_or_else(|err| panic!("{tool}: {err}"))
+}
+
+fn ok(result: &CallToolResult) -> &Value {
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    result
+        .structured_content
+        .as_ref()
+        .expect("structured content")
+}
+
+fn failed(result: &CallToolResult) -> &Value {
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    result.structured_content.as_ref().expect("the error body")
+}
+
+#[tokio::test]
+async fn an_assistant_researches_through_the_tools() {
+    let rig = rig(None, &[]).await;
+    let (user, job) = rig
+        .start_request(CreateJobRequest {
+            primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
+            competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
+            language_code: LanguageCode::parse("en").unwrap(),
+            location_code: LocationCode::parse(2840).unwrap(),
+            keywords: None,
+            discover_keywords: true,
+            callback_url: None,
+        })
+        .await;
+    rig.complete(job.id).await;
+    let (_, key) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), user.id, Some("mcp"))
+        .await
+        .unwrap();
+    let mut config = harness::config();
+    config.jobs_queue_url = rig.queue_url.clone();
+    let url = serve(router(McpState::from_config(config).await)).await;
+    let client = connect(&url, key.expose()).await;
+
+    // The tools, with the API's own schemas.
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "create_job",
+            "get_job",
+            "list_jobs",
+            "query_keywords",
+            "list_clusters",
+            "cluster_keywords",
+            "get_personas",
+            "get_references",
+            "get_balances"
+        ]
+    );
+    let published: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            kr_tests::template::workspace_root().join("functions/locales/openapi.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let create = tools.iter().find(|t| t.name == "create_job").unwrap();
+    assert_eq!(
+        Value::Object(create.input_schema.as_ref().clone()),
+        published["components"]["schemas"]["CreateJobRequest"],
+        "create_job takes exactly the body of POST /jobs"
+    );
+    let query = tools.iter().find(|t| t.name == "query_keywords").unwrap();
+    let parameters = published["paths"]["/api/v1/jobs/{jobId}/keywords"]["get"]["parameters"]
+        .as_array()
+        .unwrap();
+    for parameter in parameters.iter().filter(|p| p["in"] == "query") {
+        let name = parameter["name"].as_str().unwrap();
+        assert!(
+            query.input_schema["properties"].get(name).is_some(),
+            "query_keywords lacks the endpoint's {name}"
+        );
+    }
+
+    let id = job.id.to_string();
+    let got = call(&client, "get_job", json!({"jobId": id})).await;
+    assert_eq!(ok(&got)["job"]["status"], "completed");
+    let listed = call(&client, "list_jobs", json!({"limit": 5})).await;
+    assert_eq!(ok(&listed)["jobs"][0]["id"], id.as_str());
+
+    // Compact pages: 10 by default, only the fields asked for.
+    let keywords = call(
+        &client,
+        "query_keywords",
+        json!({"jobId": id, "fields": ["keyword", "intent"], "intent": ["commercial", "transactional"], "sortBy": "keyword", "sortOrder": "asc"}),
+    )
+    .await;
+    let page = ok(&keywords);
+    let rows = page["keywords"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.len() <= 10, "{page}");
+    for row in rows {
+        let mut keys: Vec<&String> = row.as_object().unwrap().keys().collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["intent", "keyword"]);
+        assert!(matches!(
+            row["intent"].as_str(),
+            Some("commercial" | "transactional")
+        ));
+    }
+    let clusters = call(&client, "list_clusters", json!({"jobId": id, "limit": 3})).await;
+    let cluster_id = ok(&clusters)["clusters"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let members = call(
+        &client,
+        "cluster_keywords",
+        json!({"jobId": id, "clusterId": cluster_id}),
+    )
+    .await;
+    assert!(ok(&members)["total"].as_u64().unwrap() >= 1);
+    let personas = call(&client, "get_personas", json!({"jobId": id})).await;
+    assert!(!ok(&personas)["personas"].as_array().unwrap().is_empty());
+    let references = call(&client, "get_references", json!({"jobId": id})).await;
+    assert_eq!(ok(&references)["references"].as_array().unwrap().len(), 2);
+    let balances = call(&client, "get_balances", json!({})).await;
+    assert_eq!(
+        ok(&balances)["user"]["credits_balance"],
+        0,
+        "the rig's job used the run"
+    );
+
+    // Errors: the API's body as a tool error; an unknown tool as a protocol error.
+    let refused = call(&client, "create_job", json!({"primaryDomain": "not a domain", "languageCode": "en", "locationCode": 2840, "keywords": ["ok", "bad!"]})).await;
+    let body = failed(&refused);
+    assert_eq!(body["code"], "validation_failed");
+    let fields: Vec<&str> = body["details"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["primaryDomain", "keywords[1]"]);
+    let no_runs = call(
+        &client,
+        "create_job",
+        json!({"primaryDomain": DEMO_PRIMARY, "languageCode": "en", "locationCode": 2840}),
+    )
+    .await;
+    assert_eq!(failed(&no_runs)["code"], "insufficient_credits");
+    let bad_filter = call(
+        &client,
+        "query_keywords",
+        json!({"jobId": id, "minVolume": -1}),
+    )
+    .await;
+    assert_eq!(
+        failed(&bad_filter)["details"]["fields"][0]["field"],
+        "minVolume"
+    );
+    let unknown = client
+        .call_tool(CallToolRequestParams::new("drop_tables").with_arguments(Map::new()))
+        .await;
+    assert!(unknown.is_err(), "{unknown:?}");
+
+    // Another account reaches none of it.
+    let store = harness::store().await;
+    let (stranger, stranger_key) = harness::new_user_with_key(&store).await;
+    let _ = stranger;
+    let other = connect(&url, stranger_key.expose()).await;
+    for tool in [
+        "get_job",
+        "query_keywords",
+        "get_personas",
+        "get_references",
+        "list_clusters",
+    ] {
+        let hidden = call(&other, tool, json!({"jobId": id})).await;
+        assert_eq!(failed(&hidden)["code"], "not_found", "{tool}");
+    }
+    let theirs = call(&other, "list_jobs", json!({})).await;
+    assert_eq!(ok(&theirs)["total"], 0);
+    let created = call(&other, "create_job", json!({"primaryDomain": DEMO_PRIMARY, "languageCode": "en", "locationCode": 2840, "keywords": ["cold brew"]})).await;
+    let created = ok(&created);
+    assert_eq!(created["job"]["status"], "queued");
+    assert_eq!(created["job"]["keywordImport"]["imported"], 1);
+
+    // Without a key: the API's 401, before any MCP message is read.
+    let anonymous = reqwest::Client::new()
+        .post(&url)
+        .header("accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    let body: Value = anonymous.json().await.unwrap();
+    assert_eq!(body["code"], "unauthorized");
+}
