@@ -57,6 +57,34 @@ const PIPELINE: &str = "pipeline";
 const BEDROCK_MODEL: &str = "mock.personas-v1";
 const WEB: &str = "web";
 const NOTIFIER: &str = "notifier";
+const MCP: &str = "mcp";
+
+type McpClient = rmcp::service::RunningService<rmcp::service::RoleClient, ()>;
+
+async fn mcp_client(url: &str, key: &str) -> McpClient {
+    use rmcp::ServiceExt;
+    ().serve(rmcp::transport::StreamableHttpClientTransport::from_config(
+        rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+            url.to_string(),
+        )
+        .auth_header(key.to_string()),
+    ))
+    .await
+    .expect("the MCP client connects")
+}
+
+/// A tool call that must succeed; its structured answer.
+async fn mcp_call(client: &McpClient, tool: &str, args: serde_json::Value) -> serde_json::Value {
+    let result = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new(tool.to_string())
+                .with_arguments(args.as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap_or_else(|err| panic!("{tool}: {err}"));
+    assert_ne!(result.is_error, Some(true), "{tool}: {result:?}");
+    result.structured_content.unwrap_or_default()
+}
 
 /// The notifier's event source: SQS batches handed to it in this process.
 struct InProcessNotifier(Arc<Notifier>);
@@ -674,6 +702,64 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     .await
     .unwrap();
     assert!(credentials.is_some());
+
+    // ---------------------------------------------------------------- the MCP endpoint
+    let mcp_recorder = CallRecorder::new();
+    let mcp = mcp_recorder
+        .build(async { kr_mcp::router(kr_mcp::McpState::from_config(config.clone()).await) })
+        .await;
+    service.recorders.insert(MCP, mcp_recorder);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mcp_url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, mcp).await.unwrap() });
+    let (_, mcp_key) = issue_api_key(store.as_ref(), store.as_ref(), user.id, Some("mcp"))
+        .await
+        .unwrap();
+    let assistant = mcp_client(&mcp_url, mcp_key.expose()).await;
+    for (tool, args) in [
+        ("get_job", json!({"jobId": completes.to_string()})),
+        ("list_jobs", json!({"limit": 3})),
+        (
+            "query_keywords",
+            json!({"jobId": completes.to_string(), "limit": 3}),
+        ),
+        ("list_clusters", json!({"jobId": completes.to_string()})),
+        ("get_personas", json!({"jobId": completes.to_string()})),
+        ("get_references", json!({"jobId": completes.to_string()})),
+        ("get_balances", json!({})),
+    ] {
+        mcp_call(&assistant, tool, args).await;
+    }
+    // A job with its own keywords and a callback, then its references before the pipeline
+    // wrote them (an absent object).
+    let created = mcp_call(
+        &assistant,
+        "create_job",
+        json!({"primaryDomain": "mcp-only-example.com", "languageCode": "en", "locationCode": 2840,
+            "keywords": ["cold brew"], "callbackUrl": "http://hooks.test/mcp"}),
+    )
+    .await;
+    let mcp_job = created["job"]["id"].as_str().unwrap().to_string();
+    mcp_call(&assistant, "get_references", json!({"jobId": mcp_job})).await;
+    // Refused for want of runs: the keywords stored first are removed again.
+    let broke = harness::new_user(&store, Plan::Agency, 0, 0).await;
+    let (_, broke_key) = issue_api_key(store.as_ref(), store.as_ref(), broke.id, Some("mcp"))
+        .await
+        .unwrap();
+    let refused = mcp_client(&mcp_url, broke_key.expose())
+        .await
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("create_job").with_arguments(
+                json!({"primaryDomain": DEMO_PRIMARY, "languageCode": "en", "locationCode": 2840,
+                    "keywords": ["cold brew"]})
+                .as_object()
+                .unwrap()
+                .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(refused.is_error, Some(true));
 
     // ---------------------------------------------------------------- results and export
     let results = key(Function::Results);
