@@ -13,7 +13,7 @@ use kr_aws::AwsClients;
 use kr_core::dataset::{objects, ResultsDataset};
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
 use kr_core::domain::{Job, JobStatus};
-use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
 use kr_core::store::{JobStore, User};
 use kr_crawler::{CrawlConfig, Crawler};
@@ -191,10 +191,12 @@ impl Rig {
             None => None,
         };
         let created = create_job(
-            self.store.as_ref(),
-            &queue,
-            self.objects.as_ref(),
-            self.objects.as_ref(),
+            &JobPorts {
+                jobs: self.store.as_ref(),
+                queue: &queue,
+                artifacts: self.objects.as_ref(),
+                removals: self.objects.as_ref(),
+            },
             user.id,
             request,
             None,

@@ -16,7 +16,7 @@ use kr_aws::sqs::SqsJobQueue;
 use kr_aws::AwsClients;
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Stage};
-use kr_core::service::jobs::{create_job, delete_job, CreateJobRequest};
+use kr_core::service::jobs::{create_job, delete_job, CreateJobRequest, JobPorts};
 use kr_core::store::{JobQueue, JobStore, PipelineMessage, StoreError, UserStore};
 use kr_pipeline::engine::Pipeline;
 use kr_pipeline::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
@@ -252,10 +252,12 @@ impl Rig {
             .as_ref()
             .expect("the rig sets the store");
         let created = create_job(
-            self.store.as_ref(),
-            &queue,
-            objects.as_ref(),
-            objects.as_ref(),
+            &JobPorts {
+                jobs: self.store.as_ref(),
+                queue: &queue,
+                artifacts: objects.as_ref(),
+                removals: objects.as_ref(),
+            },
             owner,
             request,
             None,

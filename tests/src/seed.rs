@@ -6,7 +6,7 @@ use kr_core::domain::{
     DomainName, Email, JobId, LanguageCode, LocationCode, Password, Plan, UserId,
 };
 use kr_core::service::account::{create_account, issue_api_key};
-use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::{ApiKeyStore, CreateUserError, JobQueue, JobStore, User, UserStore};
 
 use crate::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -94,10 +94,12 @@ pub async fn seed(
         callback_url: None,
     };
     let demo_job = create_job(
-        jobs,
-        queue,
-        objects,
-        objects,
+        &JobPorts {
+            jobs,
+            queue,
+            artifacts: objects,
+            removals: objects,
+        },
         demo_user_id,
         demo_job,
         None,

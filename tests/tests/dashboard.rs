@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
-use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::{JobStore, RegisteredDomains, User};
 use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::browser::Browser;
@@ -517,10 +517,12 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
     };
     let objects = stack.rig.objects.as_ref();
     create_job(
-        store.as_ref(),
-        &queue,
-        objects,
-        objects,
+        &JobPorts {
+            jobs: store.as_ref(),
+            queue: &queue,
+            artifacts: objects,
+            removals: objects,
+        },
         seasoned.id,
         request,
         None,

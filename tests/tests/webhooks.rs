@@ -38,10 +38,13 @@ enum Answer {
     Hang,
 }
 
+/// One request as the receiver saw it: headers, body, path.
+type Received = (HeaderMap, Vec<u8>, String);
+
 #[derive(Clone, Default)]
 struct Receiver {
     answers: Arc<Mutex<Vec<Answer>>>,
-    received: Arc<Mutex<Vec<(HeaderMap, Vec<u8>, String)>>>,
+    received: Arc<Mutex<Vec<Received>>>,
 }
 
 async fn receive(

@@ -107,10 +107,12 @@ pub async fn create_parsed(
         None => None,
     };
     let created = jobs::create_job(
-        state.jobs.as_ref(),
-        state.queue.as_ref(),
-        state.artifacts.as_ref(),
-        state.objects.as_ref(),
+        &jobs::JobPorts {
+            jobs: state.jobs.as_ref(),
+            queue: state.queue.as_ref(),
+            artifacts: state.artifacts.as_ref(),
+            removals: state.objects.as_ref(),
+        },
         owner,
         request,
         idempotency_key,

@@ -208,10 +208,12 @@ pub async fn run(
                 None => None,
             };
             let created = jobs::create_job(
-                state.jobs.as_ref(),
-                state.queue.as_ref(),
-                state.artifacts.as_ref(),
-                state.removals.as_ref(),
+                &jobs::JobPorts {
+                    jobs: state.jobs.as_ref(),
+                    queue: state.queue.as_ref(),
+                    artifacts: state.artifacts.as_ref(),
+                    removals: state.removals.as_ref(),
+                },
                 caller.user_id,
                 request,
                 None,

@@ -245,7 +245,7 @@ async fn main() -> Result<()> {
 async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
     use kr_core::dataset::{objects, ResultsDataset};
     use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan};
-    use kr_core::service::jobs::{create_job, CreateJobRequest};
+    use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
     let config = Config::from_env()?;
     let demo = config
         .demo_user_id
@@ -282,10 +282,12 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         callback_url: None,
     };
     let own = create_job(
-        &*rig.store,
-        &queue,
-        &*rig.objects,
-        &*rig.objects,
+        &JobPorts {
+            jobs: &*rig.store,
+            queue: &queue,
+            artifacts: &*rig.objects,
+            removals: &*rig.objects,
+        },
         user.id,
         request,
         None,

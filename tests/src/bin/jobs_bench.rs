@@ -12,7 +12,7 @@ use kr_core::config::Config;
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress};
 use kr_core::service::account::issue_api_key;
-use kr_core::service::jobs::{create_job, CreateJobRequest};
+use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::JobStore;
 use kr_http::auth::{Authenticator, PresentedCredentials};
 use kr_tests::counting::RequestCounter;
@@ -141,10 +141,12 @@ async fn main() -> Result<()> {
         "POST /jobs, primary domain used before",
     ] {
         create_job(
-            store.as_ref(),
-            &queue,
-            &objects,
-            &objects,
+            &JobPorts {
+                jobs: store.as_ref(),
+                queue: &queue,
+                artifacts: &objects,
+                removals: &objects,
+            },
             user.id,
             request("bench.example.com"),
             None,

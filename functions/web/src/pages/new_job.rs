@@ -9,7 +9,7 @@ use axum::Form;
 use kr_core::domain::{parse_keyword_file, DomainName, KeywordFileFormat};
 use kr_core::locales;
 use kr_core::service::jobs::{
-    create_job, parse_idempotency_key, CreateJobError, CreateJobRequest, MAX_COMPETITORS,
+    create_job, parse_idempotency_key, CreateJobError, CreateJobRequest, JobPorts, MAX_COMPETITORS,
 };
 use kr_core::store::User;
 use kr_core::validation::FieldError;
@@ -343,10 +343,7 @@ pub async fn submit(
         .await;
     };
     match create_job(
-        state.jobs.as_ref(),
-        state.queue.as_ref(),
-        state.objects.as_ref(),
-        state.removals.as_ref(),
+        &JobPorts { jobs: state.jobs.as_ref(), queue: state.queue.as_ref(), artifacts: state.objects.as_ref(), removals: state.removals.as_ref() },
         user.id,
         request,
         key,

@@ -464,6 +464,15 @@ impl From<StoreError> for CreateJobError {
     }
 }
 
+/// What creating a job writes to: the job and its balances, the first pipeline message, and
+/// the imported keywords (removed again when no job results).
+pub struct JobPorts<'a> {
+    pub jobs: &'a dyn JobStore,
+    pub queue: &'a dyn JobQueue,
+    pub artifacts: &'a dyn ArtifactStore,
+    pub removals: &'a dyn ResultStore,
+}
+
 /// Stores the job (charging a run and, for a new primary domain, the allowance) and sends
 /// its first pipeline message. A failed send leaves the job `queued` for the sweeper
 /// ([`requeue_stale_jobs`]) rather than failing a request whose job is already paid for.
@@ -471,10 +480,7 @@ impl From<StoreError> for CreateJobError {
 /// Imported keywords are stored first, under the new job's id: a list that cannot be stored
 /// charges nothing, and one whose job is not created (no runs, a replay) is removed again.
 pub async fn create_job(
-    jobs: &dyn JobStore,
-    queue: &dyn JobQueue,
-    artifacts: &dyn ArtifactStore,
-    removals: &dyn ResultStore,
+    ports: &JobPorts<'_>,
     owner: UserId,
     request: CreateJobRequest,
     idempotency_key: Option<String>,
@@ -513,16 +519,17 @@ pub async fn create_job(
     let imported = match &request.keywords {
         Some(list) => {
             let bytes = serde_json::to_vec(&imported_phrases(list)).map_err(StoreError::new)?;
-            artifacts
+            ports
+                .artifacts
                 .put_artifact(new_job.id, objects::IMPORTED_KEYWORDS, bytes.clone())
                 .await?;
             Some(bytes)
         }
         None => None,
     };
-    let outcome = jobs.create_job(&new_job, idempotency.as_ref()).await;
+    let outcome = ports.jobs.create_job(&new_job, idempotency.as_ref()).await;
     if imported.is_some() && !matches!(outcome, Ok(CreateJobOutcome::Created(_))) {
-        if let Err(err) = removals.delete_results(new_job.id).await {
+        if let Err(err) = ports.removals.delete_results(new_job.id).await {
             tracing::warn!(job = %new_job.id, %err, "could not remove the keywords of a job not created");
         }
     }
@@ -530,7 +537,8 @@ pub async fn create_job(
         CreateJobOutcome::Created(job) => {
             // Stored again with the job known, so it expires with the job's results.
             if let (Some(bytes), Some(_)) = (imported, job.expires_at) {
-                if let Err(err) = artifacts
+                if let Err(err) = ports
+                    .artifacts
                     .put_job_artifact(&job, objects::IMPORTED_KEYWORDS, bytes)
                     .await
                 {
@@ -541,7 +549,7 @@ pub async fn create_job(
                 job_id: job.id,
                 stage: Stage::first(),
             };
-            if let Err(err) = queue.enqueue(&message).await {
+            if let Err(err) = ports.queue.enqueue(&message).await {
                 tracing::error!(job = %job.id, %err, "could not enqueue a new job; the sweeper will retry");
             }
             Ok(CreatedJobView {
