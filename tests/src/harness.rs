@@ -8,7 +8,7 @@ use kr_aws::AwsClients;
 use kr_core::config::Config;
 use kr_core::domain::{ApiKeySecret, Email, Password, Plan, UserId};
 use kr_core::service::account::{create_account, issue_api_key};
-use kr_core::store::User;
+use kr_core::store::{User, UserStore};
 
 /// The configuration the functions would get, pointing at the emulator.
 pub fn config() -> Config {
@@ -64,6 +64,17 @@ pub async fn new_user_with_key(store: &DynamoStore) -> (User, ApiKeySecret) {
         .await
         .unwrap();
     (user, secret)
+}
+
+/// A fresh Agency user with `credits` runs and `domains` new domains, and its API key's secret.
+pub async fn user_with_key(store: &DynamoStore, credits: i64, domains: i64) -> (User, String) {
+    let (user, key) = new_user_with_key(store).await;
+    let user = store
+        .set_balance(user.id, Some(credits), Some(domains))
+        .await
+        .unwrap()
+        .unwrap();
+    (user, key.expose().to_string())
 }
 
 /// A request to a router mounted in-process, as API Gateway would deliver it.

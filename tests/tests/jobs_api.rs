@@ -9,7 +9,7 @@ use kr_aws::dynamo::DynamoStore;
 use kr_aws::sqs::SqsJobQueue;
 use kr_core::domain::{JobId, Plan};
 use kr_core::service::jobs::requeue_stale_jobs;
-use kr_core::store::{JobStore, User, UserStore};
+use kr_core::store::{JobStore, UserStore};
 use kr_jobs::{router, JobsState};
 use kr_tests::harness::{self, Call, Reply};
 use serde_json::{json, Value};
@@ -39,15 +39,6 @@ async fn fixture() -> Fixture {
     fixture_with(None).await
 }
 
-async fn user_with_key(store: &DynamoStore, credits: i64, domains: i64) -> (User, String) {
-    let (user, key) = harness::new_user_with_key(store).await;
-    let user = store
-        .set_balance(user.id, Some(credits), Some(domains))
-        .await
-        .unwrap()
-        .unwrap();
-    (user, key.expose().to_string())
-}
 
 fn job_body(primary: &str) -> Value {
     json!({"primaryDomain": primary, "competitorDomains": ["competitor.com"], "languageCode": "en", "locationCode": 2840})
@@ -64,7 +55,7 @@ async fn create(app: &Router, key: &str, body: Value) -> Reply {
 #[tokio::test]
 async fn create_answers_201_with_location_and_enqueues_the_first_stage() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 3, 3).await;
+    let (user, key) = harness::user_with_key(&f.store, 3, 3).await;
     let reply = create(&f.app, &key, job_body("https://www.Example.com/about"))
         .await
         .expect(201);
@@ -122,7 +113,7 @@ async fn create_answers_201_with_location_and_enqueues_the_first_stage() {
 #[tokio::test]
 async fn every_validation_rule_names_its_field() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 5, 5).await;
+    let (user, key) = harness::user_with_key(&f.store, 5, 5).await;
     let base = job_body("example.com");
     let with = |field: &str, value: Value| {
         let mut body = base.clone();
@@ -237,7 +228,7 @@ async fn checks_run_in_the_contract_order() {
         .await
         .expect(401);
     assert_eq!(reply.code(), "unauthorized");
-    let (_, broke) = user_with_key(&f.store, 0, 0).await;
+    let (_, broke) = harness::user_with_key(&f.store, 0, 0).await;
     create(&f.app, &broke, bad_body).await.expect(400);
     assert_eq!(
         create(&f.app, &broke, job_body("example.com"))
@@ -246,7 +237,7 @@ async fn checks_run_in_the_contract_order() {
             .code(),
         "insufficient_credits"
     );
-    let (_, no_domains) = user_with_key(&f.store, 1, 0).await;
+    let (_, no_domains) = harness::user_with_key(&f.store, 1, 0).await;
     assert_eq!(
         create(&f.app, &no_domains, job_body("example.com"))
             .await
@@ -259,7 +250,7 @@ async fn checks_run_in_the_contract_order() {
 #[tokio::test]
 async fn twenty_parallel_creates_never_overdraw_five_runs() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 5, 5).await;
+    let (user, key) = harness::user_with_key(&f.store, 5, 5).await;
     let replies = join_all((0..20).map(|_| create(&f.app, &key, job_body("example.com")))).await;
     let created = replies.iter().filter(|r| r.status == 201).count();
     let refused = replies.iter().filter(|r| r.status == 402).count();
@@ -284,7 +275,7 @@ async fn twenty_parallel_creates_never_overdraw_five_runs() {
 #[tokio::test]
 async fn parallel_creates_on_new_domains_never_overdraw_the_allowance() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 10, 2).await;
+    let (user, key) = harness::user_with_key(&f.store, 10, 2).await;
     let replies =
         join_all((0..10).map(|i| create(&f.app, &key, job_body(&format!("site{i}.com"))))).await;
     let created = replies.iter().filter(|r| r.status == 201).count();
@@ -309,7 +300,7 @@ async fn parallel_creates_on_new_domains_never_overdraw_the_allowance() {
 #[tokio::test]
 async fn reusing_a_primary_domain_does_not_touch_the_allowance() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 5, 1).await;
+    let (user, key) = harness::user_with_key(&f.store, 5, 1).await;
     for variant in [
         "example.com",
         "www.example.com",
@@ -332,7 +323,7 @@ async fn reusing_a_primary_domain_does_not_touch_the_allowance() {
 #[tokio::test]
 async fn an_idempotent_retry_returns_the_first_response_and_charges_once() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 5, 5).await;
+    let (user, key) = harness::user_with_key(&f.store, 5, 5).await;
     let send = |body: Value| {
         Call::post("/api/v1/jobs")
             .api_key(&key)
@@ -397,7 +388,7 @@ async fn expire_idempotency_records(f: &Fixture, user: kr_core::domain::UserId) 
 #[tokio::test]
 async fn an_expired_idempotency_key_starts_a_new_job() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 5, 5).await;
+    let (user, key) = harness::user_with_key(&f.store, 5, 5).await;
     let send = |body: Value| {
         Call::post("/api/v1/jobs")
             .api_key(&key)
@@ -418,7 +409,7 @@ async fn an_expired_idempotency_key_starts_a_new_job() {
 #[tokio::test]
 async fn lists_are_newest_first_paged_and_filtered() {
     let f = fixture().await;
-    let (_, key) = user_with_key(&f.store, 10, 10).await;
+    let (_, key) = harness::user_with_key(&f.store, 10, 10).await;
     let mut ids = Vec::new();
     for i in 0..5 {
         let reply = create(&f.app, &key, job_body(&format!("site{i}.com")))
@@ -490,8 +481,8 @@ async fn other_users_see_404_and_demo_jobs_are_readable_by_anyone() {
     let store = harness::store().await;
     let demo = harness::new_user(&store, Plan::Agency, 5, 5).await;
     let f = fixture_with(Some(demo.id)).await;
-    let (_, owner_key) = user_with_key(&f.store, 5, 5).await;
-    let (_, other_key) = user_with_key(&f.store, 5, 5).await;
+    let (_, owner_key) = harness::user_with_key(&f.store, 5, 5).await;
+    let (_, other_key) = harness::user_with_key(&f.store, 5, 5).await;
     let demo_key =
         kr_core::service::account::issue_api_key(f.store.as_ref(), f.store.as_ref(), demo.id, None)
             .await
@@ -549,7 +540,7 @@ async fn other_users_see_404_and_demo_jobs_are_readable_by_anyone() {
 #[tokio::test]
 async fn delete_removes_the_job_its_results_and_its_count() {
     let f = fixture().await;
-    let (_, key) = user_with_key(&f.store, 5, 5).await;
+    let (_, key) = harness::user_with_key(&f.store, 5, 5).await;
     let created = create(&f.app, &key, job_body("example.com"))
         .await
         .expect(201);
@@ -627,7 +618,7 @@ async fn a_delete_that_fails_part_way_keeps_the_job_and_a_retry_finishes_it() {
         calls: Default::default(),
     });
     let app = router(state);
-    let (_, key) = user_with_key(&f.store, 5, 5).await;
+    let (_, key) = harness::user_with_key(&f.store, 5, 5).await;
     let created = create(&app, &key, job_body("example.com"))
         .await
         .expect(201);
@@ -679,7 +670,7 @@ async fn a_lost_send_is_healed_by_the_sweeper() {
     );
     let app = router(JobsState::from_config(config).await);
     let store = harness::store().await;
-    let (_, key) = user_with_key(&store, 1, 1).await;
+    let (_, key) = harness::user_with_key(&store, 1, 1).await;
 
     let created = create(&app, &key, job_body("example.com"))
         .await

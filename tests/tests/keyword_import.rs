@@ -42,15 +42,6 @@ async fn fixture() -> Fixture {
     .await
 }
 
-async fn user_with_key(store: &DynamoStore, credits: i64, domains: i64) -> (User, String) {
-    let (user, key) = harness::new_user_with_key(store).await;
-    let user = store
-        .set_balance(user.id, Some(credits), Some(domains))
-        .await
-        .unwrap()
-        .unwrap();
-    (user, key.expose().to_string())
-}
 
 fn body_with(keywords: Value) -> Value {
     json!({"primaryDomain": "brightbrew-coffee.com", "languageCode": "en", "locationCode": 2840,
@@ -85,7 +76,7 @@ async fn runs_left(store: &DynamoStore, user: &User) -> i64 {
 #[tokio::test]
 async fn a_job_takes_its_own_keywords_cleaned_and_deduplicated() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 3, 3).await;
+    let (user, key) = harness::user_with_key(&f.store, 3, 3).await;
     let reply = post_json(
         &f.app,
         "/api/v1/jobs",
@@ -132,7 +123,7 @@ async fn a_job_takes_its_own_keywords_cleaned_and_deduplicated() {
 #[tokio::test]
 async fn every_unusable_phrase_is_named_and_nothing_is_created_or_charged() {
     let f = fixture().await;
-    let (user, key) = user_with_key(&f.store, 3, 3).await;
+    let (user, key) = harness::user_with_key(&f.store, 3, 3).await;
     let long = "a".repeat(81);
     let reply = post_json(
         &f.app,
@@ -195,7 +186,7 @@ async fn every_unusable_phrase_is_named_and_nothing_is_created_or_charged() {
 #[tokio::test]
 async fn a_list_may_fill_a_megabyte_but_other_bodies_keep_the_64_kib_limit() {
     let f = fixture().await;
-    let (_, key) = user_with_key(&f.store, 3, 3).await;
+    let (_, key) = harness::user_with_key(&f.store, 3, 3).await;
     let list: Vec<String> = (0..10_000)
         .map(|i| format!("cold brew coffee variant number {i:05} for testing"))
         .collect();
@@ -224,7 +215,7 @@ async fn a_list_may_fill_a_megabyte_but_other_bodies_keep_the_64_kib_limit() {
 #[tokio::test]
 async fn a_file_upload_creates_the_same_job_and_names_bad_lines() {
     let f = fixture().await;
-    let (_, key) = user_with_key(&f.store, 5, 5).await;
+    let (_, key) = harness::user_with_key(&f.store, 5, 5).await;
     let query = "primaryDomain=brightbrew-coffee.com&competitorDomains=roastery-rivals.com&languageCode=en&locationCode=2840";
     let csv = "Top queries,Clicks,Impressions\nCold Brew Coffee,12,300\nespresso beans,3,90\ncold brew coffee,1,5\n\n";
     let reply = upload(&f.app, query, &key, "text/csv; charset=utf-8", csv)
@@ -289,7 +280,7 @@ async fn the_estimate_charges_nothing_and_bounds_the_provider_spend() {
         provider: Some((5.0, 100)),
     })
     .await;
-    let (user, key) = user_with_key(&f.store, 1, 0).await;
+    let (user, key) = harness::user_with_key(&f.store, 1, 0).await;
     let body = json!({"primaryDomain": "brightbrew-coffee.com", "competitorDomains": ["a-rival.com", "b-rival.com", "c-rival.com"],
         "languageCode": "en", "locationCode": 2840, "keywords": ["cold brew", "Cold Brew", "espresso"]});
     let reply = post_json(&f.app, "/api/v1/jobs/estimate", &key, body.clone())
@@ -347,7 +338,7 @@ async fn the_estimate_charges_nothing_and_bounds_the_provider_spend() {
     .await
     .expect(400);
     assert_eq!(invalid.invalid_fields(), ["keywords[0]"]);
-    let (_, rich_key) = user_with_key(&f.store, 5, 5).await;
+    let (_, rich_key) = harness::user_with_key(&f.store, 5, 5).await;
     let fine = post_json(
         &f.app,
         "/api/v1/jobs/estimate",
