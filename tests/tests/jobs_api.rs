@@ -39,7 +39,6 @@ async fn fixture() -> Fixture {
     fixture_with(None).await
 }
 
-
 fn job_body(primary: &str) -> Value {
     json!({"primaryDomain": primary, "competitorDomains": ["competitor.com"], "languageCode": "en", "locationCode": 2840})
 }

@@ -42,7 +42,6 @@ async fn fixture() -> Fixture {
     .await
 }
 
-
 fn body_with(keywords: Value) -> Value {
     json!({"primaryDomain": "brightbrew-coffee.com", "languageCode": "en", "locationCode": 2840,
         "keywords": keywords})
