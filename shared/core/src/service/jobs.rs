@@ -209,7 +209,7 @@ pub struct CreateJobRequest {
     /// Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also
     /// receives this job's `job.completed` or `job.failed` event, as account webhooks do
     /// (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.
-    #[schema(value_type = Option<String>, max_length = 2048, example = "https://hooks.example.com/job-done")]
+    #[schema(value_type = Option<String>, max_length = 2048, pattern = "^https?://[a-z][a-z0-9-]{0,30}(\\.[a-z][a-z0-9-]{0,30})+(/[A-Za-z0-9._~-]{0,40}){0,5}$", example = "https://hooks.example.com/job-done")]
     pub callback_url: Option<WebhookUrl>,
 }
 
