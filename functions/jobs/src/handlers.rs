@@ -150,13 +150,7 @@ pub async fn list(
     query: QueryParams,
 ) -> Result<Json<JobList>, ApiError> {
     let (limit, offset) = query.paging(MAX_PAGE, DEFAULT_PAGE)?;
-    let status = match query.value("status") {
-        Some(raw) => Some(
-            raw.parse::<JobStatus>()
-                .map_err(|message| ApiError::field("status", message))?,
-        ),
-        None => None,
-    };
+    let status = query.job_status()?;
     let page = state
         .jobs
         .list_jobs(principal.user_id, status, limit, offset)

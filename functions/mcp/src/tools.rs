@@ -2,7 +2,6 @@
 //! Failures are the API's own errors (`ApiError`), so a model reads the same code, message
 //! and per-field details a script would.
 
-use kr_core::domain::JobStatus;
 use kr_core::service::account::UserView;
 use kr_core::service::jobs::{self, CreateJobRequest, JobView};
 use kr_http::auth::Principal;
@@ -118,23 +117,8 @@ fn query_params(args: &Map<String, Value>, default_limit: u32) -> Result<QueryPa
     if !args.contains_key("limit") {
         pairs.push(("limit".into(), default_limit.to_string()));
     }
-    let encoded = pairs
-        .iter()
-        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
-        .collect::<Vec<_>>()
-        .join("&");
+    let encoded = serde_urlencoded::to_string(&pairs).map_err(ApiError::internal)?;
     QueryParams::parse(&encoded)
-}
-
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (byte as char).to_string()
-            }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
 }
 
 fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Result<&'a str, ApiError> {
@@ -226,13 +210,7 @@ pub async fn run(
         Tool::ListJobs => {
             let query = query_params(args, DEFAULT_JOBS)?;
             let (limit, offset) = query.paging(MAX_JOBS, DEFAULT_JOBS)?;
-            let status = match query.value("status") {
-                Some(raw) => Some(
-                    raw.parse::<JobStatus>()
-                        .map_err(|message| ApiError::field("status", message))?,
-                ),
-                None => None,
-            };
+            let status = query.job_status()?;
             let page = state
                 .jobs
                 .list_jobs(caller.user_id, status, limit, offset)

@@ -39,6 +39,16 @@ impl QueryParams {
         Ok(Self(map))
     }
 
+    /// The `status` filter of a job list; `None` when absent.
+    pub fn job_status(&self) -> Result<Option<kr_core::domain::JobStatus>, ApiError> {
+        self.value("status")
+            .map(|raw| {
+                raw.parse()
+                    .map_err(|message| ApiError::field("status", message))
+            })
+            .transpose()
+    }
+
     /// A text parameter's value, trimmed; an empty value counts as absent (filters nothing).
     pub fn str(&self, name: &str) -> Option<&str> {
         self.value(name).filter(|value| !value.is_empty())
