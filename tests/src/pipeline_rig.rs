@@ -249,7 +249,8 @@ impl Rig {
 }
 
 /// The DataForSEO client pointed at `base_url` (the mock), with the emulator's stores as its
-/// cache and rate gate. `vars` are further `KR_DATAFORSEO_*` settings; retries pause 10 ms.
+/// cache and rate gate. `vars` are further `KR_DATAFORSEO_*` settings; retries pause 10 ms
+/// and queued SERPs are collected every second.
 pub async fn provider_at(
     base_url: &str,
     login: &str,
@@ -259,6 +260,7 @@ pub async fn provider_at(
     let mut all: Vec<(String, String)> = vec![
         ("KR_DATAFORSEO_BASE_URL".into(), base_url.into()),
         ("KR_DATAFORSEO_RETRY_BASE_MS".into(), "10".into()),
+        ("KR_DATAFORSEO_SERP_POLL_SECONDS".into(), "1".into()),
     ];
     all.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let settings = kr_dataforseo::ProviderSettings::from_vars(

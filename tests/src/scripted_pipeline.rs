@@ -136,6 +136,14 @@ impl JobQueue for FlakyQueue {
         }
         self.inner.enqueue(message).await
     }
+
+    async fn enqueue_after(
+        &self,
+        message: &PipelineMessage,
+        delay: std::time::Duration,
+    ) -> Result<(), StoreError> {
+        self.inner.enqueue_after(message, delay).await
+    }
 }
 
 pub struct Rig {

@@ -32,7 +32,7 @@ fn assert_usage_matches(usage: &ProviderUsage, stats: &MockStats) {
     assert_eq!(usage.provider, "dataforseo");
     assert_eq!(
         usage.requests,
-        stats.tasks.len() as u64,
+        stats.requests.values().sum::<u64>(),
         "{:?}",
         stats.requests
     );
@@ -156,8 +156,11 @@ async fn a_job_gets_measured_metrics_rankings_intents_serp_clusters_and_its_cost
 
     // SERP clusters: keywords sharing ≥ 3 of their top-10 URLs are together, around the
     // highest-volume one; a keyword sharing only 2 with a SERP cluster stays out of it.
+    // Through DataForSEO's Standard queue (the default): collected tasks hold the keyword.
+    assert!(stats.requests_to(paths::SERP_TASK_POST) >= 1);
+    assert_eq!(stats.requests_to(paths::SERP_ORGANIC), 0);
     let fetched: Vec<&str> = stats
-        .tasks_to(paths::SERP_ORGANIC)
+        .tasks_to(paths::SERP_TASK_GET)
         .iter()
         .filter(|t| t.status_code == 20000)
         .filter_map(|t| t.task["keyword"].as_str())
@@ -234,6 +237,14 @@ async fn a_second_job_on_the_same_domains_is_answered_from_the_cache() {
         .complete(rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await.id)
         .await;
     let paid = usage(&first);
+    // Every answer is cached once: each Labs request's and each collected SERP's (posting
+    // and listing tasks give none).
+    let answers = mock
+        .stats()
+        .tasks
+        .iter()
+        .filter(|t| t.path != paths::SERP_TASK_POST && t.path != paths::SERP_TASKS_READY)
+        .count() as u64;
     mock.reset();
     let second_job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
     let second = rig.complete(second_job.id).await;
@@ -247,7 +258,7 @@ async fn a_second_job_on_the_same_domains_is_answered_from_the_cache() {
     );
     assert_eq!(reused.cost_usd, 0.0);
     assert_eq!(reused.requests, 0);
-    assert_eq!(reused.cache_hits, paid.requests);
+    assert_eq!(reused.cache_hits, answers);
     // The same answers make the same results.
     let a = rig.dataset(first.id).await;
     let b = rig.dataset(second_job.id).await;
@@ -277,6 +288,7 @@ async fn the_spending_cap_stops_paid_calls_and_the_job_finishes_with_what_it_has
         paths::BULK_KEYWORD_DIFFICULTY,
         paths::SEARCH_INTENT,
         paths::SERP_ORGANIC,
+        paths::SERP_TASK_POST,
     ] {
         assert_eq!(stats.requests_to(after_the_cap), 0, "{after_the_cap}");
     }

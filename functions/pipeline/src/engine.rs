@@ -155,13 +155,20 @@ impl Pipeline {
         let job = reporter.job_after_stage();
         match outcome {
             Ok(StageOutcome::Continue) => self.advance(&job, current).await,
-            Ok(StageOutcome::Unfinished) => {
+            Ok(outcome @ (StageOutcome::Unfinished | StageOutcome::WaitFor(_))) => {
                 // The next part runs from its own message; the claim goes with this one.
+                let delay = match outcome {
+                    StageOutcome::WaitFor(delay) => delay,
+                    _ => std::time::Duration::ZERO,
+                };
                 self.queue
-                    .enqueue(&PipelineMessage {
-                        job_id: job.id,
-                        stage: current,
-                    })
+                    .enqueue_after(
+                        &PipelineMessage {
+                            job_id: job.id,
+                            stage: current,
+                        },
+                        delay,
+                    )
                     .await?;
                 self.transitions.release_stage(&job, &token).await?;
                 Ok(Handled::Continued)

@@ -22,6 +22,10 @@ pub enum StageOutcome {
     Completed { keyword_count: i64 },
     /// The stage saved where it stands and goes on in another message (a long crawl).
     Unfinished,
+    /// The stage waits for something outside (SERP tasks in DataForSEO's queue): it saved
+    /// where it stands and goes on in a message delivered this much later. No function runs
+    /// meanwhile.
+    WaitFor(Duration),
 }
 
 /// Why a stage did not finish. `message` is shown to the job's owner as `errorMessage`,

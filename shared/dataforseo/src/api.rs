@@ -12,6 +12,7 @@ use crate::keywords::{sanitize, KeywordMatcher};
 use crate::model::{
     AdsVolume, DifficultyItem, IntentItem, ItemsResult, KeywordData, RankedItem, SerpResult,
 };
+use crate::serp_queue::serp_task;
 
 /// A bulk call's answers, by index into the caller's keywords.
 #[derive(Debug)]
@@ -155,13 +156,9 @@ impl JobSession<'_> {
         let Some(keyword) = sanitize(keyword) else {
             return Ok(None);
         };
-        let task = json!({
-            "keyword": keyword,
-            "location_code": market.location_code,
-            "language_code": market.language_code,
-            "depth": 10,
-        });
-        let results = self.call(Endpoint::SerpOrganic, task).await?;
+        let results = self
+            .call(Endpoint::SerpOrganic, serp_task(&keyword, market))
+            .await?;
         Ok(Some(
             decode_all(results).into_iter().next().unwrap_or_default(),
         ))

@@ -11,7 +11,7 @@ use kr_core::store::{CachedResponse, ProviderCache, ProviderRateGate};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, Method};
 use crate::envelope::{Envelope, Outcome};
 use crate::error::ProviderError;
 use crate::gate;
@@ -75,6 +75,12 @@ impl DataForSeo {
     }
 }
 
+/// A request's answer that is not a failure: its body as received and as read.
+pub(crate) struct Answer {
+    pub bytes: Vec<u8>,
+    pub envelope: Envelope,
+}
+
 pub struct JobSession<'a> {
     pub(crate) provider: &'a DataForSeo,
     pub(crate) spend: JobSpend<'a>,
@@ -87,29 +93,49 @@ impl JobSession<'_> {
 
     /// The `result` array of the endpoint's answer to `task`.
     pub async fn call(&self, endpoint: Endpoint, task: Value) -> Result<Vec<Value>, ProviderError> {
-        let provider = self.provider;
         let body = Value::Array(vec![task]).to_string();
-        let key = cache_key(&provider.settings.base_url, endpoint, &body);
+        let key = cache_key(&self.provider.settings.base_url, endpoint, &body);
         if let Some(results) = self.cached(&key).await {
             self.spend.cache_hit().await;
             return Ok(results);
         }
+        let answer = self.exchange(endpoint, "", Some(body), true).await?;
+        self.remember(&key, answer.bytes).await;
+        Ok(answer.envelope.into_results())
+    }
+
+    /// Sends one request, pausing and sending again while it fails in a way worth retrying.
+    /// `suffix` follows the endpoint's path (a task id); `body` is posted, `None` for a GET.
+    /// With `one_task`, the first task's status counts as the request's.
+    pub(crate) async fn exchange(
+        &self,
+        endpoint: Endpoint,
+        suffix: &str,
+        body: Option<String>,
+        one_task: bool,
+    ) -> Result<Answer, ProviderError> {
+        let provider = self.provider;
+        let url = format!("{}{}{suffix}", provider.settings.base_url, endpoint.path());
         let attempts = provider.settings.retry.attempts.max(1);
         let mut last_failure = String::new();
         for attempt in 0..attempts {
             if attempt > 0 {
                 tokio::time::sleep(self.pause(attempt)).await;
             }
-            if !self.spend.may_spend().await {
+            if endpoint.is_paid() && !self.spend.may_spend().await {
                 return Err(ProviderError::CapReached);
             }
             let permit = gate::acquire(provider.gate.as_ref(), endpoint.rate_limit()).await?;
-            let sent = provider
-                .http
-                .post(format!("{}{}", provider.settings.base_url, endpoint.path()))
+            let request = match (endpoint.method(), &body) {
+                (Method::Post, body) => provider
+                    .http
+                    .post(&url)
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(body.clone().unwrap_or_default()),
+                (Method::Get, _) => provider.http.get(&url),
+            };
+            let sent = request
                 .header(reqwest::header::AUTHORIZATION, &provider.authorization)
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone())
                 .send()
                 .await;
             let answer = match sent {
@@ -134,38 +160,49 @@ impl JobSession<'_> {
                 .charge(envelope.as_ref().map_or(0.0, Envelope::charged))
                 .await;
             let http_class = classify_http(status);
-            let outcome = match envelope {
-                Some(envelope) if http_class == StatusClass::Ok => envelope.outcome(),
-                Some(envelope) => match envelope.outcome() {
-                    // An HTTP error whose envelope claims success: trust the HTTP status.
-                    Outcome::Results(_) => http_failure(http_class, status),
-                    failed => failed,
-                },
-                None if http_class == StatusClass::Ok => Outcome::Failed {
+            let failure = match &envelope {
+                Some(envelope) if http_class == StatusClass::Ok => envelope.failure(one_task),
+                // An HTTP error whose envelope claims success: trust the HTTP status.
+                Some(envelope) => envelope
+                    .failure(one_task)
+                    .or_else(|| Some(http_failure(http_class, status))),
+                None if http_class == StatusClass::Ok => Some(Outcome::Failed {
                     class: StatusClass::Retryable,
                     code: 50_000,
                     message: "unreadable response".into(),
-                },
-                None => http_failure(http_class, status),
+                }),
+                None => Some(http_failure(http_class, status)),
             };
-            match outcome {
-                Outcome::Results(results) => {
-                    self.remember(&key, bytes.to_vec()).await;
-                    return Ok(results);
+            match (failure, envelope) {
+                (None, Some(envelope)) => {
+                    return Ok(Answer {
+                        bytes: bytes.to_vec(),
+                        envelope,
+                    })
                 }
-                Outcome::Failed {
-                    class: StatusClass::Retryable,
-                    code,
-                    message,
-                } => {
+                (
+                    Some(Outcome::Failed {
+                        class: StatusClass::Retryable,
+                        code,
+                        message,
+                    }),
+                    _,
+                ) => {
                     tracing::warn!(endpoint = endpoint.path(), code, %message, attempt, "retrying");
                     last_failure = format!("{code} {message}");
                 }
-                Outcome::Failed {
-                    class,
-                    code,
-                    message,
-                } => return Err(ProviderError::from_status(class, code, message)),
+                (
+                    Some(Outcome::Failed {
+                        class,
+                        code,
+                        message,
+                    }),
+                    _,
+                ) => return Err(ProviderError::from_status(class, code, message)),
+                // `failure` is `Some` whenever the envelope is missing or held results.
+                (Some(Outcome::Results(_)), _) | (None, None) => {
+                    last_failure = "unreadable response".into();
+                }
             }
         }
         Err(ProviderError::Unavailable(last_failure))
@@ -179,7 +216,7 @@ impl JobSession<'_> {
         pause + jitter::up_to(pause / 4)
     }
 
-    async fn cached(&self, key: &str) -> Option<Vec<Value>> {
+    pub(crate) async fn cached(&self, key: &str) -> Option<Vec<Value>> {
         let ttl = self.provider.settings.cache_ttl;
         if ttl.is_zero() {
             return None;
@@ -201,7 +238,7 @@ impl JobSession<'_> {
         }
     }
 
-    async fn remember(&self, key: &str, body: Vec<u8>) {
+    pub(crate) async fn remember(&self, key: &str, body: Vec<u8>) {
         if self.provider.settings.cache_ttl.is_zero() {
             return;
         }
@@ -235,7 +272,7 @@ fn without_url(err: &reqwest::Error) -> String {
 }
 
 /// Same endpoint, same parameters, same answer: the digest names the cached response.
-fn cache_key(base_url: &str, endpoint: Endpoint, body: &str) -> String {
+pub(crate) fn cache_key(base_url: &str, endpoint: Endpoint, body: &str) -> String {
     let mut digest = Sha256::new();
     digest.update(base_url.as_bytes());
     digest.update(b"\n");

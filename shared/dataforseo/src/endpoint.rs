@@ -9,6 +9,18 @@ pub enum Endpoint {
     SearchIntent,
     AdsSearchVolume,
     SerpOrganic,
+    /// The Standard queue: SERP tasks posted (up to 100 a request) and paid for here ...
+    SerpTaskPost,
+    /// ... the account's finished tasks not yet collected (free) ...
+    SerpTasksReady,
+    /// ... and one task's results, by id (free; the id follows the path).
+    SerpTaskGet,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
 }
 
 /// An account-wide limit, shared by every job and worker.
@@ -51,13 +63,32 @@ impl Endpoint {
             Endpoint::SearchIntent => "/v3/dataforseo_labs/google/search_intent/live",
             Endpoint::AdsSearchVolume => "/v3/keywords_data/google_ads/search_volume/live",
             Endpoint::SerpOrganic => "/v3/serp/google/organic/live/regular",
+            Endpoint::SerpTaskPost => "/v3/serp/google/organic/task_post",
+            Endpoint::SerpTasksReady => "/v3/serp/google/organic/tasks_ready",
+            Endpoint::SerpTaskGet => "/v3/serp/google/organic/task_get/regular",
         }
+    }
+
+    pub fn method(self) -> Method {
+        match self {
+            Endpoint::SerpTasksReady | Endpoint::SerpTaskGet => Method::Get,
+            _ => Method::Post,
+        }
+    }
+
+    /// Whether a request is charged; free ones are still made once the job's cap is reached
+    /// (collecting tasks already paid for).
+    pub fn is_paid(self) -> bool {
+        self.method() == Method::Post
     }
 
     pub fn rate_limit(self) -> RateLimit {
         match self {
             Endpoint::AdsSearchVolume => GOOGLE_ADS,
-            Endpoint::SerpOrganic => RateLimit::None,
+            Endpoint::SerpOrganic
+            | Endpoint::SerpTaskPost
+            | Endpoint::SerpTasksReady
+            | Endpoint::SerpTaskGet => RateLimit::None,
             _ => LABS,
         }
     }
@@ -67,7 +98,12 @@ impl Endpoint {
         match self {
             Endpoint::KeywordOverview => 700,
             Endpoint::KeywordIdeas => 200,
-            Endpoint::RankedKeywords | Endpoint::SerpOrganic => 1,
+            // "each POST call containing no more than 100 tasks" (task_post docs).
+            Endpoint::SerpTaskPost => 100,
+            Endpoint::RankedKeywords
+            | Endpoint::SerpOrganic
+            | Endpoint::SerpTasksReady
+            | Endpoint::SerpTaskGet => 1,
             _ => 1000,
         }
     }

@@ -29,6 +29,9 @@ pub struct Envelope {
 
 #[derive(Debug, Deserialize)]
 pub struct Task {
+    /// The task's UUID: what a Standard-queue task is collected by.
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub id: Option<String>,
     #[serde(flatten)]
     pub reported: Reported,
     #[serde(default)]
@@ -63,21 +66,37 @@ impl Envelope {
     /// Reads the request-level status, then the task's: the envelope can say 20000 while
     /// its task failed.
     pub fn outcome(self) -> Outcome {
+        match self.failure(true) {
+            Some(failure) => failure,
+            None => Outcome::Results(self.into_results()),
+        }
+    }
+
+    /// The first task's `result` array; empty when it has none ("no results").
+    pub fn into_results(self) -> Vec<Value> {
+        match self.tasks.into_iter().next().map(|task| task.result) {
+            Some(Value::Array(results)) => results,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Why the request failed, reading its first task too when `first_task` (a request of
+    /// one task); `None` when it did not.
+    pub fn failure(&self, first_task: bool) -> Option<Outcome> {
         let envelope_code = self.reported.status_code.unwrap_or(OK);
         if classify(envelope_code) != StatusClass::Ok {
-            return failed(envelope_code, self.reported.status_message);
+            return Some(failed(envelope_code, self.reported.status_message.clone()));
         }
-        let Some(task) = self.tasks.into_iter().next() else {
-            return failed(50_000, Some("The response held no task.".into()));
+        if !first_task {
+            return None;
+        }
+        let Some(task) = self.tasks.first() else {
+            return Some(failed(50_000, Some("The response held no task.".into())));
         };
         let code = task.reported.status_code.unwrap_or(OK);
         match classify(code) {
-            StatusClass::Ok => Outcome::Results(match task.result {
-                Value::Array(results) => results,
-                _ => Vec::new(),
-            }),
-            StatusClass::NoResults => Outcome::Results(Vec::new()),
-            _ => failed(code, task.reported.status_message),
+            StatusClass::Ok | StatusClass::NoResults => None,
+            _ => Some(failed(code, task.reported.status_message.clone())),
         }
     }
 }

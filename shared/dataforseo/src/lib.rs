@@ -1,5 +1,5 @@
-//! DataForSEO v3, as this service uses it: a client for the Labs, Google Ads and SERP Live
-//! endpoints that checks both status levels of every answer, retries only the documented
+//! DataForSEO v3, as this service uses it: a client for the Labs, Google Ads and SERP (Live
+//! and Standard queue) endpoints that checks both status levels of every answer, retries only the documented
 //! transient codes, keeps to the account's rate limits across all workers, stops at each
 //! job's spending cap, records what every response cost, and caches answers across jobs.
 
@@ -14,6 +14,7 @@ pub mod keywords;
 mod lenient;
 pub mod model;
 pub mod pricing;
+mod serp_queue;
 mod settings;
 mod spend;
 mod status;
@@ -22,5 +23,6 @@ pub use api::{Bulk, Market};
 pub use client::{DataForSeo, JobSession};
 pub use endpoint::{Endpoint, RateLimit};
 pub use error::ProviderError;
-pub use settings::{spending_limits_from_vars, ProviderSettings, RetryPolicy};
+pub use serp_queue::{Collected, QueuedSerp};
+pub use settings::{spending_limits_from_vars, ProviderSettings, RetryPolicy, SerpMethod};
 pub use spend::{UsageSink, PROVIDER};

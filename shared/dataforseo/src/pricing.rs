@@ -11,10 +11,19 @@ pub struct ListPrice {
     pub item: f64,
 }
 
-/// SERP requests are priced as Live ones, the dearest way to fetch them, so the bound holds
-/// whichever way the pipeline fetches them.
+/// The bound prices every SERP as a Live one, the dearest way to fetch it: a Standard task
+/// not collected in time is fetched Live, so the bound holds whichever way the pipeline
+/// fetches them.
 pub fn list_price(endpoint: Endpoint) -> ListPrice {
     match endpoint {
+        Endpoint::SerpTaskPost => ListPrice {
+            task: 0.0006,
+            item: 0.0,
+        },
+        Endpoint::SerpTasksReady | Endpoint::SerpTaskGet => ListPrice {
+            task: 0.0,
+            item: 0.0,
+        },
         Endpoint::AdsSearchVolume => ListPrice {
             task: 0.075,
             item: 0.0,

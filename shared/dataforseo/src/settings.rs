@@ -21,7 +21,23 @@ pub struct ProviderSettings {
     /// How long a cached response serves later jobs (`KR_DATAFORSEO_CACHE_TTL_HOURS`; 0 = no cache).
     pub cache_ttl: Duration,
     pub retry: RetryPolicy,
+    /// How SERPs are fetched (`KR_DATAFORSEO_SERP_METHOD`).
+    pub serp_method: SerpMethod,
 }
+
+/// How a job's SERPs are fetched.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SerpMethod {
+    /// `live`: one request per SERP, answered in seconds, USD 0.002 each.
+    Live,
+    /// `standard` (the default): posted to DataForSEO's queue, USD 0.0006 each, ready in about
+    /// 5 minutes (45 guaranteed). The job comes back every `poll` to collect what is ready;
+    /// what is still missing after `wait` is fetched Live.
+    Standard { poll: Duration, wait: Duration },
+}
+
+pub const DEFAULT_SERP_POLL_SECONDS: u64 = 60;
+pub const DEFAULT_SERP_WAIT_MINUTES: u64 = 60;
 
 /// Attempts per request and the first pause; pauses double from there.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,7 +82,33 @@ impl ProviderSettings {
                     .ok_or_else(|| format!("{name} must be a number from {min} to {max}")),
             }
         };
+        let serp_method = match lookup("KR_DATAFORSEO_SERP_METHOD")
+            .map(|m| m.trim().to_ascii_lowercase())
+            .as_deref()
+        {
+            None | Some("") | Some("standard") => SerpMethod::Standard {
+                // SQS delays a message 15 minutes at most.
+                poll: Duration::from_secs(number(
+                    "KR_DATAFORSEO_SERP_POLL_SECONDS",
+                    1.0,
+                    900.0,
+                    DEFAULT_SERP_POLL_SECONDS as f64,
+                )? as u64),
+                wait: Duration::from_secs(
+                    number(
+                        "KR_DATAFORSEO_SERP_WAIT_MINUTES",
+                        0.0,
+                        24.0 * 60.0,
+                        DEFAULT_SERP_WAIT_MINUTES as f64,
+                    )? as u64
+                        * 60,
+                ),
+            },
+            Some("live") => SerpMethod::Live,
+            Some(_) => return Err("KR_DATAFORSEO_SERP_METHOD must be standard or live".into()),
+        };
         Ok(Some(Self {
+            serp_method,
             login,
             password,
             base_url,
@@ -143,5 +185,18 @@ mod tests {
         assert!(with(&[("KR_DATAFORSEO_MAX_COST_PER_JOB", "-1")]).is_err());
         assert!(with(&[("KR_DATAFORSEO_BASE_URL", "ftp://x")]).is_err());
         assert_eq!(ProviderSettings::from_vars(|_| None, None), Ok(None));
+        assert_eq!(
+            settings.serp_method,
+            SerpMethod::Standard {
+                poll: Duration::from_secs(60),
+                wait: Duration::from_secs(3600)
+            }
+        );
+        let live = with(&[("KR_DATAFORSEO_SERP_METHOD", "Live")])
+            .unwrap()
+            .unwrap();
+        assert_eq!(live.serp_method, SerpMethod::Live);
+        assert!(with(&[("KR_DATAFORSEO_SERP_METHOD", "priority")]).is_err());
+        assert!(with(&[("KR_DATAFORSEO_SERP_POLL_SECONDS", "901")]).is_err());
     }
 }

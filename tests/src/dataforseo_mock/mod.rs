@@ -16,6 +16,7 @@ mod answer;
 mod data;
 mod facts;
 mod faults;
+mod queue;
 mod ranked;
 mod serp;
 mod server;
@@ -44,7 +45,11 @@ pub mod paths {
     pub const SEARCH_INTENT: &str = "/v3/dataforseo_labs/google/search_intent/live";
     pub const ADS_SEARCH_VOLUME: &str = "/v3/keywords_data/google_ads/search_volume/live";
     pub const SERP_ORGANIC: &str = "/v3/serp/google/organic/live/regular";
-    pub const ALL: [&str; 7] = [
+    /// The Standard queue: post, list the ready ones, collect one (its id follows the path).
+    pub const SERP_TASK_POST: &str = "/v3/serp/google/organic/task_post";
+    pub const SERP_TASKS_READY: &str = "/v3/serp/google/organic/tasks_ready";
+    pub const SERP_TASK_GET: &str = "/v3/serp/google/organic/task_get/regular";
+    pub const ALL: [&str; 10] = [
         RANKED_KEYWORDS,
         KEYWORD_IDEAS,
         KEYWORD_OVERVIEW,
@@ -52,6 +57,20 @@ pub mod paths {
         SEARCH_INTENT,
         ADS_SEARCH_VOLUME,
         SERP_ORGANIC,
+        SERP_TASK_POST,
+        SERP_TASKS_READY,
+        SERP_TASK_GET,
+    ];
+    /// Paths answered to a POST; the others to a GET.
+    pub const POSTED: [&str; 8] = [
+        RANKED_KEYWORDS,
+        KEYWORD_IDEAS,
+        KEYWORD_OVERVIEW,
+        BULK_KEYWORD_DIFFICULTY,
+        SEARCH_INTENT,
+        ADS_SEARCH_VOLUME,
+        SERP_ORGANIC,
+        SERP_TASK_POST,
     ];
 }
 
@@ -77,6 +96,8 @@ pub struct MockConfig {
     /// Fault rules file in `data_dir`; `None` plays no faults.
     pub faults: Option<String>,
     pub data_dir: PathBuf,
+    /// How long a posted SERP task stays in the queue before it is ready.
+    pub serp_ready_after: std::time::Duration,
 }
 
 impl Default for MockConfig {
@@ -89,6 +110,7 @@ impl Default for MockConfig {
             labs_locations: None,
             faults: Some("faults.json".into()),
             data_dir: fixtures_dir(),
+            serp_ready_after: std::time::Duration::ZERO,
         }
     }
 }
@@ -96,6 +118,11 @@ impl Default for MockConfig {
 impl MockConfig {
     pub fn without_faults(mut self) -> Self {
         self.faults = None;
+        self
+    }
+
+    pub fn with_serp_ready_after(mut self, after: std::time::Duration) -> Self {
+        self.serp_ready_after = after;
         self
     }
 
@@ -118,7 +145,13 @@ pub struct ReceivedTask {
 }
 
 impl ReceivedTask {
-    fn new(path: &str, task: &Value, status_code: i64, cost: f64, http_status: u16) -> Self {
+    pub(crate) fn new(
+        path: &str,
+        task: &Value,
+        status_code: i64,
+        cost: f64,
+        http_status: u16,
+    ) -> Self {
         ReceivedTask {
             path: path.to_owned(),
             task: task.clone(),
@@ -181,7 +214,9 @@ impl MockDataForSeo {
             data,
             authorization: format!("Basic {}", base64(credential.as_bytes())),
             initial_balance: config.balance_usd,
+            serp_ready_after: config.serp_ready_after,
             inner: Mutex::new(Inner {
+                queue: Vec::new(),
                 faults,
                 stats: MockStats {
                     balance_left: config.balance_usd,

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use super::answer::{answer, Answer, OK};
 use super::data::MockData;
 use super::faults::{Fault, Faults};
+use super::queue::{self, QueuedTask, Reply};
 use super::{paths, MockStats, ReceivedTask};
 
 pub(crate) struct Shared {
@@ -24,10 +25,13 @@ pub(crate) struct Shared {
     pub authorization: String,
     pub labs_locations: Vec<i64>,
     pub initial_balance: Option<f64>,
+    pub serp_ready_after: std::time::Duration,
     pub inner: Mutex<Inner>,
 }
 
 pub(crate) struct Inner {
+    /// SERP tasks posted to the Standard queue.
+    pub queue: Vec<QueuedTask>,
     pub faults: Faults,
     pub stats: MockStats,
 }
@@ -75,6 +79,7 @@ impl Shared {
     pub fn reset(&self) {
         let mut inner = self.inner.lock().unwrap();
         inner.faults.rearm();
+        inner.queue.clear();
         inner.stats = MockStats {
             balance_left: self.initial_balance,
             ..MockStats::default()
@@ -95,7 +100,10 @@ fn envelope(
 ) -> Value {
     let count = tasks.as_ref().map_or(0, Vec::len);
     let errors = tasks.as_ref().map_or(0, |tasks| {
-        tasks.iter().filter(|t| t["status_code"] != OK).count()
+        tasks
+            .iter()
+            .filter(|t| t["status_code"] != OK && t["status_code"] != queue::TASK_CREATED)
+            .count()
     });
     json!({
         "version": "0.1.20260714", "status_code": status, "status_message": message,
@@ -144,7 +152,15 @@ fn task_json(path: &str, task: &Value, answer: &Answer, cost: f64, started: Inst
 async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let started = Instant::now();
     let path = request.uri().path().to_owned();
-    let known = request.method() == Method::POST && paths::ALL.contains(&path.as_str());
+    let task_id = path
+        .strip_prefix(paths::SERP_TASK_GET)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .map(str::to_owned);
+    let known = match *request.method() {
+        Method::POST => paths::POSTED.contains(&path.as_str()),
+        Method::GET => path == paths::SERP_TASKS_READY || task_id.is_some(),
+        _ => false,
+    };
     let authorized = request
         .headers()
         .get(AUTHORIZATION)
@@ -155,7 +171,13 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
         .unwrap_or_default();
 
     let mut inner = shared.inner.lock().unwrap();
-    *inner.stats.requests.entry(path.clone()).or_default() += 1;
+    // Requests to collect a task are counted under the endpoint, not per id.
+    let counted = if task_id.is_some() {
+        paths::SERP_TASK_GET.to_owned()
+    } else {
+        path.clone()
+    };
+    *inner.stats.requests.entry(counted).or_default() += 1;
     if !known {
         return reply(
             StatusCode::NOT_FOUND,
@@ -178,6 +200,23 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     if inner.stats.balance_left.is_some_and(|left| left <= 0.0) {
         return payment_required();
     }
+    if let Some(id) = &task_id {
+        drop(inner);
+        let reply = queue::get(&shared, id, shared.serp_ready_after);
+        return queue_reply(&path, vec![reply], started);
+    }
+    if path == paths::SERP_TASKS_READY {
+        let nothing = json!({});
+        let fault = inner.faults.strike(&path, &nothing);
+        if let Some(response) = fault.and_then(|fault| {
+            whole_request_fault(&mut inner.stats, &path, &nothing, fault, started)
+        }) {
+            return response;
+        }
+        drop(inner);
+        let reply = queue::ready(&shared, shared.serp_ready_after);
+        return queue_reply(&path, vec![reply], started);
+    }
     let tasks: Vec<Value> = match serde_json::from_slice::<Vec<Value>>(&body) {
         Ok(tasks) if !tasks.is_empty() && tasks.iter().all(Value::is_object) => tasks,
         _ => {
@@ -188,30 +227,31 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
         }
     };
 
+    if path == paths::SERP_TASK_POST {
+        // Faults strike the whole request, as elsewhere; per-task ones are decided in `post`.
+        let fault = inner.faults.strike(&path, &tasks[0]);
+        if let Some(response) = fault.and_then(|fault| {
+            whole_request_fault(&mut inner.stats, &path, &tasks[0], fault, started)
+        }) {
+            return response;
+        }
+        drop(inner);
+        let replies = queue::post(&shared, &tasks);
+        return queue_reply(&path, replies, started);
+    }
     let first = &tasks[0];
     let price = shared.data.price(&path);
-    let (answer, charged) = match inner.faults.strike(&path, first) {
-        Some(Fault::Http(code)) => {
-            let http = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            inner
-                .stats
-                .record(ReceivedTask::new(&path, first, i64::from(code), 0.0, code));
-            return (http, http.canonical_reason().unwrap_or("error")).into_response();
-        }
-        Some(Fault::Envelope { status, message }) => {
-            inner
-                .stats
-                .record(ReceivedTask::new(&path, first, status, 0.0, 200));
-            return reply(
-                StatusCode::OK,
-                envelope(status, &message, 0.0, None, started),
-            );
-        }
+    let fault = inner.faults.strike(&path, first);
+    let (answer, charged) = match fault {
         Some(Fault::Task {
             status,
             message,
             charge,
         }) => (Answer::failed(status, message), charge),
+        Some(fault) => {
+            return whole_request_fault(&mut inner.stats, &path, first, fault, started)
+                .expect("a fault of the whole request");
+        }
         None => {
             let answer = answer(&shared.data, &path, first, &shared.labs_locations);
             let ok = answer.status == OK;
@@ -249,5 +289,51 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     reply(
         StatusCode::OK,
         envelope(OK, "Ok.", cost, Some(out), started),
+    )
+}
+
+/// A fault that fails the whole request: the response, recorded; `None` for a task-level one.
+fn whole_request_fault(
+    stats: &mut MockStats,
+    path: &str,
+    task: &Value,
+    fault: Fault,
+    started: Instant,
+) -> Option<Response> {
+    match fault {
+        Fault::Http(code) => {
+            let http = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            stats.record(ReceivedTask::new(path, task, i64::from(code), 0.0, code));
+            Some((http, http.canonical_reason().unwrap_or("error")).into_response())
+        }
+        Fault::Envelope { status, message } => {
+            stats.record(ReceivedTask::new(path, task, status, 0.0, 200));
+            Some(reply(
+                StatusCode::OK,
+                envelope(status, &message, 0.0, None, started),
+            ))
+        }
+        Fault::Task { .. } => None,
+    }
+}
+
+/// The envelope around the queue's task replies.
+fn queue_reply(path: &str, replies: Vec<Reply>, started: Instant) -> Response {
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let cost: f64 = replies.iter().map(|r| r.cost).sum();
+    let tasks: Vec<Value> = replies
+        .into_iter()
+        .map(|r| {
+            json!({
+                "id": r.id, "status_code": r.status, "status_message": r.message,
+                "time": elapsed(started), "cost": round_cost(r.cost),
+                "result_count": r.result.as_ref().map_or(0, Vec::len), "path": segments,
+                "data": r.data, "result": r.result,
+            })
+        })
+        .collect();
+    reply(
+        StatusCode::OK,
+        envelope(OK, "Ok.", cost, Some(tasks), started),
     )
 }

@@ -17,7 +17,7 @@ use kr_core::domain::Job;
 use kr_core::domain::Stage;
 use kr_core::store::{get_json, put_job_json, ArtifactStore, StoreError};
 use kr_crawler::Crawler;
-use kr_dataforseo::DataForSeo;
+use kr_dataforseo::{DataForSeo, SerpMethod};
 use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
 use kr_research::metrics::estimate_all;
 use kr_research::research::Measured;
@@ -27,7 +27,10 @@ use serde::{Deserialize, Serialize};
 
 pub use settings::ResearchSettings;
 
-use provider::Wanted;
+use provider::{Round, SerpQueue, Wanted};
+
+/// The metrics stage's SERP tasks in DataForSEO's queue, between its messages.
+const SERP_QUEUE: &str = "metrics-serp-queue";
 
 use crate::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
 
@@ -166,24 +169,80 @@ impl ResearchRunner {
         progress: &ProgressReporter,
     ) -> Result<StageOutcome, StageError> {
         let Discovered { candidates, facts } = self.load(job, Stage::Discovery).await?;
-        let measured: Vec<Measured> = match &self.provider {
-            Some(provider) => {
-                let session = provider.for_job(progress.usage(), progress);
-                provider::measure_with_provider(
-                    job,
-                    &candidates,
-                    facts,
-                    &session,
-                    provider.settings().serp_budget,
-                    progress,
-                )
-                .await?
-            }
-            None => estimate_all(&candidates, &Language::new(&job.language_code))
+        let language = Language::new(&job.language_code);
+        let Some(provider) = &self.provider else {
+            let measured: Vec<Measured> = estimate_all(&candidates, &language)
                 .into_iter()
                 .map(Measured::estimated)
-                .collect(),
+                .collect();
+            self.save(job, Stage::Metrics, &measured).await?;
+            return Ok(StageOutcome::Continue);
         };
+        let session = provider.for_job(progress.usage(), progress);
+        let market = provider::market(job);
+        let queue_artifact = objects::stage(SERP_QUEUE);
+        let queued: Option<SerpQueue> = get_json(self.objects.as_ref(), job.id, &queue_artifact)
+            .await
+            .map_err(storage_failure)?;
+        let facts = match (queued, provider.settings().serp_method) {
+            (Some(mut queue), SerpMethod::Standard { poll, wait }) => {
+                let round =
+                    provider::collect(&mut queue, &candidates, &session, &market, wait, progress)
+                        .await?;
+                if round == Round::Waiting {
+                    put_job_json(self.objects.as_ref(), job, &queue_artifact, &queue)
+                        .await
+                        .map_err(storage_failure)?;
+                    return Ok(StageOutcome::WaitFor(poll));
+                }
+                queue.facts
+            }
+            (queued, method) => {
+                // Labs answers are cached, so measuring again after a lost queue costs nothing.
+                let mut facts = match queued {
+                    Some(queue) => queue.facts,
+                    None => {
+                        provider::measure_with_provider(job, &candidates, facts, &session, progress)
+                            .await?
+                    }
+                };
+                let targets = provider::serp_targets(&facts, provider.settings().serp_budget);
+                match method {
+                    SerpMethod::Standard { poll, .. } if !targets.is_empty() => {
+                        let queue = provider::post(
+                            &candidates,
+                            facts,
+                            targets,
+                            &session,
+                            &market,
+                            progress,
+                        )
+                        .await?;
+                        // Saved before anything else can fail: a retry must not post again.
+                        put_job_json(self.objects.as_ref(), job, &queue_artifact, &queue)
+                            .await
+                            .map_err(storage_failure)?;
+                        if !queue.pending.is_empty() {
+                            return Ok(StageOutcome::WaitFor(poll));
+                        }
+                        queue.facts
+                    }
+                    _ => {
+                        provider::fetch_live(
+                            &candidates,
+                            &mut facts,
+                            targets,
+                            &session,
+                            &market,
+                            progress,
+                        )
+                        .await?;
+                        facts
+                    }
+                }
+            }
+        };
+        let measured = provider::measured(&candidates, facts, &language);
         self.save(job, Stage::Metrics, &measured).await?;
         Ok(StageOutcome::Continue)
     }

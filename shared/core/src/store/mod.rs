@@ -153,6 +153,13 @@ pub trait JobStore: Send + Sync {
 #[async_trait]
 pub trait JobQueue: Send + Sync {
     async fn enqueue(&self, message: &PipelineMessage) -> Result<(), StoreError>;
+    /// Sends `message` to be delivered no sooner than `delay` from now (at most 15 minutes,
+    /// SQS's longest delay; longer ones are cut to it).
+    async fn enqueue_after(
+        &self,
+        message: &PipelineMessage,
+        delay: std::time::Duration,
+    ) -> Result<(), StoreError>;
 }
 
 /// Everything stored for a job outside DynamoDB.

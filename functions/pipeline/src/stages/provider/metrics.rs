@@ -1,13 +1,12 @@
 //! Metrics with the provider. Keywords discovery left without figures are measured with
 //! Labs' keyword overview, or with Google Ads where Labs does not cover the market; missing
-//! difficulties and intents come from their bulk endpoints; the highest-volume keywords get
-//! their organic SERP, for SERP-overlap clustering. A keyword the provider was asked about
-//! and had nothing for keeps null figures (no data); one it was never asked about, because
-//! the spending cap stopped the calls, gets the offline estimate and says so in its source.
+//! difficulties and intents come from their bulk endpoints (the SERPs follow, in `serps`).
+//! A keyword the provider was asked about and had nothing for keeps null figures (no data);
+//! one it was never asked about, because the spending cap stopped the calls, gets the
+//! offline estimate and says so in its source.
 
-use futures_util::stream::{self, StreamExt};
 use kr_core::domain::Job;
-use kr_dataforseo::{Bulk, JobSession, Market, ProviderError};
+use kr_dataforseo::{Bulk, JobSession, ProviderError};
 use kr_research::discovery::Candidate;
 use kr_research::metrics::{estimate_all, KeywordMetrics, ESTIMATE_SOURCE};
 use kr_research::research::Measured;
@@ -15,22 +14,17 @@ use kr_research::text::Language;
 
 use super::facts::parse_intent;
 use super::market;
-use super::{settle, settle_error, KeywordFacts, GOOGLE_ADS_SOURCE, LABS_SOURCE};
+use super::{settle_error, KeywordFacts, GOOGLE_ADS_SOURCE, LABS_SOURCE};
 use crate::runner::{ProgressReporter, StageError};
 
-/// SERP requests of one job in flight at once.
-const SERP_CONCURRENCY: usize = 8;
-/// Organic results compared for clustering.
-const SERP_DEPTH: usize = 10;
-
+/// The facts of every candidate, measured where discovery left them without figures.
 pub async fn measure_with_provider(
     job: &Job,
     candidates: &[Candidate],
     mut facts: Vec<KeywordFacts>,
     session: &JobSession<'_>,
-    serp_budget: usize,
     progress: &ProgressReporter,
-) -> Result<Vec<Measured>, StageError> {
+) -> Result<Vec<KeywordFacts>, StageError> {
     let market = market(job);
     facts.resize_with(candidates.len(), KeywordFacts::default);
     let keyword = |i: usize| candidates[i].keyword.clone();
@@ -86,21 +80,7 @@ pub async fn measure_with_provider(
             f.intent = parse_intent(label)
         })?;
     }
-
-    fetch_serps(
-        candidates,
-        &mut facts,
-        session,
-        &market,
-        serp_budget,
-        progress,
-    )
-    .await?;
-    Ok(measured(
-        candidates,
-        facts,
-        &Language::new(&job.language_code),
-    ))
+    Ok(facts)
 }
 
 /// Copies a bulk answer into the facts of the keywords it was asked for; `positions[i]` is
@@ -127,61 +107,9 @@ fn apply<T>(
     }
 }
 
-async fn fetch_serps(
-    candidates: &[Candidate],
-    facts: &mut [KeywordFacts],
-    session: &JobSession<'_>,
-    market: &Market<'_>,
-    budget: usize,
-    progress: &ProgressReporter,
-) -> Result<(), StageError> {
-    let mut by_volume: Vec<usize> = (0..facts.len())
-        .filter(|&i| facts[i].volume().is_some_and(|v| v > 0))
-        .collect();
-    by_volume.sort_by(|&a, &b| facts[b].volume().cmp(&facts[a].volume()).then(a.cmp(&b)));
-    by_volume.truncate(budget);
-    if by_volume.is_empty() {
-        return Ok(());
-    }
-    let total = by_volume.len();
-    let mut answers = stream::iter(by_volume)
-        .map(|i| async move {
-            (
-                i,
-                session.serp_organic(&candidates[i].keyword, market).await,
-            )
-        })
-        .buffer_unordered(SERP_CONCURRENCY);
-    let mut done = 0;
-    while let Some((i, answer)) = answers.next().await {
-        done += 1;
-        progress
-            .report(
-                0.5 + 0.5 * done as f64 / total as f64,
-                format!("Fetched {done} of {total} search results pages"),
-            )
-            .await;
-        if let Some(Some(serp)) = settle(answer, "SERP")? {
-            let mut organic: Vec<_> = serp
-                .items
-                .into_iter()
-                .filter(|item| item.item_type.as_deref().is_none_or(|t| t == "organic"))
-                .filter_map(|item| Some((item.rank_group.or(item.rank_absolute)?, item.url?)))
-                .collect();
-            organic.sort_by_key(|(position, _)| *position);
-            facts[i].serp_urls = Some(
-                organic
-                    .into_iter()
-                    .take(SERP_DEPTH)
-                    .map(|(_, url)| url)
-                    .collect(),
-            );
-        }
-    }
-    Ok(())
-}
-
-fn measured(
+/// What the analysis stage reads: the facts, with the offline estimate where the provider was
+/// never asked.
+pub fn measured(
     candidates: &[Candidate],
     facts: Vec<KeywordFacts>,
     language: &Language,

@@ -6,11 +6,13 @@ mod discovery;
 mod facts;
 mod metrics;
 mod selection;
+mod serps;
 
 pub use discovery::discover_with_provider;
 pub use facts::KeywordFacts;
-pub use metrics::measure_with_provider;
+pub use metrics::{measure_with_provider, measured};
 pub use selection::{select, Gathered, Wanted};
+pub use serps::{collect, fetch_live, post, serp_targets, Round, SerpQueue};
 
 use kr_core::domain::Job;
 use kr_dataforseo::{Market, ProviderError};
@@ -23,7 +25,7 @@ pub const LABS_SOURCE: &str = "dataforseo";
 pub const GOOGLE_ADS_SOURCE: &str = "dataforseo_google_ads";
 
 /// The job's location and language, as the provider's requests name them.
-fn market(job: &Job) -> Market<'_> {
+pub fn market(job: &Job) -> Market<'_> {
     Market {
         location_code: job.location_code,
         language_code: &job.language_code,

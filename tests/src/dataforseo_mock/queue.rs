@@ -1,0 +1,213 @@
+//! The SERP Standard queue (FACTS.md, "Google organic SERP, Standard method"): `task_post`
+//! takes up to 100 tasks and bills each at the Standard price; a task is ready `ready_after`
+//! later and is listed by `tasks_ready` until it is collected; `task_get/regular/{id}` answers
+//! "Task In Queue." before that and the SERP the Live endpoint would give after, free, as
+//! often as asked. Fault rules on the `task_get` path decide, when a task is posted, the
+//! failure it will be collected with (a search engine error, say).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::answer::{answer, Answer, NO_RESULTS, OK};
+use super::faults::Fault;
+use super::paths;
+use super::server::{round_cost, Shared};
+use super::ReceivedTask;
+
+/// "Task Created."
+pub(crate) const TASK_CREATED: i64 = 20_100;
+const IN_QUEUE: i64 = 40_602;
+const TOO_MANY_TASKS: i64 = 40_006;
+const MAX_TASKS: usize = 100;
+/// `tasks_ready` lists this many at most.
+const READY_LIST: usize = 1000;
+
+/// A posted task and the answer it will have.
+pub(crate) struct QueuedTask {
+    pub id: String,
+    pub task: Value,
+    pub posted: Instant,
+    pub posted_at: String,
+    pub answer: Answer,
+    pub collected: bool,
+}
+
+/// A task of the reply: its status, cost and result.
+pub(crate) struct Reply {
+    pub status: i64,
+    pub message: String,
+    pub cost: f64,
+    pub result: Option<Vec<Value>>,
+    pub data: Value,
+    pub id: String,
+}
+
+/// Posts `tasks`; what each posted task will answer is decided now, from the fixtures.
+pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
+    let mut inner = shared.inner.lock().unwrap();
+    let price = shared.data.price(paths::SERP_TASK_POST);
+    let mut replies = Vec::new();
+    for (i, task) in tasks.iter().enumerate() {
+        let id = uuid::Uuid::new_v4().to_string();
+        let data = task_data(task, "task_post");
+        if i >= MAX_TASKS {
+            let message = "You can set only 100 tasks at a time.";
+            inner.stats.record(ReceivedTask::new(
+                paths::SERP_TASK_POST,
+                task,
+                TOO_MANY_TASKS,
+                0.0,
+                200,
+            ));
+            replies.push(reply(id, TOO_MANY_TASKS, message, 0.0, None, data));
+            continue;
+        }
+        let checked = answer(&shared.data, paths::SERP_ORGANIC, task, &[]);
+        // A task that cannot run (an invalid field) is refused at once, unbilled.
+        if checked.status != OK && checked.status != NO_RESULTS {
+            inner.stats.record(ReceivedTask::new(
+                paths::SERP_TASK_POST,
+                task,
+                checked.status,
+                0.0,
+                200,
+            ));
+            replies.push(reply(id, checked.status, &checked.message, 0.0, None, data));
+            continue;
+        }
+        let answer = match inner.faults.strike(paths::SERP_TASK_GET, task) {
+            Some(Fault::Task {
+                status, message, ..
+            }) => Answer::failed(status, message),
+            _ => checked,
+        };
+        let cost = price.map_or(0.0, |p| {
+            round_cost(p.task + p.extra_page * answer.extra_pages as f64)
+        });
+        inner.stats.record(ReceivedTask::new(
+            paths::SERP_TASK_POST,
+            task,
+            TASK_CREATED,
+            cost,
+            200,
+        ));
+        replies.push(reply(
+            id.clone(),
+            TASK_CREATED,
+            "Task Created.",
+            cost,
+            None,
+            data,
+        ));
+        inner.queue.push(QueuedTask {
+            id,
+            task: task.clone(),
+            posted: Instant::now(),
+            posted_at: chrono::Utc::now()
+                .format("%Y-%m-%d %H:%M:%S +00:00")
+                .to_string(),
+            answer,
+            collected: false,
+        });
+    }
+    replies
+}
+
+/// The finished tasks not collected yet.
+pub(crate) fn ready(shared: &Shared, ready_after: Duration) -> Reply {
+    let mut inner = shared.inner.lock().unwrap();
+    let listed: Vec<Value> = inner
+        .queue
+        .iter()
+        .filter(|t| !t.collected && t.posted.elapsed() >= ready_after)
+        .take(READY_LIST)
+        .map(|t| {
+            json!({
+                "id": t.id, "se": "google", "se_type": "organic", "date_posted": t.posted_at,
+                "tag": t.task.get("tag").cloned().unwrap_or(Value::Null),
+                "endpoint_regular": format!("{}/{}", paths::SERP_TASK_GET, t.id),
+                "endpoint_advanced": Value::Null, "endpoint_html": Value::Null,
+            })
+        })
+        .collect();
+    let empty = json!({});
+    inner.stats.record(ReceivedTask::new(
+        paths::SERP_TASKS_READY,
+        &empty,
+        OK,
+        0.0,
+        200,
+    ));
+    let id = uuid::Uuid::new_v4().to_string();
+    let data =
+        json!({"api": "serp", "function": "tasks_ready", "se": "google", "se_type": "organic"});
+    reply(id, OK, "Ok.", 0.0, Some(listed), data)
+}
+
+/// Task `id`'s results, once it is ready.
+pub(crate) fn get(shared: &Shared, id: &str, ready_after: Duration) -> Reply {
+    let mut inner = shared.inner.lock().unwrap();
+    let Some(at) = inner.queue.iter().position(|t| t.id == id) else {
+        let empty = json!({ "id": id });
+        inner.stats.record(ReceivedTask::new(
+            paths::SERP_TASK_GET,
+            &empty,
+            40_400,
+            0.0,
+            200,
+        ));
+        return reply(id.into(), 40_400, "Not Found.", 0.0, None, json!({}));
+    };
+    let queued = &mut inner.queue[at];
+    let data = task_data(&queued.task, "task_get");
+    let task = queued.task.clone();
+    let (status, message, result) = if queued.posted.elapsed() < ready_after {
+        (IN_QUEUE, "Task In Queue.".to_string(), None)
+    } else {
+        queued.collected = true;
+        (
+            queued.answer.status,
+            queued.answer.message.clone(),
+            queued.answer.result.clone(),
+        )
+    };
+    inner.stats.record(ReceivedTask::new(
+        paths::SERP_TASK_GET,
+        &task,
+        status,
+        0.0,
+        200,
+    ));
+    reply(id.into(), status, &message, 0.0, result, data)
+}
+
+fn reply(
+    id: String,
+    status: i64,
+    message: &str,
+    cost: f64,
+    result: Option<Vec<Value>>,
+    data: Value,
+) -> Reply {
+    Reply {
+        status,
+        message: message.into(),
+        cost,
+        result,
+        data,
+        id,
+    }
+}
+
+/// The task as posted, plus the names of the API and function, as the real `data` carries.
+fn task_data(task: &Value, function: &str) -> Value {
+    let mut data = task.clone();
+    if let Some(fields) = data.as_object_mut() {
+        fields.insert("api".into(), json!("serp"));
+        fields.insert("function".into(), json!(function));
+        fields.insert("se".into(), json!("google"));
+        fields.insert("se_type".into(), json!("organic"));
+    }
+    data
+}

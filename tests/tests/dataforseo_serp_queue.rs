@@ -1,0 +1,262 @@
+//! SERPs through DataForSEO's Standard queue: the client against the mock's queue endpoints,
+//! then jobs that post their SERPs, leave, and come back in later messages to collect them,
+//! with the same results as Live and a third of the SERP spend.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use kr_core::domain::{ProviderUsage, Stage};
+use kr_core::store::PipelineMessage;
+use kr_dataforseo::{Collected, Market, QueuedSerp, UsageSink};
+use kr_tests::dataforseo_mock::{paths, MockConfig, MockDataForSeo};
+use kr_tests::pipeline_rig::{provider_at, rig, Rig};
+use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
+
+#[derive(Default)]
+struct Recorded(Mutex<Vec<ProviderUsage>>);
+
+#[async_trait]
+impl UsageSink for Recorded {
+    async fn usage_changed(&self, usage: &ProviderUsage) {
+        self.0.lock().unwrap().push(usage.clone());
+    }
+}
+
+const MARKET: Market<'static> = Market {
+    location_code: 2840,
+    language_code: "en",
+};
+
+/// The keywords the mock has SERPs for.
+fn serp_keywords(mock: &MockDataForSeo) -> Vec<String> {
+    mock.data()
+        .serp_keywords()
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+async fn start(config: MockConfig) -> MockDataForSeo {
+    MockDataForSeo::start(config.without_faults())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn tasks_are_posted_a_hundred_at_a_time_collected_by_id_and_cached_as_live_answers() {
+    let mock = start(MockConfig::default()).await;
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
+    let sink = Recorded::default();
+    let session = provider.for_job(None, &sink);
+    let mut keywords = serp_keywords(&mock);
+    keywords.truncate(40);
+    let known = keywords.len();
+    // Keywords the engine has no results for still make tasks; one that cannot be sent
+    // (nothing usable left) is not posted.
+    keywords.extend((0..120).map(|i| format!("no such phrase {i}")));
+    keywords.push("!!!".into());
+
+    let posted = session.post_serp_tasks(&keywords, &MARKET).await;
+    assert!(posted.stopped.is_none(), "{:?}", posted.stopped);
+    assert_eq!(mock.stats().requests_to(paths::SERP_TASK_POST), 2);
+    assert_eq!(posted.found.len(), known + 120);
+    assert!(!posted.asked[keywords.len() - 1]);
+    let ids: Vec<(usize, String)> = posted
+        .found
+        .iter()
+        .map(|(i, queued)| match queued {
+            QueuedSerp::Posted(id) => (*i, id.clone()),
+            QueuedSerp::Cached(_) => panic!("nothing is cached yet"),
+        })
+        .collect();
+    let stats = mock.stats();
+    let billed: f64 = stats.tasks.iter().map(|t| t.cost).sum();
+    assert!(
+        (billed - 0.0006 * (known + 120) as f64).abs() < 1e-9,
+        "{billed}"
+    );
+
+    let ready = session.ready_serp_tasks().await.unwrap();
+    assert!(ids.iter().all(|(_, id)| ready.contains(id)));
+    for (i, id) in &ids[..known] {
+        let Collected::Ready(serp) = session
+            .collect_serp_task(id, &keywords[*i], &MARKET)
+            .await
+            .unwrap()
+        else {
+            panic!("{} is ready", keywords[*i]);
+        };
+        // The same SERP as the Live endpoint gives.
+        let live = mock.data().serp_urls(&keywords[*i]).unwrap();
+        let organic: Vec<String> = serp
+            .items
+            .iter()
+            .filter(|item| item.item_type.as_deref() == Some("organic"))
+            .filter_map(|item| item.url.clone())
+            .take(live.len())
+            .collect();
+        assert_eq!(organic, live, "{}", keywords[*i]);
+    }
+    // Collected tasks leave the ready list; the rest stay on it.
+    let still = session.ready_serp_tasks().await.unwrap();
+    assert_eq!(still.len(), 120);
+    assert!(session
+        .collect_serp_task("../../live/regular", "x", &MARKET)
+        .await
+        .is_err());
+    let usage = session.usage();
+    assert_eq!(usage.requests, mock.stats().requests.values().sum::<u64>());
+
+    // A second job finds the collected SERPs in the cache and posts only the others.
+    let other = Recorded::default();
+    let second = provider.for_job(None, &other);
+    let again = second
+        .post_serp_tasks(&keywords[..known + 1], &MARKET)
+        .await;
+    let cached = again
+        .found
+        .iter()
+        .filter(|(_, q)| matches!(q, QueuedSerp::Cached(_)))
+        .count();
+    assert_eq!(cached, known);
+    assert_eq!(second.usage().cache_hits, known as u64);
+    assert_eq!(mock.stats().requests_to(paths::SERP_TASK_POST), 3);
+}
+
+#[tokio::test]
+async fn a_task_collected_too_early_is_pending_and_not_listed_as_ready() {
+    let mock = start(MockConfig::default().with_serp_ready_after(Duration::from_secs(2))).await;
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
+    let sink = Recorded::default();
+    let session = provider.for_job(None, &sink);
+    let keyword = serp_keywords(&mock).remove(0);
+    let posted = session
+        .post_serp_tasks(std::slice::from_ref(&keyword), &MARKET)
+        .await;
+    let Some((_, QueuedSerp::Posted(id))) = posted.found.first() else {
+        panic!("{posted:?}");
+    };
+    assert!(session.ready_serp_tasks().await.unwrap().is_empty());
+    assert!(matches!(
+        session.collect_serp_task(id, &keyword, &MARKET).await,
+        Ok(Collected::Pending)
+    ));
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert!(session.ready_serp_tasks().await.unwrap().contains(id));
+    assert!(matches!(
+        session.collect_serp_task(id, &keyword, &MARKET).await,
+        Ok(Collected::Ready(_))
+    ));
+}
+
+async fn rig_at(mock: &MockDataForSeo, vars: &[(&str, &str)]) -> Rig {
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", vars).await;
+    rig(Some(provider), &[]).await
+}
+
+/// The same job, its SERPs Live and through the queue: the same results, the SERPs at
+/// 0.0006 instead of 0.002 each; the queued job left and came back while the tasks ran.
+#[tokio::test]
+async fn a_queued_job_gets_the_results_of_a_live_one_for_less() {
+    let live_mock = start(MockConfig::default()).await;
+    let live = rig_at(&live_mock, &[("KR_DATAFORSEO_SERP_METHOD", "live")]).await;
+    let live_job = live
+        .complete(live.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await.id)
+        .await;
+    let live_stats = live_mock.stats();
+    let serps = live_stats.requests_to(paths::SERP_ORGANIC);
+    assert!(serps >= 20, "{serps} SERPs");
+
+    let queue_mock =
+        start(MockConfig::default().with_serp_ready_after(Duration::from_millis(2500))).await;
+    let queued = rig_at(&queue_mock, &[]).await;
+    let queued_job = queued
+        .complete(queued.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await.id)
+        .await;
+    let stats = queue_mock.stats();
+    assert_eq!(stats.requests_to(paths::SERP_ORGANIC), 0);
+    assert_eq!(stats.requests_to(paths::SERP_TASK_POST), 1);
+    assert_eq!(stats.tasks_to(paths::SERP_TASK_POST).len() as u64, serps);
+    // Not ready on the first round, so the job came back more than once.
+    assert!(stats.requests_to(paths::SERP_TASKS_READY) >= 2, "{stats:?}");
+    // Collected: with results, or with none (40102), as Live answered.
+    let collected = stats
+        .tasks_to(paths::SERP_TASK_GET)
+        .iter()
+        .filter(|t| t.status_code == 20000 || t.status_code == 40102)
+        .count() as u64;
+    assert_eq!(collected, serps);
+
+    assert_eq!(
+        live.dataset(live_job.id).await.keywords,
+        queued.dataset(queued_job.id).await.keywords
+    );
+    let (live_cost, queued_cost) = (
+        live_job.usage.unwrap().cost_usd,
+        queued_job.usage.clone().unwrap().cost_usd,
+    );
+    let saved = live_cost - queued_cost;
+    assert!(
+        (saved - serps as f64 * (0.002 - 0.0006)).abs() < 1e-6,
+        "live {live_cost}, queued {queued_cost}"
+    );
+    let usage = queued_job.usage.unwrap();
+    assert_eq!(usage.requests, stats.requests.values().sum::<u64>());
+    assert!((usage.cost_usd - stats.total_cost).abs() < 1e-6);
+}
+
+/// A copy of the metrics message delivered while the tasks wait posts nothing again; the job
+/// completes with each SERP paid for once.
+#[tokio::test]
+async fn a_duplicate_message_while_tasks_wait_does_not_post_them_again() {
+    let mock = start(MockConfig::default().with_serp_ready_after(Duration::from_secs(2))).await;
+    let rig = rig_at(&mock, &[]).await;
+    let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
+    let bridge = kr_tests::bridge::Bridge {
+        sqs: rig.clients.sqs.clone(),
+        queue_url: rig.queue_url.clone(),
+        batch_size: 1,
+    };
+    let invoker = kr_tests::bridge::InProcessPipeline(rig.pipeline.clone());
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while mock.stats().requests_to(paths::SERP_TASK_POST) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no SERP was posted");
+        bridge.poll_once(&invoker, 1).await.unwrap();
+    }
+    let duplicate = PipelineMessage {
+        job_id: job.id,
+        stage: Stage::Metrics,
+    };
+    rig.pipeline.handle(&duplicate, 1).await.unwrap();
+    rig.pipeline.handle(&duplicate, 2).await.unwrap();
+    let posted = mock.stats().tasks_to(paths::SERP_TASK_POST).len();
+    let done = rig.complete(job.id).await;
+    let stats = mock.stats();
+    assert_eq!(stats.requests_to(paths::SERP_TASK_POST), 1);
+    assert_eq!(stats.tasks_to(paths::SERP_TASK_POST).len(), posted);
+    let usage = done.usage.unwrap();
+    assert!((usage.cost_usd - stats.total_cost).abs() < 1e-6);
+    assert!(rig.dataset(job.id).await.keywords.len() > 40);
+}
+
+/// Tasks the queue has not finished when the wait is over are fetched Live: the job is late
+/// by the wait at most, and pays Live prices only for those.
+#[tokio::test]
+async fn tasks_not_ready_in_time_are_fetched_live() {
+    let mock = start(MockConfig::default().with_serp_ready_after(Duration::from_secs(3600))).await;
+    let rig = rig_at(&mock, &[("KR_DATAFORSEO_SERP_WAIT_MINUTES", "0")]).await;
+    let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
+    let done = rig.complete(job.id).await;
+    let stats = mock.stats();
+    let posted = stats.tasks_to(paths::SERP_TASK_POST).len() as u64;
+    assert!(posted >= 20);
+    assert_eq!(stats.requests_to(paths::SERP_ORGANIC), posted);
+    assert!(stats
+        .tasks_to(paths::SERP_ORGANIC)
+        .iter()
+        .all(|t| t.status_code == 20000 || t.status_code == 40102));
+    assert!(rig.dataset(job.id).await.keywords.len() > 40);
+    let usage = done.usage.unwrap();
+    assert_eq!(usage.requests, stats.requests.values().sum::<u64>());
+}
