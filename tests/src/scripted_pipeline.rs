@@ -28,11 +28,15 @@ pub const KEYWORDS: i64 = 42;
 #[derive(Default)]
 pub struct ScriptedRunner {
     pub ran: Mutex<Vec<Stage>>,
+    /// What ran, and when.
+    pub ran_at: Mutex<Vec<(Stage, Instant)>>,
     pub transient_failures: Mutex<HashMap<Stage, u32>>,
     pub permanent_failure: Option<Stage>,
     pub delete_during: Option<Stage>,
     /// The stage takes this long (a slow crawl, a stuck provider).
     pub slow: Option<(Stage, Duration)>,
+    /// The stage's first run waits this long for something outside (queued SERP tasks).
+    pub waits_once: Mutex<Option<(Stage, Duration)>>,
     pub store: Option<Arc<DynamoStore>>,
     pub objects: Option<Arc<S3ObjectStore>>,
     pub clients: Option<AwsClients>,
@@ -52,6 +56,7 @@ impl StageRunner for ScriptedRunner {
             "a stage only runs while the job is at it"
         );
         self.ran.lock().unwrap().push(stage);
+        self.ran_at.lock().unwrap().push((stage, Instant::now()));
         progress.report(0.5, "halfway").await;
         if let Some((_, time)) = self.slow.filter(|(slow, _)| *slow == stage) {
             tokio::time::sleep(time).await;
@@ -68,6 +73,15 @@ impl StageRunner for ScriptedRunner {
                 "The {} step timed out.",
                 stage.as_str()
             )));
+        }
+        let wait = {
+            let mut waits = self.waits_once.lock().unwrap();
+            waits
+                .filter(|(waiting, _)| *waiting == stage)
+                .inspect(|_| *waits = None)
+        };
+        if let Some((_, delay)) = wait {
+            return Ok(StageOutcome::WaitFor(delay));
         }
         if self.permanent_failure == Some(stage) {
             return Err(StageError::permanent(

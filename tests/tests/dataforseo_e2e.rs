@@ -236,7 +236,7 @@ async fn a_second_job_on_the_same_domains_is_answered_from_the_cache() {
     let first = rig
         .complete(rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await.id)
         .await;
-    let paid = usage(&first);
+    assert!(usage(&first).cost_usd > 0.0);
     // Every answer is cached once: each Labs request's and each collected SERP's (posting
     // and listing tasks give none).
     let answers = mock

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use kr_aws::sqs::SqsJobQueue;
 use kr_core::domain::{Job, JobStatus, Stage};
@@ -40,6 +41,33 @@ async fn a_job_runs_every_stage_in_order_and_completes() {
             .total,
         0
     );
+}
+
+/// A stage waiting on the provider's queue ends its message; its next one arrives after the
+/// delay, not before, nothing runs meanwhile, and the stage goes on from there.
+#[tokio::test]
+async fn a_waiting_stage_comes_back_in_a_delayed_message() {
+    let runner = ScriptedRunner::default();
+    *runner.waits_once.lock().unwrap() = Some((Stage::Metrics, Duration::from_secs(3)));
+    let rig = rig(runner, vec![]).await;
+    let job = rig.new_job(1).await;
+    let done = rig.drive(job.id).await.unwrap();
+    assert_eq!(done.status, JobStatus::Completed);
+    let ran = rig.runner.ran_at.lock().unwrap().clone();
+    let stages: Vec<Stage> = ran.iter().map(|(stage, _)| *stage).collect();
+    assert_eq!(
+        stages,
+        [
+            Stage::References,
+            Stage::Crawl,
+            Stage::Discovery,
+            Stage::Metrics,
+            Stage::Metrics,
+            Stage::Analysis
+        ]
+    );
+    let gap = ran[4].1 - ran[3].1;
+    assert!(gap >= Duration::from_millis(2500), "{gap:?}");
 }
 
 #[tokio::test]

@@ -87,11 +87,12 @@ impl ProviderSettings {
             .as_deref()
         {
             None | Some("") | Some("standard") => SerpMethod::Standard {
-                // SQS delays a message 15 minutes at most.
+                // Each collection round is the stage's heartbeat: rounds stay well inside the
+                // 15 minutes after which the sweeper takes a running job for stalled.
                 poll: Duration::from_secs(number(
                     "KR_DATAFORSEO_SERP_POLL_SECONDS",
                     1.0,
-                    900.0,
+                    600.0,
                     DEFAULT_SERP_POLL_SECONDS as f64,
                 )? as u64),
                 wait: Duration::from_secs(
@@ -197,6 +198,6 @@ mod tests {
             .unwrap();
         assert_eq!(live.serp_method, SerpMethod::Live);
         assert!(with(&[("KR_DATAFORSEO_SERP_METHOD", "priority")]).is_err());
-        assert!(with(&[("KR_DATAFORSEO_SERP_POLL_SECONDS", "901")]).is_err());
+        assert!(with(&[("KR_DATAFORSEO_SERP_POLL_SECONDS", "601")]).is_err());
     }
 }

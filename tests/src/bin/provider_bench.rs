@@ -1,7 +1,8 @@
 //! DataForSEO requests and cost per job: a primary plus 3 competitors at default settings,
 //! counted against the mock; then the same domains again for another user (the cross-job
-//! cache). Run through `.ci/bench provider` (it starts the emulator); prints two tables and
-//! exits non-zero when a job's recorded usage differs from what the mock saw and billed.
+//! cache), and the first job again with Live SERPs. Run through `.ci/bench provider` (it
+//! starts the emulator); prints three tables and exits non-zero when a job's recorded usage
+//! differs from what the mock saw and billed, or the Live job's results from the queued one's.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -21,7 +22,7 @@ use kr_tests::sites::DEMO_COMPETITOR;
 struct Figures {
     stats: MockStats,
     usage: ProviderUsage,
-    keywords: usize,
+    result: ResultsDataset,
     wall: Duration,
 }
 
@@ -50,7 +51,7 @@ async fn run_job(rig: &Rig, mock: &MockDataForSeo) -> Result<Figures> {
     Ok(Figures {
         stats: mock.stats(),
         usage: usage(&done)?,
-        keywords: dataset.keywords.len(),
+        result: dataset,
         wall,
     })
 }
@@ -91,7 +92,7 @@ fn print_table(title: &str, figures: &Figures) {
         "\njob usage: cost {:.4} USD, requests {}, cacheHits {}, capReached {}",
         usage.cost_usd, usage.requests, usage.cache_hits, usage.cap_reached
     );
-    println!("keywords in the result: {}", figures.keywords);
+    println!("keywords in the result: {}", figures.result.keywords.len());
     println!("wall time: {:.2} s\n", figures.wall.as_secs_f64());
 }
 
@@ -160,10 +161,23 @@ async fn main() -> Result<()> {
         settings.cache_ttl.as_secs() / 3600,
         settings.retry.attempts
     );
-    println!("          only KR_DATAFORSEO_BASE_URL (the mock) and KR_DATAFORSEO_RETRY_BASE_MS=10 are set\n");
+    println!(
+        "          SERPs through the Standard queue (the default), the mock's tasks ready at once;"
+    );
+    println!(
+        "          only KR_DATAFORSEO_BASE_URL (the mock), KR_DATAFORSEO_RETRY_BASE_MS=10 and"
+    );
+    println!("          KR_DATAFORSEO_SERP_POLL_SECONDS=1 (collect every second, not every minute) are set\n");
 
     let first = run_job(&rig, &mock).await?;
     print_table("Job 1: first job on these domains", &first);
+    // Each Labs answer and each collected SERP is cached (posting and listing tasks give none).
+    let answers = first
+        .stats
+        .tasks
+        .iter()
+        .filter(|t| t.path != paths::SERP_TASK_POST && t.path != paths::SERP_TASKS_READY)
+        .count() as u64;
     mock.reset();
     let second = run_job(&rig, &mock).await?;
     print_table(
@@ -171,19 +185,45 @@ async fn main() -> Result<()> {
         &second,
     );
 
+    // The same job with Live SERPs, against a mock of its own (the cache is per base URL).
+    let live_mock = MockDataForSeo::start(MockConfig::default().without_faults()).await?;
+    let live_provider = provider_at(
+        &live_mock.base_url(),
+        "mock-login",
+        "mock-password",
+        &[("KR_DATAFORSEO_SERP_METHOD", "live")],
+    )
+    .await;
+    let live_rig = kr_tests::pipeline_rig::rig(Some(live_provider), &aliases).await;
+    let live = run_job(&live_rig, &live_mock).await?;
+    print_table(
+        "Job 3: the same job with Live SERPs (KR_DATAFORSEO_SERP_METHOD=live)",
+        &live,
+    );
+    println!(
+        "Standard queue against Live: {:.4} USD against {:.4} ({:.0} % less)\n",
+        first.usage.cost_usd,
+        live.usage.cost_usd,
+        100.0 * (1.0 - first.usage.cost_usd / live.usage.cost_usd)
+    );
+
     let mut problems = check(&first);
     problems.extend(check(&second));
+    problems.extend(check(&live));
+    if first.result.keywords != live.result.keywords {
+        problems.push("the queued job's keywords differ from the Live job's".into());
+    }
     if first.usage.requests == 0 {
         problems.push("job 1 sent no request to the provider".into());
     }
-    if second.usage.cache_hits != first.usage.requests {
+    if second.usage.cache_hits != answers || second.usage.requests != 0 {
         problems.push(format!(
-            "job 2 took {} answers from the cache, job 1 paid for {} requests",
-            second.usage.cache_hits, first.usage.requests
+            "job 2 took {} answers from the cache and made {} requests; job 1 had {answers} answers",
+            second.usage.cache_hits, second.usage.requests
         ));
     }
     if problems.is_empty() {
-        println!("check: each job's usage equals the mock's requests and cost");
+        println!("check: each job's usage equals the mock's requests and cost; jobs 1 and 3 have the same keywords, metrics, clusters and scores");
         return Ok(());
     }
     for problem in &problems {
