@@ -281,3 +281,14 @@ pub async fn provider_at(
     ));
     Arc::new(DataForSeo::new(settings, cache, harness::store().await).unwrap())
 }
+
+/// A job's provider usage as the client reports it, change by change (a client test's sink).
+#[derive(Default)]
+pub struct RecordedUsage(pub std::sync::Mutex<Vec<kr_core::domain::ProviderUsage>>);
+
+#[async_trait::async_trait]
+impl kr_dataforseo::UsageSink for RecordedUsage {
+    async fn usage_changed(&self, usage: &kr_core::domain::ProviderUsage) {
+        self.0.lock().unwrap().push(usage.clone());
+    }
+}

@@ -1,26 +1,13 @@
 //! The DataForSEO client's account-wide limits, against the emulator's rate gate and the mock.
 
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
 use chrono::Utc;
-use kr_core::domain::ProviderUsage;
 use kr_core::store::ProviderRateGate;
-use kr_dataforseo::{Market, UsageSink};
+use kr_dataforseo::Market;
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo, PRIMARY};
 use kr_tests::harness;
-use kr_tests::pipeline_rig::provider_at;
-
-#[derive(Default)]
-struct Recorded(Mutex<Vec<ProviderUsage>>);
-
-#[async_trait]
-impl UsageSink for Recorded {
-    async fn usage_changed(&self, usage: &ProviderUsage) {
-        self.0.lock().unwrap().push(usage.clone());
-    }
-}
+use kr_tests::pipeline_rig::{provider_at, RecordedUsage};
 
 /// Another worker holds all 30 Labs slots: the request waits until one is given back, and
 /// only then reaches the provider.
@@ -40,7 +27,7 @@ async fn labs_requests_wait_for_a_slot_held_by_other_workers() {
             .expect("a free slot");
         held.push(lease);
     }
-    let sink = Recorded::default();
+    let sink = RecordedUsage::default();
     let session = provider.for_job(None, &sink);
     let market = Market {
         location_code: 2840,

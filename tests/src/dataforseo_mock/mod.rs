@@ -61,17 +61,10 @@ pub mod paths {
         SERP_TASKS_READY,
         SERP_TASK_GET,
     ];
-    /// Paths answered to a POST; the others to a GET.
-    pub const POSTED: [&str; 8] = [
-        RANKED_KEYWORDS,
-        KEYWORD_IDEAS,
-        KEYWORD_OVERVIEW,
-        BULK_KEYWORD_DIFFICULTY,
-        SEARCH_INTENT,
-        ADS_SEARCH_VOLUME,
-        SERP_ORGANIC,
-        SERP_TASK_POST,
-    ];
+    /// Whether `path` is answered to a POST (the others are to a GET).
+    pub fn is_posted(path: &str) -> bool {
+        ALL.contains(&path) && path != SERP_TASKS_READY && path != SERP_TASK_GET
+    }
 }
 
 /// The primary site and the competitors with ranking data; the last two are for benchmarks

@@ -157,7 +157,7 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
         .and_then(|rest| rest.strip_prefix('/'))
         .map(str::to_owned);
     let known = match *request.method() {
-        Method::POST => paths::POSTED.contains(&path.as_str()),
+        Method::POST => paths::is_posted(&path),
         Method::GET => path == paths::SERP_TASKS_READY || task_id.is_some(),
         _ => false,
     };
