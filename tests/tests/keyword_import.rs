@@ -235,6 +235,39 @@ async fn a_file_upload_creates_the_same_job_and_names_bad_lines() {
     );
     let job = f.store.job(id.parse().unwrap()).await.unwrap().unwrap();
     assert_eq!(job.competitor_domains[0].as_str(), "roastery-rivals.com");
+    assert!(job.callback_url.is_none());
+    assert!(reply.json["job"].get("callbackSecret").is_none());
+
+    // A file job can be called back too, as a JSON one can.
+    let called_back = upload(
+        &f.app,
+        &format!("{query}&callbackUrl=https%3A%2F%2Fhooks.example.com%2Fdone"),
+        &key,
+        "text/plain",
+        "pour over kettle\n",
+    )
+    .await
+    .expect(201);
+    assert!(called_back.json["job"]["callbackSecret"]
+        .as_str()
+        .unwrap()
+        .starts_with("whsec_"));
+    let id: JobId = called_back.json["job"]["id"].as_str().unwrap().parse().unwrap();
+    let job = f.store.job(id).await.unwrap().unwrap();
+    assert_eq!(
+        job.callback_url.map(|url| url.to_string()),
+        Some("https://hooks.example.com/done".to_string())
+    );
+    let private = upload(
+        &f.app,
+        &format!("{query}&callbackUrl=http%3A%2F%2F127.0.0.1%2Fdone"),
+        &key,
+        "text/plain",
+        "pour over kettle\n",
+    )
+    .await
+    .expect(400);
+    assert_eq!(private.invalid_fields(), ["callbackUrl"]);
 
     let text = upload(
         &f.app,

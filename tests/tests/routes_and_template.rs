@@ -413,3 +413,21 @@ fn cfn_lint_with_the_serverless_rules_passes() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// `callbackUrl` reads the same in the JSON body of `POST /jobs` and in the query of
+/// `POST /jobs/import`.
+#[test]
+fn the_callback_url_is_documented_alike_in_the_body_and_the_import_query() {
+    let document = generated_json();
+    let body = &document["components"]["schemas"]["CreateJobRequest"]["properties"]["callbackUrl"];
+    let query = document["paths"]["/api/v1/jobs/import"]["post"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|parameter| parameter["name"] == "callbackUrl")
+        .expect("the import takes callbackUrl");
+    for key in ["pattern", "maxLength"] {
+        assert_eq!(body[key], query["schema"][key], "{key}");
+    }
+    assert!(body["pattern"].is_string());
+}

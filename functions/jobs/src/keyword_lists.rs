@@ -65,10 +65,10 @@ impl EstimateSettings {
 
 /// The job fields of `POST /jobs/import` and a file-based estimate, from the query string as
 /// the JSON body would carry them: `competitorDomains` comma-separated, `locationCode` a
-/// number, `discoverKeywords` `true` or `false`.
+/// number, `discoverKeywords` `true` or `false`, `callbackUrl` as given.
 fn settings_from_query(query: &QueryParams) -> Map<String, Value> {
     let mut body = Map::new();
-    for name in ["primaryDomain", "languageCode"] {
+    for name in ["primaryDomain", "languageCode", "callbackUrl"] {
         if let Some(value) = query.str(name) {
             body.insert(name.into(), Value::String(value.into()));
         }
@@ -159,6 +159,12 @@ impl IntoParams for ImportQuery {
                     .schema_type(Type::Boolean)
                     .build()
                     .into(),
+            ),
+            parameter(
+                "callbackUrl",
+                false,
+                "As `callbackUrl` of `POST /jobs`: also told when this job completes or fails; the 201 then answers its `callbackSecret`.",
+                jobs::callback_url_schema().into(),
             ),
         ]
     }

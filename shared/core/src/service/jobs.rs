@@ -233,6 +233,23 @@ fn keywords_schema() -> utoipa::openapi::Array {
         .build()
 }
 
+/// `callbackUrl` in the query of `POST /jobs/import`, as the JSON body's field describes it
+/// (a test keeps the two patterns equal). The pattern is a plain public host name and path,
+/// what the document promises works; `WebhookUrl` decides.
+pub fn callback_url_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .max_length(Some(2048))
+        .pattern(Some(
+            "^https?://[a-z][a-z0-9-]{0,30}(\\.[a-z][a-z0-9-]{0,30})+(/[A-Za-z0-9._~-]{0,40}){0,5}$",
+        ))
+        .description(Some(
+            "Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also receives this job's `job.completed` or `job.failed` event, as account webhooks do (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.",
+        ))
+        .examples(["https://hooks.example.com/job-done"])
+        .build()
+}
+
 /// The codes `LanguageCode::parse` accepts, as the document's enum.
 pub fn language_code_schema() -> utoipa::openapi::Object {
     utoipa::openapi::ObjectBuilder::new()
