@@ -252,7 +252,11 @@ async fn a_file_upload_creates_the_same_job_and_names_bad_lines() {
         .as_str()
         .unwrap()
         .starts_with("whsec_"));
-    let id: JobId = called_back.json["job"]["id"].as_str().unwrap().parse().unwrap();
+    let id: JobId = called_back.json["job"]["id"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     let job = f.store.job(id).await.unwrap().unwrap();
     assert_eq!(
         job.callback_url.map(|url| url.to_string()),
