@@ -80,6 +80,8 @@ async fn an_assistant_researches_through_the_tools() {
     config.jobs_queue_url = rig.queue_url.clone();
     let url = serve(router(McpState::from_config(config).await)).await;
     let client = connect(&url, key.expose()).await;
+    let server = client.peer_info().and_then(|info| info.server_info.clone());
+    assert_eq!(server.map(|s| s.name).as_deref(), Some("keyword-research"));
 
     // The tools, with the API's own schemas.
     let tools = client.list_all_tools().await.unwrap();

@@ -6,7 +6,7 @@ use axum::http::request::Parts;
 use kr_http::auth::Principal;
 use kr_http::error::ErrorBody;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
@@ -43,7 +43,13 @@ impl KeywordResearchTools {
 
 impl ServerHandler for KeywordResearchTools {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            // Named as the service, not as the SDK's crate.
+            .with_server_info(Implementation::new(
+                "keyword-research",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
             "Keyword research for a website and its competitors: create_job starts one (it takes minutes), get_job follows it, and once it is completed query_keywords, list_clusters, cluster_keywords, get_personas and get_references read its results.",
         )
     }
