@@ -29,10 +29,10 @@ pub use settings::ResearchSettings;
 
 use provider::{Round, SerpQueue, Wanted};
 
+use crate::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
+
 /// The metrics stage's SERP tasks in DataForSEO's queue, between its messages.
 const SERP_QUEUE: &str = "metrics-serp-queue";
-
-use crate::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
 
 /// The discovery stage's output: the job's keywords, best first, and what the data
 /// provider already said about each (`facts` is empty without a provider).
@@ -198,7 +198,8 @@ impl ResearchRunner {
                 queue.facts
             }
             (queued, method) => {
-                // Labs answers are cached, so measuring again after a lost queue costs nothing.
+                // A queue saved before the method became Live keeps its facts; its SERPs are
+                // then fetched Live (those collected already come from the cache).
                 let mut facts = match queued {
                     Some(queue) => queue.facts,
                     None => {
