@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use kr_core::domain::Stage;
 use kr_core::store::PipelineMessage;
-use kr_dataforseo::{Collected, Market, QueuedSerp};
+use kr_dataforseo::{Collected, Market, ProviderError, QueuedSerp};
 use kr_tests::dataforseo_mock::{paths, MockConfig, MockDataForSeo};
 use kr_tests::pipeline_rig::{provider_at, rig, RecordedUsage, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -110,6 +110,25 @@ async fn tasks_are_posted_a_hundred_at_a_time_collected_by_id_and_cached_as_live
     assert_eq!(cached, known);
     assert_eq!(second.usage().cache_hits, known as u64);
     assert_eq!(mock.stats().requests_to(paths::SERP_TASK_POST), 3);
+}
+
+/// Each request holds only the tasks the job's spending cap has room for, and posting stops
+/// once it is reached: 100 tasks in one request cannot take a job far past its cap.
+#[tokio::test]
+async fn posting_stops_at_the_jobs_spending_cap() {
+    let mock = start(MockConfig::default()).await;
+    let cap = [("KR_DATAFORSEO_MAX_COST_PER_JOB", "0.003")];
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &cap).await;
+    let sink = RecordedUsage::default();
+    let session = provider.for_job(None, &sink);
+    let keywords: Vec<String> = serp_keywords(&mock).into_iter().take(40).collect();
+    let posted = session.post_serp_tasks(&keywords, &MARKET).await;
+    assert_eq!(posted.stopped, Some(ProviderError::CapReached));
+    assert_eq!(posted.found.len(), 5);
+    assert_eq!(mock.stats().tasks_to(paths::SERP_TASK_POST).len(), 5);
+    let usage = session.usage();
+    assert!(usage.cap_reached);
+    assert!((usage.cost_usd - 0.003).abs() < 1e-9, "{usage:?}");
 }
 
 #[tokio::test]

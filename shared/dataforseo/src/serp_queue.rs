@@ -17,6 +17,7 @@ use crate::error::ProviderError;
 use crate::keywords::sanitize;
 use crate::lenient;
 use crate::model::SerpResult;
+use crate::pricing::list_price;
 use crate::status::{classify, NO_RESULTS, OK};
 
 /// "Task Created.": a posted task is in the queue.
@@ -96,7 +97,19 @@ impl JobSession<'_> {
                 to_post.push((index, keyword));
             }
         }
-        for batch in to_post.chunks(Endpoint::SerpTaskPost.batch_size()) {
+        let mut rest = to_post.as_slice();
+        while !rest.is_empty() {
+            // A request holds as many tasks as the cap leaves room for at list price, so one
+            // request cannot take a job far past it; `exchange` refuses once nothing is left.
+            let affordable = self.spend.left().map_or(usize::MAX, |left| {
+                // Less than the float dust of the division does not buy another task.
+                (left / list_price(Endpoint::SerpTaskPost).task - 1e-9).ceil() as usize
+            });
+            let size = affordable
+                .clamp(1, Endpoint::SerpTaskPost.batch_size())
+                .min(rest.len());
+            let (batch, after) = rest.split_at(size);
+            rest = after;
             let tasks: Vec<Value> = batch
                 .iter()
                 .map(|(_, keyword)| serp_task(keyword, market))

@@ -50,6 +50,12 @@ impl<'a> JobSpend<'a> {
         false
     }
 
+    /// USD left before the cap; `None` without one.
+    pub fn left(&self) -> Option<f64> {
+        let usage = self.usage.lock().expect("usage lock");
+        usage.cap_usd.map(|cap| (cap - usage.cost_usd).max(0.0))
+    }
+
     pub async fn charge(&self, cost_usd: f64) {
         let snapshot = {
             let mut usage = self.usage.lock().expect("usage lock");
