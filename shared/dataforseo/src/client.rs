@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::endpoint::{Endpoint, Method};
-use crate::envelope::{Envelope, Outcome};
+use crate::envelope::{Envelope, Failure};
 use crate::error::ProviderError;
 use crate::gate;
 use crate::jitter;
@@ -160,49 +160,40 @@ impl JobSession<'_> {
                 .charge(envelope.as_ref().map_or(0.0, Envelope::charged))
                 .await;
             let http_class = classify_http(status);
-            let failure = match &envelope {
-                Some(envelope) if http_class == StatusClass::Ok => envelope.failure(one_task),
-                // An HTTP error whose envelope claims success: trust the HTTP status.
-                Some(envelope) => envelope
-                    .failure(one_task)
-                    .or_else(|| Some(http_failure(http_class, status))),
-                None if http_class == StatusClass::Ok => Some(Outcome::Failed {
+            let checked = match envelope {
+                Some(envelope) => match envelope.failure(one_task) {
+                    Some(failure) => Err(failure),
+                    None if http_class == StatusClass::Ok => Ok(envelope),
+                    // An HTTP error whose envelope claims success: trust the HTTP status.
+                    None => Err(http_failure(http_class, status)),
+                },
+                None if http_class == StatusClass::Ok => Err(Failure {
                     class: StatusClass::Retryable,
                     code: 50_000,
                     message: "unreadable response".into(),
                 }),
-                None => Some(http_failure(http_class, status)),
+                None => Err(http_failure(http_class, status)),
             };
-            match (failure, envelope) {
-                (None, Some(envelope)) => {
+            match checked {
+                Ok(envelope) => {
                     return Ok(Answer {
                         bytes: bytes.to_vec(),
                         envelope,
                     })
                 }
-                (
-                    Some(Outcome::Failed {
-                        class: StatusClass::Retryable,
-                        code,
-                        message,
-                    }),
-                    _,
-                ) => {
+                Err(Failure {
+                    class: StatusClass::Retryable,
+                    code,
+                    message,
+                }) => {
                     tracing::warn!(endpoint = endpoint.path(), code, %message, attempt, "retrying");
                     last_failure = format!("{code} {message}");
                 }
-                (
-                    Some(Outcome::Failed {
-                        class,
-                        code,
-                        message,
-                    }),
-                    _,
-                ) => return Err(ProviderError::from_status(class, code, message)),
-                // `failure` is `Some` whenever the envelope is missing or held results.
-                (Some(Outcome::Results(_)), _) | (None, None) => {
-                    last_failure = "unreadable response".into();
-                }
+                Err(Failure {
+                    class,
+                    code,
+                    message,
+                }) => return Err(ProviderError::from_status(class, code, message)),
             }
         }
         Err(ProviderError::Unavailable(last_failure))
@@ -232,10 +223,7 @@ impl JobSession<'_> {
         if age.to_std().map_or(true, |age| age > ttl) {
             return None;
         }
-        match Envelope::parse(&stored.body)?.outcome() {
-            Outcome::Results(results) => Some(results),
-            Outcome::Failed { .. } => None,
-        }
+        Envelope::parse(&stored.body)?.outcome().ok()
     }
 
     pub(crate) async fn remember(&self, key: &str, body: Vec<u8>) {
@@ -252,8 +240,8 @@ impl JobSession<'_> {
     }
 }
 
-fn http_failure(class: StatusClass, status: u16) -> Outcome {
-    Outcome::Failed {
+fn http_failure(class: StatusClass, status: u16) -> Failure {
+    Failure {
         class,
         code: i64::from(status),
         message: format!("HTTP {status}"),

@@ -38,16 +38,12 @@ pub struct Task {
     pub result: Value,
 }
 
-/// What one response says, after both status levels were read.
+/// Why a request, or its task, failed.
 #[derive(Debug)]
-pub enum Outcome {
-    /// The task's `result` array (empty for "no results").
-    Results(Vec<Value>),
-    Failed {
-        class: StatusClass,
-        code: i64,
-        message: String,
-    },
+pub struct Failure {
+    pub class: StatusClass,
+    pub code: i64,
+    pub message: String,
 }
 
 impl Envelope {
@@ -63,12 +59,13 @@ impl Envelope {
             .max(0.0)
     }
 
-    /// Reads the request-level status, then the task's: the envelope can say 20000 while
-    /// its task failed.
-    pub fn outcome(self) -> Outcome {
+    /// What a response to one task says, after both status levels were read (the envelope
+    /// can say 20000 while its task failed): the task's `result` array (empty for "no
+    /// results"), or why it failed.
+    pub fn outcome(self) -> Result<Vec<Value>, Failure> {
         match self.failure(true) {
-            Some(failure) => failure,
-            None => Outcome::Results(self.into_results()),
+            Some(failure) => Err(failure),
+            None => Ok(self.into_results()),
         }
     }
 
@@ -82,7 +79,7 @@ impl Envelope {
 
     /// Why the request failed, reading its first task too when `first_task` (a request of
     /// one task); `None` when it did not.
-    pub fn failure(&self, first_task: bool) -> Option<Outcome> {
+    pub fn failure(&self, first_task: bool) -> Option<Failure> {
         let envelope_code = self.reported.status_code.unwrap_or(OK);
         if classify(envelope_code) != StatusClass::Ok {
             return Some(failed(envelope_code, self.reported.status_message.clone()));
@@ -101,8 +98,8 @@ impl Envelope {
     }
 }
 
-fn failed(code: i64, message: Option<String>) -> Outcome {
-    Outcome::Failed {
+fn failed(code: i64, message: Option<String>) -> Failure {
+    Failure {
         class: classify(code),
         code,
         message: message.unwrap_or_else(|| format!("status {code}")),
@@ -121,7 +118,7 @@ pub fn decode_all<T: DeserializeOwned>(results: Vec<Value>) -> Vec<T> {
 mod tests {
     use super::*;
 
-    fn outcome(json: &str) -> Outcome {
+    fn outcome(json: &str) -> Result<Vec<Value>, Failure> {
         Envelope::parse(json.as_bytes()).unwrap().outcome()
     }
 
@@ -130,7 +127,7 @@ mod tests {
         let json = r#"{"status_code":20000,"cost":0.01,"tasks":[{"status_code":40501,
             "status_message":"Invalid Field: 'location_code'.","result":null}]}"#;
         match outcome(json) {
-            Outcome::Failed { class, code, .. } => {
+            Err(Failure { class, code, .. }) => {
                 assert_eq!((class, code), (StatusClass::Rejected, 40501))
             }
             other => panic!("{other:?}"),
@@ -143,7 +140,7 @@ mod tests {
             r#"{"status_code":20000,"cost":0.0023,"tasks":[{"status_code":40102,"result":null}]}"#;
         let envelope = Envelope::parse(json.as_bytes()).unwrap();
         assert_eq!(envelope.charged(), 0.0023);
-        assert!(matches!(envelope.outcome(), Outcome::Results(r) if r.is_empty()));
+        assert!(matches!(envelope.outcome(), Ok(r) if r.is_empty()));
     }
 
     #[test]
@@ -151,15 +148,15 @@ mod tests {
         let json = r#"{"status_code":40202,"status_message":"Rate limit","tasks":[]}"#;
         assert!(matches!(
             outcome(json),
-            Outcome::Failed {
+            Err(Failure {
                 class: StatusClass::Retryable,
                 ..
-            }
+            })
         ));
         let json =
             r#"{"tasks":[{"status_code":20000,"cost":0.5,"result":[{"a":1}],"new_field":[]}]}"#;
         let envelope = Envelope::parse(json.as_bytes()).unwrap();
         assert_eq!(envelope.charged(), 0.5);
-        assert!(matches!(envelope.outcome(), Outcome::Results(r) if r.len() == 1));
+        assert!(matches!(envelope.outcome(), Ok(r) if r.len() == 1));
     }
 }
