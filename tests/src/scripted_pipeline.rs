@@ -81,7 +81,9 @@ impl StageRunner for ScriptedRunner {
                 .inspect(|_| *waits = None)
         };
         if let Some((_, delay)) = wait {
-            return Ok(StageOutcome::WaitFor(delay));
+            return Ok(StageOutcome::Unfinished {
+                resume_after: delay,
+            });
         }
         if self.permanent_failure == Some(stage) {
             return Err(StageError::permanent(

@@ -155,19 +155,15 @@ impl Pipeline {
         let job = reporter.job_after_stage();
         match outcome {
             Ok(StageOutcome::Continue) => self.advance(&job, current).await,
-            Ok(outcome @ (StageOutcome::Unfinished | StageOutcome::WaitFor(_))) => {
+            Ok(StageOutcome::Unfinished { resume_after }) => {
                 // The next part runs from its own message; the claim goes with this one.
-                let delay = match outcome {
-                    StageOutcome::WaitFor(delay) => delay,
-                    _ => std::time::Duration::ZERO,
-                };
                 self.queue
                     .enqueue_after(
                         &PipelineMessage {
                             job_id: job.id,
                             stage: current,
                         },
-                        delay,
+                        resume_after,
                     )
                     .await?;
                 self.transitions.release_stage(&job, &token).await?;

@@ -20,12 +20,10 @@ pub enum StageOutcome {
     Continue,
     /// The last stage published the results.
     Completed { keyword_count: i64 },
-    /// The stage saved where it stands and goes on in another message (a long crawl).
-    Unfinished,
-    /// The stage waits for something outside (SERP tasks in DataForSEO's queue): it saved
-    /// where it stands and goes on in a message delivered this much later. No function runs
-    /// meanwhile.
-    WaitFor(Duration),
+    /// The stage saved where it stands and goes on in another message, delivered
+    /// `resume_after` from now: at once for a long crawl, later when it waits for something
+    /// outside (SERP tasks in DataForSEO's queue), with no function running meanwhile.
+    Unfinished { resume_after: Duration },
 }
 
 /// Why a stage did not finish. `message` is shown to the job's owner as `errorMessage`,

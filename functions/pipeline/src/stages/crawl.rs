@@ -153,7 +153,9 @@ impl ResearchRunner {
             put_job_json(self.objects.as_ref(), job, &name, &state)
                 .await
                 .map_err(storage_failure)?;
-            return Ok(StageOutcome::Unfinished);
+            return Ok(StageOutcome::Unfinished {
+                resume_after: Duration::ZERO,
+            });
         }
         // Out of budget: every site goes on with what it has.
         for site in &mut sites_now {

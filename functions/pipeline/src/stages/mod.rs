@@ -193,7 +193,7 @@ impl ResearchRunner {
                     put_job_json(self.objects.as_ref(), job, &queue_artifact, &queue)
                         .await
                         .map_err(storage_failure)?;
-                    return Ok(StageOutcome::WaitFor(poll));
+                    return Ok(StageOutcome::Unfinished { resume_after: poll });
                 }
                 queue.facts
             }
@@ -224,7 +224,7 @@ impl ResearchRunner {
                             .await
                             .map_err(storage_failure)?;
                         if !queue.pending.is_empty() {
-                            return Ok(StageOutcome::WaitFor(poll));
+                            return Ok(StageOutcome::Unfinished { resume_after: poll });
                         }
                         queue.facts
                     }

@@ -208,7 +208,6 @@ pub async fn collect(
         }
         settled.insert(pending.task_id);
     }
-    drop(answers);
     queue.pending.retain(|p| !settled.contains(&p.task_id));
     let collected = queue.asked - queue.pending.len();
     progress
