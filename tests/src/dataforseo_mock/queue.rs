@@ -5,14 +5,14 @@
 //! often as asked. Fault rules on the `task_get` path decide, when a task is posted, the
 //! failure it will be collected with (a search engine error, say).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
 use super::answer::{answer, Answer, NO_RESULTS, OK};
 use super::faults::Fault;
 use super::paths;
-use super::server::{round_cost, Shared};
+use super::server::{round_cost, task_data, Shared};
 use super::ReceivedTask;
 
 /// "Task Created."
@@ -50,7 +50,7 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
     let mut replies = Vec::new();
     for (i, task) in tasks.iter().enumerate() {
         let id = uuid::Uuid::new_v4().to_string();
-        let data = task_data(task, "task_post");
+        let data = task_data(paths::SERP_TASK_POST, task);
         if i >= MAX_TASKS {
             let message = "You can set only 100 tasks at a time.";
             inner.stats.record(ReceivedTask::new(
@@ -115,7 +115,8 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
 }
 
 /// The finished tasks not collected yet.
-pub(crate) fn ready(shared: &Shared, ready_after: Duration) -> Reply {
+pub(crate) fn ready(shared: &Shared) -> Reply {
+    let ready_after = shared.serp_ready_after;
     let mut inner = shared.inner.lock().unwrap();
     let listed: Vec<Value> = inner
         .queue
@@ -140,13 +141,13 @@ pub(crate) fn ready(shared: &Shared, ready_after: Duration) -> Reply {
         200,
     ));
     let id = uuid::Uuid::new_v4().to_string();
-    let data =
-        json!({"api": "serp", "function": "tasks_ready", "se": "google", "se_type": "organic"});
+    let data = task_data(paths::SERP_TASKS_READY, &json!({}));
     reply(id, OK, "Ok.", 0.0, Some(listed), data)
 }
 
 /// Task `id`'s results, once it is ready.
-pub(crate) fn get(shared: &Shared, id: &str, ready_after: Duration) -> Reply {
+pub(crate) fn get(shared: &Shared, id: &str) -> Reply {
+    let ready_after = shared.serp_ready_after;
     let mut inner = shared.inner.lock().unwrap();
     let Some(at) = inner.queue.iter().position(|t| t.id == id) else {
         let empty = json!({ "id": id });
@@ -160,7 +161,7 @@ pub(crate) fn get(shared: &Shared, id: &str, ready_after: Duration) -> Reply {
         return reply(id.into(), 40_400, "Not Found.", 0.0, None, json!({}));
     };
     let queued = &mut inner.queue[at];
-    let data = task_data(&queued.task, "task_get");
+    let data = task_data(paths::SERP_TASK_GET, &queued.task);
     let task = queued.task.clone();
     let (status, message, result) = if queued.posted.elapsed() < ready_after {
         (IN_QUEUE, "Task In Queue.".to_string(), None)
@@ -198,16 +199,4 @@ fn reply(
         data,
         id,
     }
-}
-
-/// The task as posted, plus the names of the API and function, as the real `data` carries.
-fn task_data(task: &Value, function: &str) -> Value {
-    let mut data = task.clone();
-    if let Some(fields) = data.as_object_mut() {
-        fields.insert("api".into(), json!("serp"));
-        fields.insert("function".into(), json!(function));
-        fields.insert("se".into(), json!("google"));
-        fields.insert("se_type".into(), json!("organic"));
-    }
-    data
 }

@@ -122,16 +122,17 @@ fn reply(http: StatusCode, body: Value) -> Response {
 }
 
 /// The task as posted, plus the names of the API and function, as the real `data` carries.
-fn task_data(path: &str, task: &Value) -> Value {
+pub(crate) fn task_data(path: &str, task: &Value) -> Value {
     let segments: Vec<&str> = path.trim_start_matches("/v3/").split('/').collect();
     let mut data = task.clone();
     if let Some(fields) = data.as_object_mut() {
         let (api, se) = (segments.first().copied(), segments.get(1).copied());
         fields.insert("api".into(), json!(api));
         fields.insert("se".into(), json!(se));
-        if path == paths::SERP_ORGANIC {
-            fields.insert("function".into(), json!("live"));
-            fields.insert("se_type".into(), json!("organic"));
+        if api == Some("serp") {
+            // `/v3/serp/google/organic/live/regular`, `.../task_post`, `.../task_get/regular`.
+            fields.insert("function".into(), json!(segments.get(3)));
+            fields.insert("se_type".into(), json!(segments.get(2)));
         } else {
             fields.insert("function".into(), json!(segments.get(2)));
         }
@@ -202,19 +203,15 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     }
     if let Some(id) = &task_id {
         drop(inner);
-        let reply = queue::get(&shared, id, shared.serp_ready_after);
+        let reply = queue::get(&shared, id);
         return queue_reply(&path, vec![reply], started);
     }
     if path == paths::SERP_TASKS_READY {
-        let nothing = json!({});
-        let fault = inner.faults.strike(&path, &nothing);
-        if let Some(response) = fault.and_then(|fault| {
-            whole_request_fault(&mut inner.stats, &path, &nothing, fault, started)
-        }) {
+        if let Some(response) = queue_fault(&mut inner, &path, &json!({}), started) {
             return response;
         }
         drop(inner);
-        let reply = queue::ready(&shared, shared.serp_ready_after);
+        let reply = queue::ready(&shared);
         return queue_reply(&path, vec![reply], started);
     }
     let tasks: Vec<Value> = match serde_json::from_slice::<Vec<Value>>(&body) {
@@ -228,11 +225,8 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     };
 
     if path == paths::SERP_TASK_POST {
-        // Faults strike the whole request, as elsewhere; per-task ones are decided in `post`.
-        let fault = inner.faults.strike(&path, &tasks[0]);
-        if let Some(response) = fault.and_then(|fault| {
-            whole_request_fault(&mut inner.stats, &path, &tasks[0], fault, started)
-        }) {
+        // Per-task faults are decided in `post`.
+        if let Some(response) = queue_fault(&mut inner, &path, &tasks[0], started) {
             return response;
         }
         drop(inner);
@@ -290,6 +284,13 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
         StatusCode::OK,
         envelope(OK, "Ok.", cost, Some(out), started),
     )
+}
+
+/// The fault rules of a queue request, which fail it as a whole or not at all (a task-level
+/// rule on these paths is used up without effect).
+fn queue_fault(inner: &mut Inner, path: &str, task: &Value, started: Instant) -> Option<Response> {
+    let fault = inner.faults.strike(path, task)?;
+    whole_request_fault(&mut inner.stats, path, task, fault, started)
 }
 
 /// A fault that fails the whole request: the response, recorded; `None` for a task-level one.
