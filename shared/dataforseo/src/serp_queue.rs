@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use futures_util::stream::{self, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -20,6 +21,8 @@ use crate::model::SerpResult;
 use crate::pricing::list_price;
 use crate::status::{classify, NO_RESULTS, OK};
 
+/// Cache reads of one job in flight at once.
+const CACHE_READS: usize = 8;
 /// "Task Created.": a posted task is in the queue.
 const TASK_CREATED: i64 = 20_100;
 /// "Task Handed." and "Task In Queue.": collecting it is too early.
@@ -82,19 +85,28 @@ impl JobSession<'_> {
             asked: vec![false; keywords.len()],
             stopped: None,
         };
+        let usable: Vec<(usize, String)> = keywords
+            .iter()
+            .enumerate()
+            .filter_map(|(index, keyword)| Some((index, sanitize(keyword)?)))
+            .collect();
+        // The cache is read a few keywords at a time, as Live requests read it.
+        let mut looked_up = stream::iter(usable)
+            .map(|(index, keyword)| async move {
+                let cached = self.cached(&self.serp_cache_key(&keyword, market)).await;
+                (index, keyword, cached)
+            })
+            .buffered(CACHE_READS);
         let mut to_post: Vec<(usize, String)> = Vec::new();
-        for (index, keyword) in keywords.iter().enumerate() {
-            let Some(keyword) = sanitize(keyword) else {
-                continue;
-            };
-            let key = self.serp_cache_key(&keyword, market);
-            if let Some(results) = self.cached(&key).await {
-                self.spend.cache_hit().await;
-                let serp = decode_all(results).into_iter().next().unwrap_or_default();
-                bulk.found.push((index, QueuedSerp::Cached(serp)));
-                bulk.asked[index] = true;
-            } else {
-                to_post.push((index, keyword));
+        while let Some((index, keyword, cached)) = looked_up.next().await {
+            match cached {
+                Some(results) => {
+                    self.spend.cache_hit().await;
+                    let serp = decode_all(results).into_iter().next().unwrap_or_default();
+                    bulk.found.push((index, QueuedSerp::Cached(serp)));
+                    bulk.asked[index] = true;
+                }
+                None => to_post.push((index, keyword)),
             }
         }
         let mut rest = to_post.as_slice();
