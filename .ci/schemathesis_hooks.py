@@ -7,9 +7,9 @@ so that a case schemathesis calls positive is one the contract says must be acce
 hook touches positive cases only; negative cases are sent as generated.
 
 - A keyword filter's minimum above its maximum is refused (400): the two are swapped.
-- A job's domains must be registrable (public suffix list), its competitors distinct from the
-  primary and at most 10: generated names become `<letters and digits>.com` (primary) and
-  `.org` (competitors), at most 10.
+- A job's domains must be registrable (not themselves on the public suffix list), its
+  competitors distinct from the primary and at most 10: generated names become
+  `site<letters and digits>.com` (primary) and `.org` (competitors), at most 10.
 - A job's own keywords must be phrases the data provider accepts (no symbols it refuses, at most
   10 words, not blank): generated ones become lower-case letters, digits and spaces; a
   `discoverKeywords: false` without keywords gets one; a keyword file gets at least one line.
@@ -59,15 +59,15 @@ def _number(value):
 
 
 def _registrable(raw, suffix):
-    """`raw` as one label of letters and digits under `suffix` (never `www`, which is dropped).
-    Idempotent, since a case can be sent more than once."""
+    """`raw` as a registrable name under `suffix`: one label of letters and digits that starts
+    with `site`. A bare label could itself be a public suffix under `.com` (`de.com`, `us.com`,
+    `br.com` are on the public suffix list, which the document says is refused); no suffix on
+    the list starts with `site`. Idempotent, since a case can be sent more than once."""
     raw = str(raw).lower()
-    if re.fullmatch(r"[a-z0-9]+\." + re.escape(suffix), raw) and not raw.startswith("www."):
+    if re.fullmatch(r"site[a-z0-9]*\." + re.escape(suffix), raw):
         return raw
-    label = re.sub(r"[^a-z0-9]", "", raw)[:40] or "site"
-    if label == "www":
-        label = "www1"
-    return f"{label}.{suffix}"
+    label = re.sub(r"[^a-z0-9]", "", raw)[:40]
+    return f"site{label}.{suffix}"
 
 
 def _fix_keyword_ranges(case):

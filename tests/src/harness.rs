@@ -136,6 +136,21 @@ impl Call {
         self
     }
 
+    /// Sent from `address`, as API Gateway's HTTP API reports it (`requestContext.http.sourceIp`).
+    pub fn from_address(mut self, address: &str) -> Self {
+        use lambda_http::aws_lambda_events::apigw::{
+            ApiGatewayV2httpRequestContext, ApiGatewayV2httpRequestContextHttpDescription,
+        };
+        let mut http = ApiGatewayV2httpRequestContextHttpDescription::default();
+        http.source_ip = Some(address.to_string());
+        let mut context = ApiGatewayV2httpRequestContext::default();
+        context.http = http;
+        self.builder = self
+            .builder
+            .extension(lambda_http::request::RequestContext::ApiGatewayV2(context));
+        self
+    }
+
     pub async fn send(self, router: &axum::Router) -> Reply {
         use http_body_util::BodyExt;
         use tower::ServiceExt;

@@ -7,6 +7,7 @@ pub mod bridge;
 pub mod browser;
 pub mod counting;
 pub mod dataforseo_mock;
+pub mod front_door;
 pub mod gateway;
 pub mod harness;
 pub mod iam;

@@ -3,7 +3,7 @@ use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kr_core::service::account::log_in;
-use kr_core::service::rate_limits::count_login_attempt;
+use kr_core::service::rate_limits::{LoginAdmission, LoginThrottle};
 use kr_http::auth::{session_cookie, PresentedCredentials};
 use kr_http::error::ErrorCode;
 use kr_http::extract::{
@@ -57,7 +57,7 @@ impl LoginRequest {
         (status = 403, description = "Sent from a page whose `Origin` is not allowed (login CSRF)", body = kr_http::error::ErrorBody),
         (status = 413, description = "Body over 64 KiB", body = kr_http::error::ErrorBody),
         (status = 415, description = "`Content-Type` is not `application/json`", body = kr_http::error::ErrorBody),
-        (status = 429, description = "Too many sign-in attempts for this e-mail address or from this address (`rate_limited`); wait `Retry-After` seconds", body = kr_http::error::ErrorBody,
+        (status = 429, description = "Too many failed sign-ins (`rate_limited`): for this e-mail from this address, for this e-mail from anywhere, or from this address; wait `Retry-After` seconds. Successful sign-ins never count (README, Limits)", body = kr_http::error::ErrorBody,
             headers(("Retry-After" = u32, description = "Seconds until attempts are taken again."))),
     )
 )]
@@ -72,31 +72,33 @@ pub async fn login(
         return Err(foreign_origin_refused());
     }
     let request = LoginRequest::parse(&body)?;
-    if let Some(refused) = count_login_attempt(
-        state.counters.as_ref(),
-        &state.config.limits,
-        &request.email,
-        address.as_deref(),
-        chrono::Utc::now(),
-    )
-    .await?
+    let throttle = LoginThrottle::new(state.counters.as_ref(), &state.config.limits);
+    let attempt = match throttle
+        .begin(&request.email, address.as_deref(), chrono::Utc::now())
+        .await?
     {
-        return Ok(too_many_attempts(refused.reset_secs));
-    }
-    let Some((token, _)) = log_in(
+        LoginAdmission::Refused { retry_after_secs } => {
+            return Ok(too_many_attempts(retry_after_secs))
+        }
+        LoginAdmission::Admitted(attempt) => attempt,
+    };
+    tokio::time::sleep(attempt.delay).await;
+    let opened = log_in(
         state.credentials.as_ref(),
         state.sessions.as_ref(),
         &request.email,
         &request.password,
         state.config.session_ttl,
     )
-    .await?
-    else {
+    .await?;
+    let Some((token, _)) = opened else {
+        attempt.failed();
         return Err(ApiError::new(
             ErrorCode::Unauthorized,
             "Wrong e-mail or password.",
         ));
     };
+    attempt.succeeded(state.counters.as_ref()).await?;
     let cookie = session_cookie(token.expose(), state.config.session_ttl.as_secs());
     Ok((StatusCode::NO_CONTENT, [(SET_COOKIE, cookie)]).into_response())
 }

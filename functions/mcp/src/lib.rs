@@ -11,6 +11,7 @@ mod tools;
 
 use std::sync::Arc;
 
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -21,7 +22,7 @@ use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{ArtifactStore, JobQueue, JobStore, ResultStore, UserStore};
 use kr_http::auth::{AuthMethod, Authenticator};
-use kr_http::extract::CurrentUser;
+use kr_http::extract::{read_body_capped, CurrentUser, MAX_KEYWORDS_BODY_BYTES};
 use kr_http::routes::MCP_PATH;
 use kr_http::ApiError;
 use kr_query::DatasetCache;
@@ -90,6 +91,11 @@ async fn authenticate(State(state): State<McpState>, request: Request, next: Nex
             Err(err) => return err.into_response(),
         };
     parts.extensions.insert(principal);
+    // The API's largest body (a job with its own keywords): the transport would read any.
+    let body = match read_body_capped(&parts.headers, body, MAX_KEYWORDS_BODY_BYTES).await {
+        Ok(bytes) => Body::from(bytes),
+        Err(err) => return err.into_response(),
+    };
     next.run(Request::from_parts(parts, body)).await
 }
 

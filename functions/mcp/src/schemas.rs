@@ -5,7 +5,7 @@
 
 use kr_core::dataset::KeywordRecord;
 use kr_core::domain::JobStatus;
-use kr_core::service::jobs::CreateJobRequest;
+use kr_core::service::jobs::{CreateJobRequest, MAX_IDEMPOTENCY_KEY_CHARS};
 use kr_http::extract::QueryParams;
 use kr_query::{ClusterQuery, KeywordQuery};
 use serde_json::{json, Map, Value};
@@ -90,10 +90,22 @@ fn keyword_properties() -> Map<String, Value> {
 }
 
 pub fn create_job() -> Map<String, Value> {
-    match serde_json::to_value(CreateJobRequest::schema()) {
+    let mut schema = match serde_json::to_value(CreateJobRequest::schema()) {
         Ok(Value::Object(schema)) => schema,
         _ => object(Map::new(), &[]),
+    };
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.insert(
+            "idempotencyKey".into(),
+            json!({
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_IDEMPOTENCY_KEY_CHARS,
+                "description": "Makes a retried call safe, as POST /jobs' Idempotency-Key: the same key within 24 hours answers the first call's job without charging again; the same key with other arguments is refused."
+            }),
+        );
     }
+    schema
 }
 
 pub fn job() -> Map<String, Value> {

@@ -187,6 +187,16 @@ pub async fn run(
     match tool {
         Tool::CreateJob => {
             let request = CreateJobRequest::parse(args).map_err(ApiError::validation)?;
+            // `POST /jobs`' Idempotency-Key, as an argument: a tool call an assistant retries
+            // after a lost answer is not charged twice.
+            let idempotency_key = match args.get("idempotencyKey") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(raw)) => Some(
+                    jobs::parse_idempotency_key(raw)
+                        .map_err(|message| ApiError::field("idempotencyKey", message))?,
+                ),
+                Some(_) => return Err(ApiError::field("idempotencyKey", "must be a string")),
+            };
             let callback_key = match &request.callback_url {
                 Some(_) => Some(state.signing.key().await?),
                 None => None,
@@ -200,7 +210,7 @@ pub async fn run(
                 },
                 caller.user_id,
                 request,
-                None,
+                idempotency_key,
                 callback_key,
             )
             .await?;

@@ -97,6 +97,25 @@ pub fn forbidden(message: &str) -> Response {
     )
 }
 
+/// Too many page views in a minute; `Retry-After` says when the next one is taken.
+pub fn too_many_requests(retry_after_secs: u32) -> Response {
+    let mut response = page(
+        StatusCode::TOO_MANY_REQUESTS,
+        "Too many requests",
+        None,
+        html! {
+            section.notice {
+                h1 { "Too many requests" }
+                p { "Please wait " (retry_after_secs) " s, then reload the page." }
+            }
+        },
+    );
+    response
+        .headers_mut()
+        .insert(axum::http::header::RETRY_AFTER, retry_after_secs.into());
+    response
+}
+
 /// Logs the cause for operators; the visitor only learns that something went wrong.
 pub fn internal_error(cause: impl std::fmt::Display) -> Response {
     kr_http::ApiError::internal(cause);

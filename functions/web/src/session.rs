@@ -6,19 +6,30 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use kr_core::store::User;
 use kr_http::auth::PresentedCredentials;
-use kr_http::extract::from_foreign_origin;
+use kr_http::extract::{from_foreign_origin, SourceAddress};
 
 use crate::layout;
 use crate::WebState;
 
 async fn signed_in_user(parts: &Parts, state: &WebState) -> Result<Option<User>, Response> {
-    // Page views count against the user's request limit like API calls; the dashboard
-    // does not refuse them, since its own pages are few per action.
+    // Page views count like API calls: a signed-in user's against their plan's limit, a
+    // visitor's against their address's, and are refused past it.
     let identified = state
         .auth
         .identify(PresentedCredentials::from_headers(&parts.headers))
         .await
         .map_err(layout::internal_error)?;
+    let rate = match identified.rate {
+        Some(rate) => Some(rate),
+        None => state
+            .auth
+            .meter_anonymous(SourceAddress::of(parts).as_deref())
+            .await
+            .map_err(layout::internal_error)?,
+    };
+    if let Some(rate) = rate.filter(|rate| rate.exceeded) {
+        return Err(layout::too_many_requests(rate.reset_secs));
+    }
     Ok(identified.user)
 }
 

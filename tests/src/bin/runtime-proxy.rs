@@ -2,7 +2,10 @@
 //! `.ci/local-stack`: one request per upstream connection, each request read whole before it
 //! is answered.
 //!
-//!   runtime-proxy --upstream 127.0.0.1:9000 [--listen 127.0.0.1:0]   prints the address it serves
+//!   runtime-proxy --upstream 127.0.0.1:9001 [--listen 127.0.0.1:0] [--front 127.0.0.1:9000]
+//!
+//! prints the address it serves the runtime API on, then (with `--front`) the front door's: the
+//! address clients use, which passes their requests on as API Gateway would (`kr_tests::front_door`).
 //!
 //! Why (cargo-lambda 1.9.2): its runtime API answers a function's `POST …/response` before
 //! reading the body, and hands the body to the invocation's caller. hyper ends that body only
@@ -22,12 +25,14 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderName, HeaderValue, Response, StatusCode};
 use axum::response::IntoResponse;
 use axum::Router;
 use clap::Parser;
 use http_body_util::BodyExt;
+use kr_tests::front_door;
+use std::future::IntoFuture;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -38,6 +43,10 @@ struct Args {
     upstream: String,
     #[arg(long, default_value = "127.0.0.1:0")]
     listen: SocketAddr,
+    /// Where clients connect: their requests go on to `upstream` with the source address
+    /// and body encoding API Gateway would give the function.
+    #[arg(long)]
+    front: Option<SocketAddr>,
 }
 
 /// Headers about one connection or one message's framing, which this proxy sets itself.
@@ -57,7 +66,68 @@ fn is_hop_by_hop(name: &HeaderName) -> bool {
 }
 
 async fn forward(State(upstream): State<Arc<String>>, request: Request) -> Response<Body> {
-    match relay(&upstream, request).await {
+    let next_event = request.method() == axum::http::Method::GET
+        && request.uri().path().ends_with("/invocation/next");
+    let relayed = match relay(&upstream, &upstream, request).await {
+        Ok(response) if next_event => with_gateway_fields(response).await,
+        relayed => relayed,
+    };
+    answer(relayed)
+}
+
+/// A function's next event, with what the front door passed in headers moved into it.
+async fn with_gateway_fields(response: Response<Body>) -> Result<Response<Body>> {
+    let (parts, body) = response.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map_err(|e| anyhow!("reading the event: {e}"))?
+        .to_bytes();
+    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(mut event) => {
+            if front_door::rewrite_event(&mut event) {
+                serde_json::to_vec(&event)?
+            } else {
+                bytes.to_vec()
+            }
+        }
+        Err(_) => bytes.to_vec(),
+    };
+    Ok(Response::from_parts(parts, Body::from(body)))
+}
+
+/// A client's request through the front door.
+async fn front(
+    State(upstream): State<Arc<String>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+) -> Response<Body> {
+    let (mut parts, body) = request.into_parts();
+    // The client's Host, as API Gateway passes it on.
+    let host = parts
+        .headers
+        .get("host")
+        .and_then(|host| host.to_str().ok())
+        .unwrap_or(&upstream)
+        .to_string();
+    let relayed = match body.collect().await {
+        Ok(body) => {
+            let body =
+                front_door::admit_request(&mut parts.headers, body.to_bytes().to_vec(), peer.ip());
+            relay(
+                &upstream,
+                &host,
+                Request::from_parts(parts, Body::from(body)),
+            )
+            .await
+        }
+        Err(err) => Err(anyhow!("reading the client's body: {err}")),
+    };
+    answer(relayed)
+}
+
+fn answer(relayed: Result<Response<Body>>) -> Response<Body> {
+    match relayed {
         Ok(response) => response,
         Err(err) => {
             eprintln!("runtime-proxy: {err:#}");
@@ -66,7 +136,8 @@ async fn forward(State(upstream): State<Arc<String>>, request: Request) -> Respo
     }
 }
 
-async fn relay(upstream: &str, request: Request) -> Result<Response<Body>> {
+/// Sends `request` to `upstream` on a connection of its own, with `host` as its Host.
+async fn relay(upstream: &str, host: &str, request: Request) -> Result<Response<Body>> {
     let (parts, mut body) = request.into_parts();
     let chunked = parts
         .headers
@@ -74,7 +145,7 @@ async fn relay(upstream: &str, request: Request) -> Result<Response<Body>> {
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"chunked"));
     let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     let mut head = format!(
-        "{} {target} HTTP/1.1\r\nhost: {upstream}\r\nconnection: close\r\n",
+        "{} {target} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n",
         parts.method
     )
     .into_bytes();
@@ -195,12 +266,24 @@ fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>> {
 #[tokio::main]
 async fn main() -> Result<()> {
     let args = Args::parse();
+    let upstream = Arc::new(args.upstream);
     let listener = tokio::net::TcpListener::bind(args.listen).await?;
     println!("{}", listener.local_addr()?);
-    let app = Router::new()
-        .fallback(forward)
-        .with_state(Arc::new(args.upstream));
-    axum::serve(listener, app).await?;
+    let runtime = Router::new().fallback(forward).with_state(upstream.clone());
+    let runtime = axum::serve(listener, runtime).into_future();
+    let Some(front_address) = args.front else {
+        runtime.await?;
+        return Ok(());
+    };
+    let front_listener = tokio::net::TcpListener::bind(front_address).await?;
+    println!("{}", front_listener.local_addr()?);
+    let front_door = Router::new().fallback(front).with_state(upstream);
+    let front_door = axum::serve(
+        front_listener,
+        front_door.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .into_future();
+    tokio::try_join!(runtime, front_door)?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use kr_core::service::account::log_in;
-use kr_core::service::rate_limits::count_login_attempt;
+use kr_core::service::rate_limits::{LoginAdmission, LoginThrottle};
 use kr_http::auth::{session_cookie, PresentedCredentials};
 use kr_http::extract::SourceAddress;
 use maud::html;
@@ -75,32 +75,6 @@ pub async fn submit(
         return refused;
     }
     let next = credentials.next.as_deref();
-    let counted = count_login_attempt(
-        state.counters.as_ref(),
-        &state.config.limits,
-        &credentials.email,
-        address.as_deref(),
-        chrono::Utc::now(),
-    )
-    .await;
-    match counted {
-        Ok(None) => {}
-        Ok(Some(refused)) => {
-            let mut page = login_page(
-                StatusCode::TOO_MANY_REQUESTS,
-                &credentials.email,
-                next,
-                Some(&format!(
-                    "Too many sign-in attempts. Try again in {} minutes.",
-                    refused.reset_secs.div_ceil(60)
-                )),
-            );
-            page.headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, refused.reset_secs.into());
-            return page;
-        }
-        Err(err) => return layout::internal_error(err),
-    }
     if credentials.email.trim().is_empty() || credentials.password.is_empty() {
         return login_page(
             StatusCode::BAD_REQUEST,
@@ -109,6 +83,29 @@ pub async fn submit(
             Some("Enter your e-mail address and password."),
         );
     }
+    let throttle = LoginThrottle::new(state.counters.as_ref(), &state.config.limits);
+    let attempt = match throttle
+        .begin(&credentials.email, address.as_deref(), chrono::Utc::now())
+        .await
+    {
+        Ok(LoginAdmission::Admitted(attempt)) => attempt,
+        Ok(LoginAdmission::Refused { retry_after_secs }) => {
+            let mut page = login_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                &credentials.email,
+                next,
+                Some(&format!(
+                    "Too many failed sign-ins. Try again in {} minutes.",
+                    retry_after_secs.div_ceil(60)
+                )),
+            );
+            page.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, retry_after_secs.into());
+            return page;
+        }
+        Err(err) => return layout::internal_error(err),
+    };
+    tokio::time::sleep(attempt.delay).await;
     let opened = log_in(
         state.credentials.as_ref(),
         state.sessions.as_ref(),
@@ -118,20 +115,28 @@ pub async fn submit(
     )
     .await;
     match opened {
-        Ok(Some((token, _))) => (
-            [(
-                SET_COOKIE,
-                session_cookie(token.expose(), state.config.session_ttl.as_secs()),
-            )],
-            Redirect::to(local_path(next)),
-        )
-            .into_response(),
-        Ok(None) => login_page(
-            StatusCode::UNAUTHORIZED,
-            &credentials.email,
-            next,
-            Some("Wrong e-mail or password."),
-        ),
+        Ok(Some((token, _))) => {
+            if let Err(err) = attempt.succeeded(state.counters.as_ref()).await {
+                return layout::internal_error(err);
+            }
+            (
+                [(
+                    SET_COOKIE,
+                    session_cookie(token.expose(), state.config.session_ttl.as_secs()),
+                )],
+                Redirect::to(local_path(next)),
+            )
+                .into_response()
+        }
+        Ok(None) => {
+            attempt.failed();
+            login_page(
+                StatusCode::UNAUTHORIZED,
+                &credentials.email,
+                next,
+                Some("Wrong e-mail or password."),
+            )
+        }
         Err(err) => layout::internal_error(err),
     }
 }

@@ -147,12 +147,18 @@ pub fn slot_sk(slot: u32) -> String {
     format!("SLOT#{slot:02}")
 }
 
-/// Requests counted in one calendar minute (minutes since the Unix epoch).
-/// A rate-limit window of a subject, by its start (epoch seconds).
-pub fn window_sk(start: i64) -> String {
-    format!("WINDOW#{start}")
+/// A subject's requests in one time bucket, by its start (epoch seconds), zero-padded so
+/// that the sort key orders buckets by time.
+pub fn bucket_sk(start: i64) -> String {
+    format!("BUCKET#{start:012}")
 }
 
+/// The bucket start a `bucket_sk` was made from.
+pub fn bucket_start_of(sort_key: &str) -> Option<i64> {
+    sort_key.strip_prefix("BUCKET#")?.parse().ok()
+}
+
+/// Requests counted in one calendar minute (minutes since the Unix epoch).
 pub fn minute_sk(epoch_minute: i64) -> String {
     format!("MINUTE#{epoch_minute}")
 }

@@ -3,14 +3,15 @@
 //! Concurrency: a pool has `limit` slot items; holding one is a conditional put that only
 //! succeeds when the slot is absent or its lease has run out, so a crashed worker's slot comes
 //! back by itself. Per-minute limits: one counter item per calendar minute, increased only
-//! while below the limit.
+//! while below the limit. Request limits: one counter item per subject and time bucket (the
+//! sliding windows of `kr_core::service::rate_limits`).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 
-use super::keys::{minute_sk, rate_pk, slot_sk, window_sk, TTL_ATTRIBUTE};
+use super::keys::{bucket_sk, bucket_start_of, minute_sk, rate_pk, slot_sk, TTL_ATTRIBUTE};
 use super::{condition_held, key, n, s, DynamoStore};
-use kr_core::store::{ProviderRateGate, RequestCounters, SlotLease, StoreError};
+use kr_core::store::{ProviderRateGate, RequestBucket, RequestCounters, SlotLease, StoreError};
 
 /// How long a finished minute's counter (or an expired lease) stays before DynamoDB removes it.
 const KEEP_AFTER: i64 = 3600;
@@ -117,22 +118,23 @@ impl ProviderRateGate for DynamoStore {
 
 #[async_trait]
 impl RequestCounters for DynamoStore {
-    async fn count_request(
+    async fn add_to_bucket(
         &self,
         subject: &str,
-        window_start: i64,
-        window_secs: i64,
-    ) -> Result<u64, StoreError> {
+        bucket_start: i64,
+        delta: i64,
+        expires_at: i64,
+    ) -> Result<i64, StoreError> {
         let output = self
             .client
             .update_item()
             .table_name(&self.table)
-            .set_key(Some(key(rate_pk(subject), window_sk(window_start))))
-            .update_expression("SET #ttl = :ttl ADD #count :one")
+            .set_key(Some(key(rate_pk(subject), bucket_sk(bucket_start))))
+            .update_expression("SET #ttl = :ttl ADD #count :delta")
             .expression_attribute_names("#ttl", TTL_ATTRIBUTE)
             .expression_attribute_names("#count", "count")
-            .expression_attribute_values(":ttl", n(window_start + window_secs + KEEP_AFTER))
-            .expression_attribute_values(":one", n(1))
+            .expression_attribute_values(":ttl", n(expires_at + KEEP_AFTER))
+            .expression_attribute_values(":delta", n(delta))
             .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
             .send()
             .await
@@ -141,5 +143,37 @@ impl RequestCounters for DynamoStore {
             .attributes
             .and_then(|attributes| attributes.get("count")?.as_n().ok()?.parse().ok())
             .ok_or_else(|| StoreError::new("the request counter came back without a count"))
+    }
+
+    async fn buckets_between(
+        &self,
+        subject: &str,
+        first: i64,
+        last: i64,
+    ) -> Result<Vec<RequestBucket>, StoreError> {
+        // At most 61 small items: one page.
+        let output = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .key_condition_expression("PK = :pk AND SK BETWEEN :first AND :last")
+            .expression_attribute_values(":pk", s(rate_pk(subject)))
+            .expression_attribute_values(":first", s(bucket_sk(first)))
+            .expression_attribute_values(":last", s(bucket_sk(last)))
+            .send()
+            .await
+            .map_err(super::sdk_error)?;
+        Ok(output
+            .items
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|item| {
+                Some(RequestBucket {
+                    start: bucket_start_of(item.get("SK")?.as_s().ok()?)?,
+                    count: item.get("count")?.as_n().ok()?.parse::<i64>().ok()?.max(0) as u64,
+                })
+            })
+            .collect())
     }
 }

@@ -176,11 +176,13 @@ impl KeywordImportView {
 #[schema(rename_all = "camelCase")]
 pub struct CreateJobRequest {
     /// Required. Normalised: scheme, path, port-free, lowercase, no leading `www.`, IDN to
-    /// punycode; must be a public registrable domain.
+    /// punycode; must be a public registrable domain: under a suffix of the Public Suffix
+    /// List (publicsuffix.org) and not itself on it, so `de.com`, `github.io` or `co.uk` are
+    /// refused with 400 although the pattern allows them.
     #[schema(value_type = String, example = "example.com")]
     pub primary_domain: DomainName,
-    /// Optional, at most 10, normalised the same way; duplicates collapse; none may equal
-    /// the primary domain.
+    /// Optional, at most 10, normalised the same way and registrable the same way (not on
+    /// the Public Suffix List); duplicates collapse; none may equal the primary domain.
     #[schema(value_type = Option<Vec<String>>, example = json!(["competitor.com"]))]
     pub competitor_domains: Vec<DomainName>,
     /// Required, a `language_code` from `GET /languages` (matched case-insensitively).

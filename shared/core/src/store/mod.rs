@@ -390,17 +390,36 @@ pub trait ProviderRateGate: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
-/// Request counters shared by every function instance (rate limits).
+/// Request counters shared by every function instance (rate limits): per subject, one
+/// count per time bucket (`service::rate_limits::window` sums them into a sliding window).
 #[async_trait]
 pub trait RequestCounters: Send + Sync {
-    /// Adds one to `subject`'s counter of the window starting at `window_start` (epoch
-    /// seconds, `window_secs` long) and returns the new count.
-    async fn count_request(
+    /// Adds `delta` (negative to take a request back) to `subject`'s bucket starting at
+    /// `bucket_start` (epoch seconds), kept at least until `expires_at`, atomically, and
+    /// returns the bucket's count after it.
+    async fn add_to_bucket(
         &self,
         subject: &str,
-        window_start: i64,
-        window_secs: i64,
-    ) -> Result<u64, StoreError>;
+        bucket_start: i64,
+        delta: i64,
+        expires_at: i64,
+    ) -> Result<i64, StoreError>;
+    /// `subject`'s buckets starting from `first` to `last` inclusive, oldest first, as of
+    /// every add that has returned (a strongly consistent read).
+    async fn buckets_between(
+        &self,
+        subject: &str,
+        first: i64,
+        last: i64,
+    ) -> Result<Vec<RequestBucket>, StoreError>;
+}
+
+/// How many requests one time bucket of a subject holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestBucket {
+    /// Epoch seconds the bucket starts at.
+    pub start: i64,
+    pub count: u64,
 }
 
 #[async_trait]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use chrono::{Duration, Utc};
 
 use kr_core::domain::{ApiKeyId, UserId};
-use kr_core::service::rate_limits::{window_start, RateLimits, RateStatus, REQUEST_WINDOW_SECS};
+use kr_core::service::rate_limits::{user_requests, RateLimits, RateStatus, SlidingWindow};
 use kr_core::store::{ApiKeyStore, RequestCounters, SessionStore, StoreError, User, UserStore};
 
 /// How the caller proved who they are.
@@ -121,13 +121,12 @@ impl Authenticator {
             }
         };
         // The plan decides both whether an API key may be used at all and the limit; the
-        // profile is read while the request is counted.
-        let start = window_start(now, REQUEST_WINDOW_SECS);
+        // profile is read while the request is counted, and the limit applied after.
         let subject = format!("USER#{}", principal.user_id);
-        let (user, count) = tokio::join!(
+        let window = user_requests();
+        let (user, counted) = tokio::join!(
             self.users.user(principal.user_id),
-            self.counters
-                .count_request(&subject, start, REQUEST_WINDOW_SECS)
+            window.count(self.counters.as_ref(), &subject, now)
         );
         let Some(user) = user? else {
             return Ok(Identified::unauthenticated(Caller::Rejected));
@@ -136,17 +135,40 @@ impl Authenticator {
             // The plan no longer includes API access: the key rests until it does again.
             return Ok(Identified::unauthenticated(Caller::Rejected));
         }
-        let limit = self.limits.per_minute(user.plan);
+        let (rate, _) = counted?
+            .decide(
+                self.counters.as_ref(),
+                self.limits.per_minute(user.plan),
+                now,
+            )
+            .await?;
         Ok(Identified {
             caller: Caller::Authenticated(principal),
             user: Some(user),
-            rate: Some(RateStatus::after(
-                count?,
-                limit,
-                start,
-                REQUEST_WINDOW_SECS,
-                now,
-            )),
+            rate: Some(rate),
         })
+    }
+
+    /// Counts an unauthenticated read (a demo job, a dashboard page) against its source
+    /// address's limit. `None` when the address is unknown (outside a gateway).
+    pub async fn meter_anonymous(
+        &self,
+        address: Option<&str>,
+    ) -> Result<Option<RateStatus>, StoreError> {
+        let Some(address) = address else {
+            return Ok(None);
+        };
+        let window = SlidingWindow::new(
+            self.limits.anonymous_per_minute,
+            kr_core::service::rate_limits::REQUEST_WINDOW_SECS,
+        );
+        let (status, _) = window
+            .admit(
+                self.counters.as_ref(),
+                &format!("ANON#{address}"),
+                Utc::now(),
+            )
+            .await?;
+        Ok(Some(status))
     }
 }

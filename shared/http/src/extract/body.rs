@@ -31,15 +31,24 @@ fn too_large_for(limit: usize) -> ApiError {
 
 /// The body's bytes, refused with 413 past `limit` (declared or read).
 async fn read_capped(request: Request<Body>, limit: usize) -> Result<axum::body::Bytes, ApiError> {
-    let declared = request
-        .headers()
+    let (parts, body) = request.into_parts();
+    read_body_capped(&parts.headers, body, limit).await
+}
+
+/// A body's bytes, refused with 413 past `limit`, declared in `headers` or read.
+pub async fn read_body_capped(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<axum::body::Bytes, ApiError> {
+    let declared = headers
         .get(CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<usize>().ok());
     if declared.is_some_and(|length| length > limit) {
         return Err(too_large_for(limit));
     }
-    axum::body::to_bytes(request.into_body(), limit)
+    axum::body::to_bytes(body, limit)
         .await
         .map_err(|_| too_large_for(limit))
 }

@@ -7,13 +7,23 @@ use axum::http::{HeaderMap, Method};
 
 use crate::auth::{AuthMethod, Authenticator, Caller, PresentedCredentials, Principal};
 use crate::error::ErrorCode;
+use crate::extract::SourceAddress;
 use crate::rate_headers::RateSlot;
 use crate::ApiError;
 use kr_core::config::Config;
 
-/// Identifies the caller once per request; an authenticated caller over their request
-/// limit is refused here, before any handler work, with 429.
-async fn identify<S>(parts: &Parts, state: &S) -> Result<Caller, ApiError>
+/// Whether an unauthenticated caller's request counts against its source address's limit:
+/// reads anyone may make (demo jobs) do; requests that answer 401 do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anonymous {
+    Metered,
+    Unmetered,
+}
+
+/// Identifies the caller once per request; a caller over their request limit (their plan's,
+/// or their address's for a metered anonymous read) is refused here, before any handler
+/// work, with 429.
+async fn identify<S>(parts: &Parts, state: &S, anonymous: Anonymous) -> Result<Caller, ApiError>
 where
     Arc<Authenticator>: FromRef<S>,
 {
@@ -21,15 +31,29 @@ where
     let identified = authenticator
         .identify(PresentedCredentials::from_headers(&parts.headers))
         .await?;
-    if let Some(rate) = identified.rate {
+    let rate = match (identified.rate, identified.caller, anonymous) {
+        (Some(rate), _, _) => Some(rate),
+        (None, Caller::Anonymous | Caller::Rejected, Anonymous::Metered) => {
+            authenticator
+                .meter_anonymous(SourceAddress::of(parts).as_deref())
+                .await?
+        }
+        _ => None,
+    };
+    if let Some(rate) = rate {
         if let Some(slot) = parts.extensions.get::<RateSlot>() {
             slot.record(rate);
         }
         if rate.exceeded {
+            let whose = if identified.rate.is_some() {
+                "your plan allows"
+            } else {
+                "this address may make"
+            };
             return Err(ApiError::new(
                 ErrorCode::RateLimited,
                 format!(
-                    "Too many requests: your plan allows {} a minute. Try again in {} s.",
+                    "Too many requests: {whose} {} a minute. Try again in {} s.",
                     rate.limit, rate.reset_secs
                 ),
             ));
@@ -78,7 +102,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match identify(parts, state).await? {
+        match identify(parts, state, Anonymous::Unmetered).await? {
             Caller::Authenticated(principal) => {
                 check_origin(&principal, parts, &Arc::<Config>::from_ref(state))?;
                 Ok(Self(principal))
@@ -102,9 +126,11 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(match identify(parts, state).await? {
-            Caller::Authenticated(principal) => Some(principal),
-            Caller::Anonymous | Caller::Rejected => None,
-        }))
+        Ok(Self(
+            match identify(parts, state, Anonymous::Metered).await? {
+                Caller::Authenticated(principal) => Some(principal),
+                Caller::Anonymous | Caller::Rejected => None,
+            },
+        ))
     }
 }

@@ -9,7 +9,7 @@ mod source;
 mod viewable;
 
 pub use body::{
-    DeclaredJsonBody, JobRequestBody, JsonBody, KeywordFileBody, MAX_BODY_BYTES,
+    read_body_capped, DeclaredJsonBody, JobRequestBody, JsonBody, KeywordFileBody, MAX_BODY_BYTES,
     MAX_KEYWORDS_BODY_BYTES,
 };
 pub use caller::{foreign_origin_refused, from_foreign_origin, CurrentUser, Viewer};

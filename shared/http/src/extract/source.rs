@@ -13,14 +13,21 @@ impl<S: Send + Sync> FromRequestParts<S> for SourceAddress {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Infallible> {
-        let address = parts
+        Ok(Self(Self::of(parts)))
+    }
+}
+
+impl SourceAddress {
+    /// The address of a request's parts, for code that is not an extractor.
+    pub fn of(parts: &Parts) -> Option<String> {
+        parts
             .extensions
             .get::<RequestContext>()
             .and_then(|context| match context {
                 RequestContext::ApiGatewayV1(context) => context.identity.source_ip.clone(),
                 RequestContext::ApiGatewayV2(context) => context.http.source_ip.clone(),
                 _ => None,
-            });
-        Ok(Self(address.filter(|address| !address.is_empty())))
+            })
+            .filter(|address| !address.is_empty())
     }
 }

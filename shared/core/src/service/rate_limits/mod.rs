@@ -1,12 +1,15 @@
-//! Request rate limits: a fixed window per subject (a user, a sign-in e-mail, a source
-//! address), counted in the store every function instance shares, so the limit holds however
-//! many instances serve the caller.
+//! Request rate limits: a sliding window per subject (a user, an anonymous source address, a
+//! sign-in e-mail and address), counted in the store every function instance shares, so the
+//! limit holds however many instances serve the caller.
 
-use chrono::{DateTime, Utc};
+mod login;
+mod window;
+
+pub use login::{LoginAdmission, LoginAttempt, LoginThrottle};
+pub use window::{give_back, Admitted, CountedRequest, SlidingWindow};
 
 use crate::config::ConfigError;
 use crate::domain::Plan;
-use crate::store::{RequestCounters, StoreError};
 
 /// The window of the per-user request limits.
 pub const REQUEST_WINDOW_SECS: i64 = 60;
@@ -21,7 +24,12 @@ pub struct RateLimits {
     pub free_per_minute: u32,
     pub pro_per_minute: u32,
     pub agency_per_minute: u32,
-    /// Sign-in attempts per e-mail address, and per source address, per 15 minutes.
+    /// Unauthenticated reads (demo jobs, dashboard pages) per source address per minute.
+    pub anonymous_per_minute: u32,
+    /// Failed sign-ins per 15 minutes: for one e-mail from one source address (strict), for
+    /// one e-mail from anywhere (a much higher ceiling, with a growing delay before it), and
+    /// from one source address for any e-mail.
+    pub login_per_email_and_address: u32,
     pub login_per_email: u32,
     pub login_per_address: u32,
     /// Jobs of one account running at once; the rest wait in `queued`.
@@ -34,7 +42,9 @@ impl Default for RateLimits {
             free_per_minute: 60,
             pro_per_minute: 300,
             agency_per_minute: 600,
-            login_per_email: 10,
+            anonymous_per_minute: 120,
+            login_per_email_and_address: 10,
+            login_per_email: 100,
             login_per_address: 50,
             running_jobs_per_account: 3,
         }
@@ -57,6 +67,14 @@ impl RateLimits {
             free_per_minute: positive("KR_RATE_LIMIT_FREE", defaults.free_per_minute)?,
             pro_per_minute: positive("KR_RATE_LIMIT_PRO", defaults.pro_per_minute)?,
             agency_per_minute: positive("KR_RATE_LIMIT_AGENCY", defaults.agency_per_minute)?,
+            anonymous_per_minute: positive(
+                "KR_RATE_LIMIT_ANONYMOUS",
+                defaults.anonymous_per_minute,
+            )?,
+            login_per_email_and_address: positive(
+                "KR_LOGIN_LIMIT_PER_EMAIL_AND_ADDRESS",
+                defaults.login_per_email_and_address,
+            )?,
             login_per_email: positive("KR_LOGIN_LIMIT_PER_EMAIL", defaults.login_per_email)?,
             login_per_address: positive("KR_LOGIN_LIMIT_PER_ADDRESS", defaults.login_per_address)?,
             running_jobs_per_account: positive(
@@ -75,97 +93,23 @@ impl RateLimits {
     }
 }
 
-/// Where a subject stands in its current window (the `RateLimit-*` headers).
+/// Where a subject stands in its window (the `RateLimit-*` headers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateStatus {
     pub limit: u32,
     pub remaining: u32,
-    /// Seconds until the window ends and the count starts again.
+    /// Seconds until more requests are admitted: for a refused request, until one fits
+    /// (`Retry-After`); otherwise until the oldest counted request leaves the window.
     pub reset_secs: u32,
     /// This request went over the limit.
     pub exceeded: bool,
 }
 
-impl RateStatus {
-    /// The status after `count` requests in the window starting at `window_start`.
-    pub fn after(
-        count: u64,
-        limit: u32,
-        window_start: i64,
-        window_secs: i64,
-        now: DateTime<Utc>,
-    ) -> Self {
-        Self {
-            limit,
-            remaining: (limit as u64).saturating_sub(count) as u32,
-            reset_secs: (window_start + window_secs - now.timestamp()).max(1) as u32,
-            exceeded: count > limit as u64,
-        }
-    }
-}
-
-/// The start of the window `now` falls in.
-pub fn window_start(now: DateTime<Utc>, window_secs: i64) -> i64 {
-    now.timestamp().div_euclid(window_secs) * window_secs
-}
-
-/// Counts one request of `subject` in its current window and says whether it is allowed.
-/// Refused requests count too, so hammering does not shorten the wait.
-pub async fn count_request(
-    counters: &dyn RequestCounters,
-    subject: &str,
-    limit: u32,
-    window_secs: i64,
-    now: DateTime<Utc>,
-) -> Result<RateStatus, StoreError> {
-    let start = window_start(now, window_secs);
-    let count = counters.count_request(subject, start, window_secs).await?;
-    Ok(RateStatus::after(count, limit, start, window_secs, now))
-}
-
-/// Counts a sign-in attempt against its e-mail address and, when known, its source address;
-/// returns the status that refuses it, if one does. Every attempt counts, right or wrong, so
-/// the limit cannot be used to learn which attempts were right.
-pub async fn count_login_attempt(
-    counters: &dyn RequestCounters,
-    limits: &RateLimits,
-    email: &str,
-    address: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Option<RateStatus>, StoreError> {
-    use sha2::{Digest, Sha256};
-    // Hashed, so the counters hold no e-mail addresses; lowercased, as sign-in matches them.
-    let email_subject = format!(
-        "LOGIN-EMAIL#{}",
-        hex::encode(Sha256::digest(email.trim().to_lowercase().as_bytes()))
-    );
-    let by_email = count_request(
-        counters,
-        &email_subject,
-        limits.login_per_email,
-        LOGIN_WINDOW_SECS,
-        now,
-    );
-    let by_address = async {
-        match address {
-            Some(address) => count_request(
-                counters,
-                &format!("LOGIN-ADDRESS#{address}"),
-                limits.login_per_address,
-                LOGIN_WINDOW_SECS,
-                now,
-            )
-            .await
-            .map(Some),
-            None => Ok(None),
-        }
-    };
-    let (by_email, by_address) = futures_util::future::join(by_email, by_address).await;
-    Ok([Some(by_email?), by_address?]
-        .into_iter()
-        .flatten()
-        .filter(|status| status.exceeded)
-        .max_by_key(|status| status.reset_secs))
+/// The per-minute window of a user's requests, counted before their plan (the limit) is
+/// known: `decide` with the plan's limit.
+pub fn user_requests() -> SlidingWindow {
+    // The limit is given to `CountedRequest::decide`.
+    SlidingWindow::new(0, REQUEST_WINDOW_SECS)
 }
 
 #[cfg(test)]

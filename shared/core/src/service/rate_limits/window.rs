@@ -1,0 +1,258 @@
+//! A sliding window held in the store: no span of `window` ever admits more than `limit`.
+//!
+//! A window is cut into 60 buckets (1 s buckets for a minute). A request adds one to its
+//! bucket, atomically, and learns its rank there (the count after its add); then it reads the
+//! 60 buckets before: 61 buckets, a little more than the window, so every span of one window
+//! length falls inside what its last request read. It is admitted when the older buckets' sum
+//! plus its rank is within the limit; otherwise it takes its one back. Ranks order racing
+//! requests in one bucket, so of 30 at once against a limit of 10 exactly 10 pass (a refused
+//! request only takes its one back once the count is past the limit, so ranks up to the limit
+//! go to adds alone). What it cannot order is an add to the previous bucket that lands after
+//! a request of the next bucket read it: requests in flight across a second boundary, a
+//! handful at most (README, "Limits"). Refused requests do not stay counted, so a client that
+//! keeps retrying is admitted as soon as the window has room again.
+
+use chrono::{DateTime, Utc};
+
+use super::RateStatus;
+use crate::store::{RequestBucket as Bucket, RequestCounters, StoreError};
+
+/// Buckets per window; a request reads this many before its own.
+const BUCKETS_PER_WINDOW: i64 = 60;
+
+/// One subject's limit: at most `limit` requests in any span of `window_secs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlidingWindow {
+    pub limit: u32,
+    pub window_secs: i64,
+}
+
+/// A request taken into a window; `give_back` removes it again (a request that should not
+/// count after all, such as a correct sign-in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admitted {
+    pub subject: String,
+    pub bucket_start: i64,
+    pub expires_at: i64,
+}
+
+impl SlidingWindow {
+    pub fn new(limit: u32, window_secs: i64) -> Self {
+        Self { limit, window_secs }
+    }
+
+    fn bucket_secs(&self) -> i64 {
+        (self.window_secs / BUCKETS_PER_WINDOW).max(1)
+    }
+
+    fn bucket_of(&self, now: DateTime<Utc>) -> i64 {
+        now.timestamp().div_euclid(self.bucket_secs()) * self.bucket_secs()
+    }
+
+    /// The first bucket a request in `bucket` reads.
+    fn oldest_read(&self, bucket: i64) -> i64 {
+        bucket - BUCKETS_PER_WINDOW * self.bucket_secs()
+    }
+
+    /// When a bucket stops being read: once the current bucket is 61 buckets on.
+    fn leaves_at(&self, bucket_start: i64) -> i64 {
+        bucket_start + (BUCKETS_PER_WINDOW + 1) * self.bucket_secs()
+    }
+
+    /// How long a bucket item is worth keeping.
+    fn expiry(&self, bucket_start: i64) -> i64 {
+        self.leaves_at(bucket_start)
+    }
+
+    /// Where a subject stands with `buckets` counted (oldest first), `extra` more requests
+    /// than they hold wanting in. `exceeded` when those do not fit.
+    pub fn status(&self, buckets: &[Bucket], extra: u64, now: DateTime<Utc>) -> RateStatus {
+        let now = now.timestamp();
+        let held: u64 = buckets.iter().map(|bucket| bucket.count).sum();
+        let limit = u64::from(self.limit);
+        let exceeded = held + extra > limit;
+        // Seconds until the requests counted now fall to `target`, as buckets leave the window.
+        let until_at_most = |target: u64| {
+            let mut left = held;
+            for bucket in buckets {
+                if left <= target {
+                    break;
+                }
+                left = left.saturating_sub(bucket.count);
+                if left <= target {
+                    return (self.leaves_at(bucket.start) - now).max(1);
+                }
+            }
+            self.window_secs.max(1)
+        };
+        let reset = if exceeded {
+            // Room for one more request.
+            until_at_most(limit.saturating_sub(1))
+        } else if let Some(oldest) = buckets.iter().find(|bucket| bucket.count > 0) {
+            (self.leaves_at(oldest.start) - now).max(1)
+        } else {
+            self.window_secs.max(1)
+        };
+        let counted = if exceeded { held } else { held + extra };
+        RateStatus {
+            limit: self.limit,
+            remaining: limit.saturating_sub(counted) as u32,
+            reset_secs: reset as u32,
+            exceeded,
+        }
+    }
+
+    /// Where `subject` stands without counting anything, and how many requests it holds.
+    pub async fn peek(
+        &self,
+        counters: &dyn RequestCounters,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(RateStatus, u64), StoreError> {
+        let bucket = self.bucket_of(now);
+        let buckets = counters
+            .buckets_between(subject, self.oldest_read(bucket), bucket)
+            .await?;
+        let held = buckets.iter().map(|bucket| bucket.count).sum();
+        Ok((self.status(&buckets, 1, now), held))
+    }
+
+    /// Counts one request of `subject` and says whether it is admitted; a refused one is
+    /// taken back out at once.
+    pub async fn admit(
+        &self,
+        counters: &dyn RequestCounters,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(RateStatus, Option<Admitted>), StoreError> {
+        self.count(counters, subject, now)
+            .await?
+            .decide(counters, self.limit, now)
+            .await
+    }
+
+    /// The first half of `admit`, which needs no limit yet: the request counted, its window
+    /// read.
+    pub async fn count(
+        &self,
+        counters: &dyn RequestCounters,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<CountedRequest, StoreError> {
+        let bucket = self.bucket_of(now);
+        let admitted = Admitted {
+            subject: subject.to_string(),
+            bucket_start: bucket,
+            expires_at: self.expiry(bucket),
+        };
+        let rank = counters
+            .add_to_bucket(subject, bucket, 1, admitted.expires_at)
+            .await?;
+        let mut others = counters
+            .buckets_between(subject, self.oldest_read(bucket), bucket - 1)
+            .await?;
+        // The requests ranked before this one in its own bucket.
+        others.push(Bucket {
+            start: bucket,
+            count: (rank - 1).max(0) as u64,
+        });
+        Ok(CountedRequest {
+            window_secs: self.window_secs,
+            admitted,
+            others,
+        })
+    }
+}
+
+/// A request counted in its window, not yet admitted or refused.
+#[derive(Debug)]
+pub struct CountedRequest {
+    window_secs: i64,
+    admitted: Admitted,
+    others: Vec<Bucket>,
+}
+
+impl CountedRequest {
+    /// Admits the request when it fits `limit`, or takes it back out.
+    pub async fn decide(
+        self,
+        counters: &dyn RequestCounters,
+        limit: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(RateStatus, Option<Admitted>), StoreError> {
+        let status = SlidingWindow::new(limit, self.window_secs).status(&self.others, 1, now);
+        if status.exceeded {
+            give_back(counters, &self.admitted).await?;
+            return Ok((status, None));
+        }
+        Ok((status, Some(self.admitted)))
+    }
+}
+
+/// Takes an admitted request back out of its window.
+pub async fn give_back(
+    counters: &dyn RequestCounters,
+    admitted: &Admitted,
+) -> Result<(), StoreError> {
+    counters
+        .add_to_bucket(
+            &admitted.subject,
+            admitted.bucket_start,
+            -1,
+            admitted.expires_at,
+        )
+        .await
+        .map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn at(secs: i64) -> DateTime<Utc> {
+        Utc.timestamp_opt(secs, 0).unwrap()
+    }
+
+    fn bucket(start: i64, count: u64) -> Bucket {
+        Bucket { start, count }
+    }
+
+    #[test]
+    fn a_minute_window_reads_61_one_second_buckets() {
+        let window = SlidingWindow::new(600, 60);
+        assert_eq!(window.bucket_secs(), 1);
+        assert_eq!(window.oldest_read(1_000), 940);
+        assert_eq!(window.leaves_at(940), 1_001);
+        let login = SlidingWindow::new(10, 900);
+        assert_eq!(login.bucket_secs(), 15);
+        assert_eq!(login.bucket_of(at(1_000_007)), 1_000_005);
+    }
+
+    #[test]
+    fn the_status_counts_what_is_held_and_says_when_room_comes_back() {
+        let window = SlidingWindow::new(3, 60);
+        let buckets = [bucket(100, 1), bucket(130, 2)];
+        let full = window.status(&buckets, 1, at(150));
+        assert!(full.exceeded);
+        assert_eq!(full.remaining, 0);
+        // One request fits again once the bucket at 100 is no longer read (at 161).
+        assert_eq!(full.reset_secs, 11);
+        let one_held = window.status(&[bucket(130, 1)], 1, at(150));
+        assert!(!one_held.exceeded);
+        assert_eq!(one_held.remaining, 1);
+        assert_eq!(one_held.reset_secs, 41);
+        let empty = window.status(&[], 1, at(150));
+        assert_eq!((empty.remaining, empty.exceeded), (2, false));
+    }
+
+    #[test]
+    fn a_refused_request_waits_until_enough_buckets_have_left() {
+        let window = SlidingWindow::new(4, 60);
+        let buckets = [bucket(100, 1), bucket(110, 1), bucket(120, 2)];
+        let refused = window.status(&buckets, 1, at(125));
+        assert!(refused.exceeded);
+        // Dropping the first bucket leaves 3, room for a fourth: at 161.
+        assert_eq!(refused.reset_secs, 36);
+    }
+}
