@@ -7,6 +7,7 @@ use kr_core::domain::DomainName;
 use kr_core::domain::{LanguageCode, LocationCode};
 use kr_core::service::account::issue_api_key;
 use kr_core::service::jobs::CreateJobRequest;
+use kr_core::store::UserStore;
 use kr_mcp::{router, McpState};
 use kr_tests::harness;
 use kr_tests::pipeline_rig::rig;
@@ -108,10 +109,16 @@ async fn an_assistant_researches_through_the_tools() {
     )
     .unwrap();
     let create = tools.iter().find(|t| t.name == "create_job").unwrap();
+    let mut create_schema = Value::Object(create.input_schema.as_ref().clone());
+    let idempotency_key = create_schema["properties"]
+        .as_object_mut()
+        .unwrap()
+        .remove("idempotencyKey")
+        .expect("create_job takes POST /jobs' Idempotency-Key as an argument");
+    assert_eq!(idempotency_key["maxLength"], 255);
     assert_eq!(
-        Value::Object(create.input_schema.as_ref().clone()),
-        published["components"]["schemas"]["CreateJobRequest"],
-        "create_job takes exactly the body of POST /jobs"
+        create_schema, published["components"]["schemas"]["CreateJobRequest"],
+        "create_job takes exactly the body of POST /jobs, and the idempotency key"
     );
     let query = tools.iter().find(|t| t.name == "query_keywords").unwrap();
     let parameters = published["paths"]["/api/v1/jobs/{jobId}/keywords"]["get"]["parameters"]
@@ -239,4 +246,47 @@ async fn an_assistant_researches_through_the_tools() {
     assert_eq!(anonymous.status(), 401);
     let body: Value = anonymous.json().await.unwrap();
     assert_eq!(body["code"], "unauthorized");
+}
+
+#[tokio::test]
+async fn a_retried_create_job_with_its_idempotency_key_is_charged_once() {
+    let store = harness::store().await;
+    let (user, key) = harness::user_with_key(&store, 5, 5).await;
+    let mut config = harness::config();
+    config.jobs_queue_url = harness::fresh_queue(&harness::clients().await).await;
+    let url = serve(router(McpState::from_config(config).await)).await;
+    let client = connect(&url, &key).await;
+    let args = json!({"primaryDomain": "retried.example.com", "languageCode": "en", "locationCode": 2840, "idempotencyKey": "assistant-call-1"});
+    let first = call(&client, "create_job", args.clone()).await;
+    let again = call(&client, "create_job", args).await;
+    assert_eq!(ok(&first)["job"]["id"], ok(&again)["job"]["id"]);
+    let after = store.user(user.id).await.unwrap().unwrap();
+    assert_eq!(after.credits_balance, 4, "one run for both calls");
+    // The same key with other arguments is refused, as on POST /jobs.
+    let other = call(&client, "create_job", json!({"primaryDomain": "other.example.com", "languageCode": "en", "locationCode": 2840, "idempotencyKey": "assistant-call-1"})).await;
+    assert_eq!(failed(&other)["code"], "validation_failed");
+    let blank = call(&client, "create_job", json!({"primaryDomain": "third.example.com", "languageCode": "en", "locationCode": 2840, "idempotencyKey": ""})).await;
+    assert_eq!(
+        failed(&blank)["details"]["fields"][0]["field"],
+        "idempotencyKey"
+    );
+}
+
+#[tokio::test]
+async fn a_body_over_the_apis_largest_is_refused_before_the_transport_reads_it() {
+    let store = harness::store().await;
+    let (_, key) = harness::new_user_with_key(&store).await;
+    let url = serve(router(McpState::from_config(harness::config()).await)).await;
+    let padding = "x".repeat(1024 * 1024 + 1);
+    let reply = reqwest::Client::new()
+        .post(&url)
+        .header("x-api-key", key.expose())
+        .header("accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"padding": padding}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 413);
+    let body: Value = reply.json().await.unwrap();
+    assert_eq!(body["code"], "payload_too_large");
 }
