@@ -115,3 +115,44 @@ async fn unknown_api_paths_answer_the_contracts_json_404() {
     assert_eq!(reply.status, 404);
     assert!(reply.text.contains("<html"), "a page, not JSON");
 }
+
+#[tokio::test]
+async fn page_views_past_the_limit_are_refused_per_user_and_per_address() {
+    let mut config = harness::config();
+    config.limits = kr_core::service::rate_limits::RateLimits {
+        free_per_minute: 3,
+        anonymous_per_minute: 2,
+        ..Default::default()
+    };
+    let app = kr_web::router(kr_web::WebState::from_config(config).await);
+    let store = harness::store().await;
+    let user = harness::new_user(&store, Plan::Free, 2, 2).await;
+    let cookie = session(&app, user.email.as_str()).await;
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        let reply = Call::get("/jobs").header("cookie", &cookie).send(&app).await;
+        statuses.push(reply.status);
+        if reply.status == 429 {
+            assert!(reply.header("retry-after").is_some());
+            assert!(reply.text.contains("Too many requests"), "{}", reply.text);
+        }
+    }
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    // A visitor's views count against their address.
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        statuses.push(
+            Call::get("/login")
+                .from_address("203.0.113.9")
+                .send(&app)
+                .await
+                .status,
+        );
+    }
+    assert_eq!(statuses, [200, 200, 429]);
+    Call::get("/login")
+        .from_address("203.0.113.10")
+        .send(&app)
+        .await
+        .expect(200);
+}
