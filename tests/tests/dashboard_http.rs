@@ -130,7 +130,10 @@ async fn page_views_past_the_limit_are_refused_per_user_and_per_address() {
     let cookie = session(&app, user.email.as_str()).await;
     let mut statuses = Vec::new();
     for _ in 0..4 {
-        let reply = Call::get("/jobs").header("cookie", &cookie).send(&app).await;
+        let reply = Call::get("/jobs")
+            .header("cookie", &cookie)
+            .send(&app)
+            .await;
         statuses.push(reply.status);
         if reply.status == 429 {
             assert!(reply.header("retry-after").is_some());

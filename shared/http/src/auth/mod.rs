@@ -9,7 +9,9 @@ use std::sync::Arc;
 use chrono::{Duration, Utc};
 
 use kr_core::domain::{ApiKeyId, UserId};
-use kr_core::service::rate_limits::{user_requests, RateLimits, RateStatus, SlidingWindow};
+use kr_core::service::rate_limits::{
+    count_request, RateLimits, RateStatus, SlidingWindow, REQUEST_WINDOW_SECS,
+};
 use kr_core::store::{ApiKeyStore, RequestCounters, SessionStore, StoreError, User, UserStore};
 
 /// How the caller proved who they are.
@@ -123,10 +125,9 @@ impl Authenticator {
         // The plan decides both whether an API key may be used at all and the limit; the
         // profile is read while the request is counted, and the limit applied after.
         let subject = format!("USER#{}", principal.user_id);
-        let window = user_requests();
         let (user, counted) = tokio::join!(
             self.users.user(principal.user_id),
-            window.count(self.counters.as_ref(), &subject, now)
+            count_request(self.counters.as_ref(), &subject, REQUEST_WINDOW_SECS, now)
         );
         let Some(user) = user? else {
             return Ok(Identified::unauthenticated(Caller::Rejected));
@@ -158,10 +159,7 @@ impl Authenticator {
         let Some(address) = address else {
             return Ok(None);
         };
-        let window = SlidingWindow::new(
-            self.limits.anonymous_per_minute,
-            kr_core::service::rate_limits::REQUEST_WINDOW_SECS,
-        );
+        let window = SlidingWindow::new(self.limits.anonymous_per_minute, REQUEST_WINDOW_SECS);
         let (status, _) = window
             .admit(
                 self.counters.as_ref(),

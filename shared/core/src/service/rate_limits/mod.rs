@@ -6,7 +6,7 @@ mod login;
 mod window;
 
 pub use login::{LoginAdmission, LoginAttempt, LoginThrottle};
-pub use window::{give_back, Admitted, CountedRequest, SlidingWindow};
+pub use window::{count_request, give_back, Admitted, CountedRequest, SlidingWindow};
 
 use crate::config::ConfigError;
 use crate::domain::Plan;
@@ -103,13 +103,6 @@ pub struct RateStatus {
     pub reset_secs: u32,
     /// This request went over the limit.
     pub exceeded: bool,
-}
-
-/// The per-minute window of a user's requests, counted before their plan (the limit) is
-/// known: `decide` with the plan's limit.
-pub fn user_requests() -> SlidingWindow {
-    // The limit is given to `CountedRequest::decide`.
-    SlidingWindow::new(0, REQUEST_WINDOW_SECS)
 }
 
 #[cfg(test)]

@@ -36,32 +36,42 @@ pub struct Admitted {
     pub expires_at: i64,
 }
 
+/// How a window of `window_secs` is cut into buckets.
+#[derive(Debug, Clone, Copy)]
+struct Buckets {
+    window_secs: i64,
+}
+
+impl Buckets {
+    fn bucket_secs(self) -> i64 {
+        (self.window_secs / BUCKETS_PER_WINDOW).max(1)
+    }
+
+    fn bucket_of(self, now: DateTime<Utc>) -> i64 {
+        now.timestamp().div_euclid(self.bucket_secs()) * self.bucket_secs()
+    }
+
+    /// The first bucket a request in `bucket` reads.
+    fn oldest_read(self, bucket: i64) -> i64 {
+        bucket - BUCKETS_PER_WINDOW * self.bucket_secs()
+    }
+
+    /// When a bucket stops being read (and is no longer worth keeping): once the current
+    /// bucket is 61 buckets on.
+    fn leaves_at(self, bucket_start: i64) -> i64 {
+        bucket_start + (BUCKETS_PER_WINDOW + 1) * self.bucket_secs()
+    }
+}
+
 impl SlidingWindow {
     pub fn new(limit: u32, window_secs: i64) -> Self {
         Self { limit, window_secs }
     }
 
-    fn bucket_secs(&self) -> i64 {
-        (self.window_secs / BUCKETS_PER_WINDOW).max(1)
-    }
-
-    fn bucket_of(&self, now: DateTime<Utc>) -> i64 {
-        now.timestamp().div_euclid(self.bucket_secs()) * self.bucket_secs()
-    }
-
-    /// The first bucket a request in `bucket` reads.
-    fn oldest_read(&self, bucket: i64) -> i64 {
-        bucket - BUCKETS_PER_WINDOW * self.bucket_secs()
-    }
-
-    /// When a bucket stops being read: once the current bucket is 61 buckets on.
-    fn leaves_at(&self, bucket_start: i64) -> i64 {
-        bucket_start + (BUCKETS_PER_WINDOW + 1) * self.bucket_secs()
-    }
-
-    /// How long a bucket item is worth keeping.
-    fn expiry(&self, bucket_start: i64) -> i64 {
-        self.leaves_at(bucket_start)
+    fn buckets(&self) -> Buckets {
+        Buckets {
+            window_secs: self.window_secs,
+        }
     }
 
     /// Where a subject stands with `buckets` counted (oldest first), `extra` more requests
@@ -80,7 +90,7 @@ impl SlidingWindow {
                 }
                 left = left.saturating_sub(bucket.count);
                 if left <= target {
-                    return (self.leaves_at(bucket.start) - now).max(1);
+                    return (self.buckets().leaves_at(bucket.start) - now).max(1);
                 }
             }
             self.window_secs.max(1)
@@ -89,7 +99,7 @@ impl SlidingWindow {
             // Room for one more request.
             until_at_most(limit.saturating_sub(1))
         } else if let Some(oldest) = buckets.iter().find(|bucket| bucket.count > 0) {
-            (self.leaves_at(oldest.start) - now).max(1)
+            (self.buckets().leaves_at(oldest.start) - now).max(1)
         } else {
             self.window_secs.max(1)
         };
@@ -109,9 +119,10 @@ impl SlidingWindow {
         subject: &str,
         now: DateTime<Utc>,
     ) -> Result<(RateStatus, u64), StoreError> {
-        let bucket = self.bucket_of(now);
+        let geometry = self.buckets();
+        let bucket = geometry.bucket_of(now);
         let buckets = counters
-            .buckets_between(subject, self.oldest_read(bucket), bucket)
+            .buckets_between(subject, geometry.oldest_read(bucket), bucket)
             .await?;
         let held = buckets.iter().map(|bucket| bucket.count).sum();
         Ok((self.status(&buckets, 1, now), held))
@@ -125,43 +136,45 @@ impl SlidingWindow {
         subject: &str,
         now: DateTime<Utc>,
     ) -> Result<(RateStatus, Option<Admitted>), StoreError> {
-        self.count(counters, subject, now)
+        count_request(counters, subject, self.window_secs, now)
             .await?
             .decide(counters, self.limit, now)
             .await
     }
+}
 
-    /// The first half of `admit`, which needs no limit yet: the request counted, its window
-    /// read.
-    pub async fn count(
-        &self,
-        counters: &dyn RequestCounters,
-        subject: &str,
-        now: DateTime<Utc>,
-    ) -> Result<CountedRequest, StoreError> {
-        let bucket = self.bucket_of(now);
-        let admitted = Admitted {
-            subject: subject.to_string(),
-            bucket_start: bucket,
-            expires_at: self.expiry(bucket),
-        };
-        let rank = counters
-            .add_to_bucket(subject, bucket, 1, admitted.expires_at)
-            .await?;
-        let mut others = counters
-            .buckets_between(subject, self.oldest_read(bucket), bucket - 1)
-            .await?;
-        // The requests ranked before this one in its own bucket.
-        others.push(Bucket {
-            start: bucket,
-            count: (rank - 1).max(0) as u64,
-        });
-        Ok(CountedRequest {
-            window_secs: self.window_secs,
-            admitted,
-            others,
-        })
-    }
+/// The first half of `SlidingWindow::admit`, which needs no limit yet (a user's limit is their
+/// plan's, read at the same time): the request counted in its window of `window_secs`, the
+/// window read.
+pub async fn count_request(
+    counters: &dyn RequestCounters,
+    subject: &str,
+    window_secs: i64,
+    now: DateTime<Utc>,
+) -> Result<CountedRequest, StoreError> {
+    let geometry = Buckets { window_secs };
+    let bucket = geometry.bucket_of(now);
+    let admitted = Admitted {
+        subject: subject.to_string(),
+        bucket_start: bucket,
+        expires_at: geometry.leaves_at(bucket),
+    };
+    let rank = counters
+        .add_to_bucket(subject, bucket, 1, admitted.expires_at)
+        .await?;
+    let mut others = counters
+        .buckets_between(subject, geometry.oldest_read(bucket), bucket - 1)
+        .await?;
+    // The requests ranked before this one in its own bucket.
+    others.push(Bucket {
+        start: bucket,
+        count: (rank - 1).max(0) as u64,
+    });
+    Ok(CountedRequest {
+        window_secs,
+        admitted,
+        others,
+    })
 }
 
 /// A request counted in its window, not yet admitted or refused.
@@ -220,11 +233,11 @@ mod tests {
 
     #[test]
     fn a_minute_window_reads_61_one_second_buckets() {
-        let window = SlidingWindow::new(600, 60);
-        assert_eq!(window.bucket_secs(), 1);
-        assert_eq!(window.oldest_read(1_000), 940);
-        assert_eq!(window.leaves_at(940), 1_001);
-        let login = SlidingWindow::new(10, 900);
+        let minute = Buckets { window_secs: 60 };
+        assert_eq!(minute.bucket_secs(), 1);
+        assert_eq!(minute.oldest_read(1_000), 940);
+        assert_eq!(minute.leaves_at(940), 1_001);
+        let login = Buckets { window_secs: 900 };
         assert_eq!(login.bucket_secs(), 15);
         assert_eq!(login.bucket_of(at(1_000_007)), 1_000_005);
     }
