@@ -55,5 +55,9 @@ async fn a_post_goes_to_the_receiver_and_never_through_a_configured_proxy() {
         .post("http://hooks.test/hook", &[], b"{}".to_vec())
         .await;
     assert_eq!(outcome.status, Some(204), "{outcome:?}");
-    assert_eq!(proxied.load(Ordering::SeqCst), 0, "the proxy was never asked");
+    assert_eq!(
+        proxied.load(Ordering::SeqCst),
+        0,
+        "the proxy was never asked"
+    );
 }
