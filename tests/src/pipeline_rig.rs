@@ -1,6 +1,7 @@
 //! The real pipeline (crawler, research engine, optionally the data provider) wired to the
 //! emulator and the sample sites, driven message by message through a private queue.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,8 +15,8 @@ use kr_core::dataset::{objects, ResultsDataset};
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
-use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
-use kr_core::store::{JobStore, User};
+use kr_core::service::webhooks::{EventOutbox, NotifyingTransitions, QueuedJobEvents};
+use kr_core::store::{JobStore, StoreError, User, WebhookMessage, WebhookQueue};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::DataForSeo;
 use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
@@ -31,9 +32,42 @@ pub struct Rig {
     pub queue_url: String,
     /// Where the rig's finished jobs send their webhook events.
     pub webhooks_queue_url: String,
+    /// The queue the rig's finished jobs send their events through; its sends can be made to
+    /// fail (a worker that died between finishing a job and sending the event).
+    pub webhook_queue: Arc<FlakyWebhookQueue>,
     pub clients: AwsClients,
     pub store: Arc<DynamoStore>,
     _alias_root: Option<AliasRoot>,
+}
+
+/// The webhooks queue, whose next `n` sends fail once [`FlakyWebhookQueue::fail_next`] says so.
+pub struct FlakyWebhookQueue {
+    inner: SqsWebhookQueue,
+    failures_left: AtomicU32,
+}
+
+impl FlakyWebhookQueue {
+    pub fn fail_next(&self, sends: u32) {
+        self.failures_left.store(sends, Ordering::SeqCst);
+    }
+}
+
+#[async_trait::async_trait]
+impl WebhookQueue for FlakyWebhookQueue {
+    async fn send(&self, message: &WebhookMessage, delay_seconds: u32) -> Result<(), StoreError> {
+        let fail = self
+            .failures_left
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(1)
+            })
+            .is_ok();
+        if fail {
+            return Err(StoreError::new(
+                "injected: the webhooks queue is unreachable",
+            ));
+        }
+        self.inner.send(message, delay_seconds).await
+    }
 }
 
 /// The folder of alias links, removed with the rig so runs leave nothing behind.
@@ -123,13 +157,19 @@ pub async fn rig_with_personas_model(
         provider,
         personas_model,
     };
-    // As the pipeline function wires it: finished jobs raise their webhook events.
+    // As the pipeline function wires it: finished jobs raise their webhook events, kept owed
+    // in the store until sent.
+    let webhook_queue = Arc::new(FlakyWebhookQueue {
+        inner: SqsWebhookQueue::new(clients.sqs.clone(), webhooks_queue_url.clone()),
+        failures_left: AtomicU32::new(0),
+    });
+    let event_outbox = Arc::new(EventOutbox {
+        events: Arc::new(QueuedJobEvents(webhook_queue.clone())),
+        owed: store.clone(),
+    });
     let transitions = Arc::new(NotifyingTransitions {
         inner: store.clone(),
-        events: Arc::new(QueuedJobEvents(Arc::new(SqsWebhookQueue::new(
-            clients.sqs.clone(),
-            webhooks_queue_url.clone(),
-        )))),
+        outbox: event_outbox.clone(),
     });
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),
@@ -139,9 +179,11 @@ pub async fn rig_with_personas_model(
         runner: Arc::new(runner),
         max_attempts: 3,
         running_cap: 3,
+        event_outbox,
     });
     Rig {
         pipeline,
+        webhook_queue,
         objects,
         queue_url,
         webhooks_queue_url,

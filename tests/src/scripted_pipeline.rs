@@ -10,14 +10,19 @@ use crate::bridge::{Bridge, InProcessPipeline};
 use crate::harness;
 use async_trait::async_trait;
 use aws_sdk_sqs::types::QueueAttributeName;
+use chrono::{DateTime, Utc};
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
-use kr_aws::sqs::SqsJobQueue;
+use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::AwsClients;
-use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Stage};
+use kr_core::domain::{Job, JobChange, Progress};
 use kr_core::service::jobs::{create_job, delete_job, CreateJobRequest, JobPorts};
-use kr_core::store::{JobQueue, JobStore, PipelineMessage, StoreError, UserStore};
+use kr_core::service::webhooks::{EventOutbox, QueuedJobEvents};
+use kr_core::store::{
+    JobQueue, JobStore, JobTransitions, PipelineMessage, StageClaim, StoreError, Transition,
+    UsageDelta, UserStore,
+};
 use kr_pipeline::engine::Pipeline;
 use kr_pipeline::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
 use serde_json::json;
@@ -162,6 +167,52 @@ impl JobQueue for FlakyQueue {
     }
 }
 
+/// The store's transitions, with a claim given back only after `delay`: the window in which
+/// a message sent by the worker that holds the stage can arrive while it still holds it.
+pub struct SlowRelease {
+    pub inner: Arc<DynamoStore>,
+    pub delay: Duration,
+}
+
+#[async_trait]
+impl JobTransitions for SlowRelease {
+    async fn apply(&self, current: &Job, change: JobChange) -> Result<Transition, StoreError> {
+        self.inner.apply(current, change).await
+    }
+
+    async fn report_progress(&self, job: &Job, progress: Progress) -> Result<bool, StoreError> {
+        self.inner.report_progress(job, progress).await
+    }
+
+    async fn add_usage(&self, job: &Job, delta: &UsageDelta) -> Result<bool, StoreError> {
+        self.inner.add_usage(job, delta).await
+    }
+
+    async fn claim_stage(
+        &self,
+        job: &Job,
+        token: &str,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<StageClaim, StoreError> {
+        self.inner.claim_stage(job, token, until, now).await
+    }
+
+    async fn release_stage(&self, job: &Job, token: &str) -> Result<(), StoreError> {
+        tokio::time::sleep(self.delay).await;
+        self.inner.release_stage(job, token).await
+    }
+
+    async fn start_job(
+        &self,
+        job: &Job,
+        at: DateTime<Utc>,
+        running_cap: u32,
+    ) -> Result<Transition, StoreError> {
+        self.inner.start_job(job, at, running_cap).await
+    }
+}
+
 pub struct Rig {
     pub store: Arc<DynamoStore>,
     pub clients: AwsClients,
@@ -237,6 +288,15 @@ pub async fn rig_with_cap(
         runner: runner.clone(),
         max_attempts: 3,
         running_cap,
+        // Events go to a queue of the rig's own; these stages' transitions raise none
+        // themselves, so the sweeper raises what they owe.
+        event_outbox: Arc::new(EventOutbox {
+            events: Arc::new(QueuedJobEvents(Arc::new(SqsWebhookQueue::new(
+                clients.sqs.clone(),
+                harness::fresh_queue(&clients).await,
+            )))),
+            owed: store.clone(),
+        }),
     });
     Rig {
         store,

@@ -1,12 +1,16 @@
 //! SERPs through DataForSEO's Standard queue: the client against the mock's queue endpoints,
 //! then jobs that post their SERPs, leave, and come back in later messages to collect them,
-//! with the same results as Live and a third of the SERP spend.
+//! with the same results as Live and a third of the SERP spend; and a post whose answer was
+//! lost, whose tasks are found by their tags and paid for once.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use kr_core::domain::Stage;
 use kr_core::store::PipelineMessage;
-use kr_dataforseo::{Collected, Market, ProviderError, QueuedSerp};
+use kr_dataforseo::{
+    Collected, JobSession, Market, PostedSerps, ProviderError, ReadySerp, SerpTask,
+};
 use kr_tests::dataforseo_mock::{paths, MockConfig, MockDataForSeo};
 use kr_tests::pipeline_rig::{provider_at, rig, RecordedUsage, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -31,6 +35,40 @@ async fn start(config: MockConfig) -> MockDataForSeo {
         .unwrap()
 }
 
+/// Posts `keywords` (cleaned) a request at a time as the pipeline does, each request as
+/// large as the session allows; returns each posted keyword's task id, and why posting
+/// stopped.
+async fn post_all(
+    session: &JobSession<'_>,
+    keywords: &[String],
+) -> (Vec<(usize, String)>, Option<ProviderError>) {
+    let mut ids = Vec::new();
+    let mut start = 0;
+    while start < keywords.len() {
+        let end = (start + session.serp_tasks_per_post()).min(keywords.len());
+        let tasks: Vec<SerpTask> = keywords[start..end]
+            .iter()
+            .map(|k| SerpTask::of_job("client-test", k.clone()))
+            .collect();
+        match session.post_serp_tasks(&tasks, &MARKET).await {
+            Ok(PostedSerps::Answered(answered)) => ids.extend(
+                answered
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(i, id)| Some((start + i, id?))),
+            ),
+            Ok(PostedSerps::Unanswered) => panic!("the mock plays no faults here"),
+            Err(err) => return (ids, Some(err)),
+        }
+        start = end;
+    }
+    (ids, None)
+}
+
+fn ready_ids(ready: &[ReadySerp]) -> HashSet<&str> {
+    ready.iter().map(|r| r.id.as_str()).collect()
+}
+
 #[tokio::test]
 async fn tasks_are_posted_a_hundred_at_a_time_collected_by_id_and_cached_as_live_answers() {
     let mock = start(MockConfig::default()).await;
@@ -40,33 +78,33 @@ async fn tasks_are_posted_a_hundred_at_a_time_collected_by_id_and_cached_as_live
     let mut keywords = serp_keywords(&mock);
     keywords.truncate(40);
     let known = keywords.len();
-    // Keywords the engine has no results for still make tasks; one that cannot be sent
-    // (nothing usable left) is not posted.
+    // Keywords the engine has no results for still make tasks.
     keywords.extend((0..120).map(|i| format!("no such phrase {i}")));
-    keywords.push("!!!".into());
-
-    let posted = session.post_serp_tasks(&keywords, &MARKET).await;
-    assert!(posted.stopped.is_none(), "{:?}", posted.stopped);
-    assert_eq!(mock.stats().requests_to(paths::SERP_TASK_POST), 2);
-    assert_eq!(posted.found.len(), known + 120);
-    assert!(!posted.asked[keywords.len() - 1]);
-    let ids: Vec<(usize, String)> = posted
-        .found
+    assert!(session
+        .cached_serps(&keywords, &MARKET)
+        .await
         .iter()
-        .map(|(i, queued)| match queued {
-            QueuedSerp::Posted(id) => (*i, id.clone()),
-            QueuedSerp::Cached(_) => panic!("nothing is cached yet"),
-        })
-        .collect();
+        .all(Option::is_none));
+
+    let (ids, stopped) = post_all(&session, &keywords).await;
+    assert!(stopped.is_none(), "{stopped:?}");
+    assert_eq!(mock.stats().requests_to(paths::SERP_TASK_POST), 2);
+    assert_eq!(ids.len(), known + 120);
     let stats = mock.stats();
     let billed: f64 = stats.tasks.iter().map(|t| t.cost).sum();
     assert!(
         (billed - 0.0006 * (known + 120) as f64).abs() < 1e-9,
         "{billed}"
     );
-
+    // Every task carries its tag, and the ready list shows it.
     let ready = session.ready_serp_tasks().await.unwrap();
-    assert!(ids.iter().all(|(_, id)| ready.contains(id)));
+    assert!(ids
+        .iter()
+        .all(|(_, id)| ready_ids(&ready).contains(id.as_str())));
+    let tag = SerpTask::of_job("client-test", keywords[0].clone()).tag;
+    assert!(ready
+        .iter()
+        .any(|r| r.id == ids[0].1 && r.tag.as_deref() == Some(tag.as_str())));
     for (i, id) in &ids[..known] {
         let Collected::Ready(serp) = session
             .collect_serp_task(id, &keywords[*i], &MARKET)
@@ -96,20 +134,17 @@ async fn tasks_are_posted_a_hundred_at_a_time_collected_by_id_and_cached_as_live
     let usage = session.usage();
     assert_eq!(usage.requests, mock.stats().requests.values().sum::<u64>());
 
-    // A second job finds the collected SERPs in the cache and posts only the others.
+    // A second job finds the collected SERPs in the cache.
     let other = RecordedUsage::default();
     let second = provider.for_job(None, &other);
-    let again = second
-        .post_serp_tasks(&keywords[..known + 1], &MARKET)
-        .await;
-    let cached = again
-        .found
+    let cached = second
+        .cached_serps(&keywords[..known + 1], &MARKET)
+        .await
         .iter()
-        .filter(|(_, q)| matches!(q, QueuedSerp::Cached(_)))
+        .filter(|serp| serp.is_some())
         .count();
     assert_eq!(cached, known);
     assert_eq!(second.usage().cache_hits, known as u64);
-    assert_eq!(mock.stats().requests_to(paths::SERP_TASK_POST), 3);
 }
 
 /// Each request holds only the tasks the job's spending cap has room for, and posting stops
@@ -122,9 +157,9 @@ async fn posting_stops_at_the_jobs_spending_cap() {
     let sink = RecordedUsage::default();
     let session = provider.for_job(None, &sink);
     let keywords: Vec<String> = serp_keywords(&mock).into_iter().take(40).collect();
-    let posted = session.post_serp_tasks(&keywords, &MARKET).await;
-    assert_eq!(posted.stopped, Some(ProviderError::CapReached));
-    assert_eq!(posted.found.len(), 5);
+    let (ids, stopped) = post_all(&session, &keywords).await;
+    assert_eq!(stopped, Some(ProviderError::CapReached));
+    assert_eq!(ids.len(), 5);
     assert_eq!(mock.stats().tasks_to(paths::SERP_TASK_POST).len(), 5);
     let usage = session.usage();
     assert!(usage.cap_reached);
@@ -138,11 +173,9 @@ async fn a_task_collected_too_early_is_pending_and_not_listed_as_ready() {
     let sink = RecordedUsage::default();
     let session = provider.for_job(None, &sink);
     let keyword = serp_keywords(&mock).remove(0);
-    let posted = session
-        .post_serp_tasks(std::slice::from_ref(&keyword), &MARKET)
-        .await;
-    let Some((_, QueuedSerp::Posted(id))) = posted.found.first() else {
-        panic!("{posted:?}");
+    let (ids, _) = post_all(&session, std::slice::from_ref(&keyword)).await;
+    let Some((_, id)) = ids.first() else {
+        panic!("nothing posted");
     };
     assert!(session.ready_serp_tasks().await.unwrap().is_empty());
     assert!(matches!(
@@ -150,11 +183,69 @@ async fn a_task_collected_too_early_is_pending_and_not_listed_as_ready() {
         Ok(Collected::Pending)
     ));
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    assert!(session.ready_serp_tasks().await.unwrap().contains(id));
+    assert!(ready_ids(&session.ready_serp_tasks().await.unwrap()).contains(id.as_str()));
     assert!(matches!(
         session.collect_serp_task(id, &keyword, &MARKET).await,
         Ok(Collected::Ready(_))
     ));
+}
+
+/// The connection drops after DataForSEO queued (and billed) a post's tasks: the answer with
+/// their ids is lost. The post is never sent again; the job finds its tasks in the ready list
+/// by their tags, collects them, and records what they cost. Each SERP is paid for once, none
+/// is fetched Live, and the job's spend equals the provider's bill.
+#[tokio::test]
+async fn a_post_whose_answer_was_lost_is_not_sent_again_and_its_tasks_are_found_by_tag() {
+    let dir = std::env::temp_dir().join(format!("serp-faults-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("faults.json");
+    std::fs::write(
+        &rules,
+        r#"{"rules": [{"name": "task_post answer lost once", "path": "/v3/serp/google/organic/task_post",
+            "times": 1, "answer": {"answer_lost": true}}]}"#,
+    )
+    .unwrap();
+    let mock = MockDataForSeo::start(MockConfig {
+        faults: Some(rules.to_string_lossy().into_owned()),
+        ..MockConfig::default().with_serp_ready_after(Duration::from_secs(2))
+    })
+    .await
+    .unwrap();
+    let rig = rig_at(&mock, &[]).await;
+    let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
+    let done = rig.complete(job.id).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    let stats = mock.stats();
+    assert_eq!(
+        stats.requests_to(paths::SERP_TASK_POST),
+        1,
+        "the post whose answer was lost is not sent again"
+    );
+    let posted = stats.tasks_to(paths::SERP_TASK_POST).len() as u64;
+    assert!(posted >= 20, "{posted}");
+    assert_eq!(
+        stats.requests_to(paths::SERP_ORGANIC),
+        0,
+        "none fetched Live"
+    );
+    let collected = stats
+        .tasks_to(paths::SERP_TASK_GET)
+        .iter()
+        .filter(|t| t.status_code == 20000 || t.status_code == 40102)
+        .count() as u64;
+    assert_eq!(
+        collected, posted,
+        "every task found by its tag and collected"
+    );
+    let usage = done.usage.unwrap();
+    assert!(
+        (usage.cost_usd - stats.total_cost).abs() < 1e-6,
+        "recorded {} against billed {}",
+        usage.cost_usd,
+        stats.total_cost
+    );
+    assert_eq!(usage.requests, stats.requests.values().sum::<u64>());
+    assert!(rig.dataset(job.id).await.keywords.len() > 40);
 }
 
 async fn rig_at(mock: &MockDataForSeo, vars: &[(&str, &str)]) -> Rig {

@@ -1,17 +1,19 @@
 //! What production throws at the pipeline, over real SQS and DynamoDB: a second worker for a
 //! stage already at work, a stage that would outlive its function, a worker that died, a
-//! message that ended in the dead-letter queue, an account over its running-job cap.
+//! message that ended in the dead-letter queue (stale or not), a part of the crawl sent on
+//! while its worker still held the stage, an account over its running-job cap.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{SecondsFormat, Utc};
 use kr_core::domain::{Job, JobId, JobStatus, Stage};
 use kr_core::service::jobs::redrive_stalled_jobs;
 use kr_core::store::{JobStore, PipelineMessage};
-use kr_pipeline::engine::Handled;
+use kr_pipeline::engine::{Handled, Pipeline};
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_tests::harness;
-use kr_tests::scripted_pipeline::{rig, rig_with_cap, Rig, ScriptedRunner};
+use kr_tests::scripted_pipeline::{rig, rig_with_cap, Rig, ScriptedRunner, SlowRelease};
 use serde_json::json;
 
 fn message(job: &Job, stage: Stage) -> PipelineMessage {
@@ -76,8 +78,80 @@ async fn a_second_copy_of_a_message_never_runs_a_stage_that_is_at_work() {
         rig.pipeline.handle(&crawl, 1).await
     });
     assert_eq!(first.unwrap(), Handled::Ran);
-    assert_eq!(second.unwrap(), Handled::Held);
+    assert!(
+        second.is_err(),
+        "a copy that finds the stage held is delivered again, not acknowledged: {second:?}"
+    );
     assert_eq!(crawls(&rig), 1, "the crawl ran once");
+    // Delivered again, it finds the job past the crawl.
+    assert_eq!(
+        rig.pipeline.handle(&crawl, 2).await.unwrap(),
+        Handled::Resent
+    );
+    assert_eq!(crawls(&rig), 1);
+}
+
+/// Takes the next message off the rig's queue, waiting up to `wait` for one.
+async fn next_message(rig: &Rig, wait: i32) -> Option<PipelineMessage> {
+    let output = rig
+        .clients
+        .sqs
+        .receive_message()
+        .queue_url(&rig.queue_url)
+        .max_number_of_messages(1)
+        .wait_time_seconds(wait)
+        .send()
+        .await
+        .unwrap();
+    let message = output.messages.unwrap_or_default().into_iter().next()?;
+    rig.clients
+        .sqs
+        .delete_message()
+        .queue_url(&rig.queue_url)
+        .receipt_handle(message.receipt_handle().unwrap())
+        .send()
+        .await
+        .unwrap();
+    Some(serde_json::from_str(message.body().unwrap()).unwrap())
+}
+
+/// A part of the crawl that goes on at once: its message can arrive before the worker that
+/// sent it is done with the stage. Here giving the claim back takes a second and the next
+/// part's message is handled the moment it arrives; it must run, not be dropped as held.
+#[tokio::test]
+async fn a_continuation_sent_at_once_runs_and_is_never_dropped_as_held() {
+    let runner = ScriptedRunner {
+        waits_once: std::sync::Mutex::new(Some((Stage::Crawl, Duration::ZERO))),
+        ..Default::default()
+    };
+    let rig = rig(runner, vec![]).await;
+    let job = at_crawl(&rig, &rig.new_job(1).await).await;
+    // The crawl's own message (sent by the references stage) is handled here directly.
+    while next_message(&rig, 0).await.is_some() {}
+    let slow = Pipeline {
+        jobs: rig.pipeline.jobs.clone(),
+        transitions: Arc::new(SlowRelease {
+            inner: rig.store.clone(),
+            delay: Duration::from_secs(1),
+        }),
+        queue: rig.pipeline.queue.clone(),
+        objects: rig.pipeline.objects.clone(),
+        runner: rig.pipeline.runner.clone(),
+        max_attempts: 3,
+        running_cap: 3,
+        event_outbox: rig.pipeline.event_outbox.clone(),
+    };
+    let crawl = message(&job, Stage::Crawl);
+    let (first, next) = tokio::join!(slow.handle(&crawl, 1), async {
+        let continuation = next_message(&rig, 5).await.expect("the next part was sent");
+        assert_eq!(continuation, message(&job, Stage::Crawl));
+        slow.handle(&continuation, 1).await
+    });
+    assert_eq!(first.unwrap(), Handled::Continued);
+    assert_eq!(next.unwrap(), Handled::Ran, "the next part ran");
+    assert_eq!(crawls(&rig), 2);
+    let job = rig.store.job(job.id).await.unwrap().unwrap();
+    assert_eq!(job.stage, Some(Stage::Discovery));
 }
 
 #[tokio::test]
@@ -154,21 +228,38 @@ async fn a_job_that_stops_showing_life_is_sent_again_then_failed_with_its_run_gi
 async fn a_dead_lettered_message_fails_its_job_and_gives_the_run_back_once() {
     let rig = rig(ScriptedRunner::default(), vec![]).await;
     let job = at_crawl(&rig, &rig.new_job(1).await).await;
-    let record = |id: &str| {
+    let record = |id: &str, stage: &str| {
         json!({"messageId": id, "receiptHandle": id, "eventSourceARN": rig.dead_letter_queue_arn,
-               "body": json!({"jobId": job.id, "stage": "crawl"}).to_string(),
+               "body": json!({"jobId": job.id, "stage": stage}).to_string(),
                "attributes": {"ApproximateReceiveCount": "1"}, "messageAttributes": {}})
     };
     let source = Source {
         deadline: Utc::now() + chrono::Duration::minutes(5),
         dead_letter_queue_arn: Some(&rig.dead_letter_queue_arn),
     };
+    let deliver = |delivery: &'static str, stage: &'static str| {
+        let event = json!({ "Records": [record(delivery, stage)] });
+        let source = &source;
+        let rig = &rig;
+        async move {
+            let answer = handle_event_from(&rig.pipeline, event, source)
+                .await
+                .unwrap();
+            assert_eq!(answer["batchItemFailures"], json!([]));
+        }
+    };
+    // Stale dead letters: a stage the job has passed, and the current stage while it shows
+    // life (a copy that kept finding it held by a live worker). Neither fails the job.
+    deliver("passed", "references").await;
+    deliver("live", "crawl").await;
+    let running = rig.store.job(job.id).await.unwrap().unwrap();
+    assert_eq!(running.status, JobStatus::Running);
+    assert_eq!(rig.credits(&running).await, 0, "no run given back");
+
+    // The stage stopped showing life: the dead letter fails the job, once.
+    age_heartbeat(&rig, job.id).await;
     for delivery in ["first", "again"] {
-        let event = json!({ "Records": [record(delivery)] });
-        let answer = handle_event_from(&rig.pipeline, event, &source)
-            .await
-            .unwrap();
-        assert_eq!(answer["batchItemFailures"], json!([]));
+        deliver(delivery, "crawl").await;
     }
     let failed = rig.store.job(job.id).await.unwrap().unwrap();
     assert_eq!(failed.status, JobStatus::Failed);

@@ -1,7 +1,9 @@
 //! Webhooks against the emulator and a local receiver: the endpoints of the account function,
 //! a real job whose completion the notifier delivers signed (verified here independently),
 //! retries after a 500 recorded attempt by attempt, duplicates carrying one `webhook-id`, a
-//! redirect to a private address refused, a hanging receiver, and a job's `callbackUrl`.
+//! redirect to a private address refused, a hanging receiver, a job's `callbackUrl`, and a
+//! delivery handled twice after its log write failed, whose retries do not fork, and an event
+//! whose send was lost, raised again from the outbox by the sweeper.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,13 +19,17 @@ use kr_account::{router as account_router, AccountState};
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsWebhookQueue;
 use kr_core::domain::{
-    DomainName, JobStatus, LanguageCode, LocationCode, WebhookEvent, WebhookUrl,
+    DomainName, JobStatus, LanguageCode, LocationCode, UserId, WebhookEvent, WebhookId, WebhookUrl,
 };
 use kr_core::service::jobs::CreateJobRequest;
 use kr_core::service::webhooks::RetrySchedule;
-use kr_core::store::{UserStore, WebhookMessage};
+use kr_core::store::{
+    CreateWebhookOutcome, DeliveryAttempt, StoreError, UserStore, Webhook, WebhookMessage,
+    WebhookStore,
+};
 use kr_crawler::GuardedClient;
 use kr_notifier::Notifier;
+use kr_pipeline::event::{handle_event_from, Source};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{rig, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -460,4 +466,201 @@ async fn a_job_request_takes_a_callback_url_and_answers_its_secret_once() {
         .await
         .expect(200);
     assert!(!job.text.contains("whsec_"));
+}
+
+/// The account's webhook store, whose next `record_delivery` fails once armed: a throttled
+/// table, say, after the receiver was already asked.
+struct FlakyDeliveryLog {
+    inner: Arc<kr_aws::dynamo::DynamoStore>,
+    fail_next: std::sync::atomic::AtomicBool,
+}
+
+#[async_trait::async_trait]
+impl WebhookStore for FlakyDeliveryLog {
+    async fn create_webhook(
+        &self,
+        webhook: &Webhook,
+        limit: usize,
+    ) -> Result<CreateWebhookOutcome, StoreError> {
+        self.inner.create_webhook(webhook, limit).await
+    }
+
+    async fn list_webhooks(&self, owner: UserId) -> Result<Vec<Webhook>, StoreError> {
+        self.inner.list_webhooks(owner).await
+    }
+
+    async fn webhook(&self, owner: UserId, id: WebhookId) -> Result<Option<Webhook>, StoreError> {
+        self.inner.webhook(owner, id).await
+    }
+
+    async fn delete_webhook(&self, owner: UserId, id: WebhookId) -> Result<bool, StoreError> {
+        self.inner.delete_webhook(owner, id).await
+    }
+
+    async fn record_delivery(&self, attempt: &DeliveryAttempt) -> Result<(), StoreError> {
+        if self
+            .fail_next
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            return Err(StoreError::new("injected: the delivery log is unavailable"));
+        }
+        self.inner.record_delivery(attempt).await
+    }
+
+    async fn deliveries(
+        &self,
+        id: WebhookId,
+        limit: u32,
+    ) -> Result<Vec<DeliveryAttempt>, StoreError> {
+        self.inner.deliveries(id, limit).await
+    }
+}
+
+/// A delivery whose attempt could not be logged is handled again (SQS delivers it again);
+/// the retries that follow are one chain, not two: every attempt is sent and logged once,
+/// the failed one sent twice with one `webhook-id`.
+#[tokio::test]
+async fn a_delivery_handled_twice_after_a_failed_log_write_does_not_fork_its_retries() {
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) = receiver(vec![Answer::Status(500)]).await;
+    let (user, job) = rig.start_request(request(None)).await;
+    let signing = signing(&rig);
+    let (webhook, _) = kr_core::service::webhooks::create_webhook(
+        rig.store.as_ref(),
+        signing.key().await.unwrap(),
+        user.id,
+        kr_core::service::webhooks::NewWebhookRequest {
+            url: WebhookUrl::parse("http://hooks.test/forks").unwrap(),
+            events: WebhookEvent::ALL.to_vec(),
+        },
+    )
+    .await
+    .unwrap();
+    rig.complete(job.id).await;
+    let log = Arc::new(FlakyDeliveryLog {
+        inner: rig.store.clone(),
+        fail_next: std::sync::atomic::AtomicBool::new(true),
+    });
+    let notifier = Notifier {
+        webhooks: log,
+        // Three attempts, a second apart.
+        ..notifier(&rig, address, Duration::from_secs(5))
+    };
+    // As SQS would: a message whose handling failed is delivered again.
+    let mut handled = Vec::new();
+    let mut idle = 0;
+    while idle < 3 {
+        let output = rig
+            .clients
+            .sqs
+            .receive_message()
+            .queue_url(&rig.webhooks_queue_url)
+            .max_number_of_messages(10)
+            .wait_time_seconds(1)
+            .send()
+            .await
+            .unwrap();
+        let messages = output.messages.unwrap_or_default();
+        idle = if messages.is_empty() { idle + 1 } else { 0 };
+        for message in messages {
+            let parsed: WebhookMessage = serde_json::from_str(message.body().unwrap()).unwrap();
+            while notifier.handle(&parsed).await.is_err() {}
+            handled.push(parsed);
+            rig.clients
+                .sqs
+                .delete_message()
+                .queue_url(&rig.webhooks_queue_url)
+                .receipt_handle(message.receipt_handle().unwrap())
+                .send()
+                .await
+                .unwrap();
+        }
+    }
+    let attempts: Vec<u32> = handled
+        .iter()
+        .filter(|m| m.target.is_some())
+        .map(|m| m.attempt)
+        .collect();
+    assert_eq!(attempts, [1, 2, 3], "one chain of retries");
+    let received = receiver_state.received.lock().unwrap().clone();
+    assert_eq!(received.len(), 4, "three attempts, the first sent twice");
+    assert!(received
+        .iter()
+        .all(|(headers, _, _)| headers["webhook-id"] == received[0].0["webhook-id"]));
+    let logged = WebhookStore::deliveries(rig.store.as_ref(), webhook.id, 10)
+        .await
+        .unwrap();
+    let mut numbers: Vec<u32> = logged.iter().map(|a| a.attempt).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2, 3], "each attempt logged once");
+}
+
+/// The write that finishes a job records its event as owed (an outbox). When the send that
+/// follows is lost (here it fails; a worker that dies in between is the same to the store),
+/// the sweeper raises the event once its grace is over, and it is delivered once.
+#[tokio::test]
+async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_once() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) = receiver(vec![Answer::Status(204)]).await;
+    let (_, job) = rig
+        .start_request(request(Some("http://hooks.test/owed")))
+        .await;
+    rig.webhook_queue.fail_next(1);
+    let done = rig.complete(job.id).await;
+    let notifier = Notifier {
+        retries: RetrySchedule::none(),
+        ..notifier(&rig, address, Duration::from_secs(5))
+    };
+    assert!(
+        drive(&rig, &notifier).await.is_empty(),
+        "the event was lost with its send"
+    );
+
+    // Past the sweeper's grace: the event has been owed for an hour.
+    let an_hour_ago = (done.completed_at.unwrap() - chrono::Duration::hours(1))
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    rig.clients
+        .dynamodb
+        .update_item()
+        .table_name(harness::config().table_name)
+        .key("PK", AttributeValue::S(format!("OUTBOX#{}", job.id)))
+        .key("SK", AttributeValue::S("EVENT#job.completed".into()))
+        .update_expression("SET GSI3SK = :then")
+        .condition_expression("attribute_exists(PK)")
+        .expression_attribute_values(
+            ":then",
+            AttributeValue::S(format!("{an_hour_ago}#{}", job.id)),
+        )
+        .send()
+        .await
+        .expect("the finishing write recorded the event as owed");
+    let sweep = || async {
+        handle_event_from(
+            &rig.pipeline,
+            json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}),
+            &Source::local(),
+        )
+        .await
+        .unwrap()
+    };
+    let swept = sweep().await;
+    assert!(swept["eventsRaised"].as_u64().unwrap_or(0) >= 1, "{swept}");
+    let handled = drive(&rig, &notifier).await;
+    assert!(handled
+        .iter()
+        .any(|m| m.job_id == job.id && m.event == WebhookEvent::JobCompleted));
+    let ours = |received: &[Received]| {
+        received
+            .iter()
+            .filter(|(_, _, path)| path == "/owed")
+            .count()
+    };
+    assert_eq!(ours(&receiver_state.received.lock().unwrap()), 1);
+
+    // Settled once sent: the next sweep raises it no more.
+    sweep().await;
+    let again = drive(&rig, &notifier).await;
+    assert!(again.iter().all(|m| m.job_id != job.id), "{again:?}");
+    assert_eq!(ours(&receiver_state.received.lock().unwrap()), 1);
 }

@@ -125,6 +125,32 @@ impl Notifier {
             None => None,
             Some(_) => self.retries.after(message.attempt),
         };
+        // The attempt is recorded before the next one is queued. Were it the other way round,
+        // a failed record would have this message delivered again, and its second delivery
+        // would queue a second copy of the next attempt: two chains of retries from then on.
+        // This way a failed record queues nothing; the redelivery sends this attempt again
+        // (the same `webhook-id`, so receivers drop the repeat) and queues the next once.
+        match target {
+            DeliveryTarget::Webhook(webhook_id) => {
+                let attempt = DeliveryAttempt {
+                    webhook_id,
+                    message_id: id,
+                    event: message.event,
+                    job_id: job.id,
+                    attempt: message.attempt,
+                    at: now,
+                    duration_ms: outcome.duration.as_millis() as u64,
+                    status_code: outcome.status,
+                    error: outcome.error,
+                    next_attempt_at: next
+                        .map(|delay| now + chrono::Duration::from_std(delay).unwrap_or_default()),
+                };
+                self.webhooks.record_delivery(&attempt).await?;
+            }
+            DeliveryTarget::Callback => {
+                tracing::info!(job = %job.id, attempt = message.attempt, status = ?outcome.status, error = ?outcome.error, "callback delivery");
+            }
+        }
         if let Some(delay) = next {
             let retry = WebhookMessage {
                 target: Some(target),
@@ -133,26 +159,7 @@ impl Notifier {
             };
             self.queue.send(&retry, delay.as_secs() as u32).await?;
         }
-        let attempt = DeliveryAttempt {
-            webhook_id: match target {
-                DeliveryTarget::Webhook(id) => id,
-                DeliveryTarget::Callback => {
-                    tracing::info!(job = %job.id, attempt = message.attempt, status = ?outcome.status, error = ?outcome.error, "callback delivery");
-                    return Ok(());
-                }
-            },
-            message_id: id,
-            event: message.event,
-            job_id: job.id,
-            attempt: message.attempt,
-            at: now,
-            duration_ms: outcome.duration.as_millis() as u64,
-            status_code: outcome.status,
-            error: outcome.error,
-            next_attempt_at: next
-                .map(|delay| now + chrono::Duration::from_std(delay).unwrap_or_default()),
-        };
-        self.webhooks.record_delivery(&attempt).await
+        Ok(())
     }
 
     /// An SQS batch: messages whose handling failed (a store or queue error, not a failed

@@ -6,11 +6,13 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use kr_core::domain::Job;
 use kr_core::domain::{JobStatus, Progress, Stage};
+use kr_core::service::webhooks::EventOutbox;
 use kr_core::store::{
     JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, StageClaim, StoreError,
     Transition,
 };
 
+use crate::event::STALLED_AFTER;
 use crate::runner::{FailureKind, ProgressReporter, StageError, StageOutcome, StageRunner};
 
 /// A message the engine could not finish now; SQS should deliver it again.
@@ -35,8 +37,6 @@ pub enum Handled {
     /// The job had already moved past this stage; its next message was sent again in case
     /// the first send was lost.
     Resent,
-    /// Another worker holds the stage: this copy was not run.
-    Held,
     /// Part of the stage ran; the rest was sent as a new message.
     Continued,
     /// The owner has their cap of jobs running; the job waits in `queued` and is started
@@ -60,6 +60,8 @@ pub struct Pipeline {
     pub max_attempts: u32,
     /// Jobs of one owner running at once.
     pub running_cap: u32,
+    /// Finished jobs' events still owed; the sweeper raises those a worker did not send.
+    pub event_outbox: Arc<EventOutbox>,
 }
 
 impl Pipeline {
@@ -129,7 +131,19 @@ impl Pipeline {
             .await?
         {
             StageClaim::Claimed => {}
-            StageClaim::Held => return Ok(Handled::Held),
+            // Another worker holds the stage. This copy may be the part that comes next (a
+            // continuation sent just before the claim was given back) or a duplicate; either
+            // way it is delivered again after the visibility timeout rather than dropped, and
+            // finds the stage moved on (ignored) or free (run). One that keeps finding it held
+            // reaches the dead-letter queue, where a fresh heartbeat keeps it from failing the
+            // job (`dead_letter`).
+            StageClaim::Held => {
+                return Err(Retry(format!(
+                    "stage {} of job {} is held by another worker",
+                    current.as_str(),
+                    job.id
+                )))
+            }
             StageClaim::Moved => return Ok(Handled::Ignored),
         }
         let reporter = ProgressReporter::until(
@@ -156,7 +170,11 @@ impl Pipeline {
         match outcome {
             Ok(StageOutcome::Continue) => self.advance(&job, current).await,
             Ok(StageOutcome::Unfinished { resume_after }) => {
-                // The next part runs from its own message; the claim goes with this one.
+                // The next part runs from its own message. The claim is given back first:
+                // a part sent at once could otherwise arrive while this one still holds the
+                // stage. If the send fails, this message is delivered again and runs the
+                // next part itself.
+                self.transitions.release_stage(&job, &token).await?;
                 self.queue
                     .enqueue_after(
                         &PipelineMessage {
@@ -166,7 +184,6 @@ impl Pipeline {
                         resume_after,
                     )
                     .await?;
-                self.transitions.release_stage(&job, &token).await?;
                 Ok(Handled::Continued)
             }
             Ok(StageOutcome::Completed { keyword_count }) => {
@@ -242,13 +259,35 @@ impl Pipeline {
     }
 
     /// A message that exhausted its deliveries (the dead-letter queue): its job is failed
-    /// with its run given back, so it never stays `queued` or `running`.
-    pub async fn dead_letter(&self, message: &PipelineMessage) -> Result<Handled, Retry> {
+    /// with its run given back, so it never stays `queued` or `running` — unless the message
+    /// is stale. A dead letter of a stage the job has passed is a duplicate; one of the
+    /// current stage while that stage shows life (a heartbeat within [`STALLED_AFTER`]: a
+    /// claim writes one, and a claim never outlasts the function's timeout, far shorter) is
+    /// a copy that kept finding the stage held by a live worker. Ignoring it is safe: if
+    /// that worker stalls, its heartbeat ages and the sweeper re-drives the stage, then fails
+    /// the job after `MAX_REDRIVES` ([`crate::event`]).
+    pub async fn dead_letter(
+        &self,
+        message: &PipelineMessage,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, Retry> {
         let Some(job) = self.jobs.job(message.job_id).await? else {
             return Ok(Handled::JobGone);
         };
         if job.status.is_finished() {
             return Ok(Handled::Ignored);
+        }
+        if let Some(current) = job.stage {
+            if message.stage != current {
+                return Ok(Handled::Ignored);
+            }
+            if job
+                .heartbeat_at
+                .is_some_and(|beat| now - beat < STALLED_AFTER)
+            {
+                tracing::warn!(job = %job.id, stage = current.as_str(), "dead letter of a stage that shows life; left to the sweeper");
+                return Ok(Handled::Ignored);
+            }
         }
         let stage = job.stage.unwrap_or(message.stage);
         let err = StageError::permanent(format!(

@@ -19,6 +19,10 @@ pub const MAX_REDRIVES: u32 = 3;
 /// A job still `queued` this long after it was created is failed and its run given back.
 pub const MAX_QUEUED: Duration = Duration::hours(24);
 
+/// A finished job's event still owed this long was not sent by the worker that finished
+/// the job (it sends right after the write): the sweeper raises it again.
+pub const OWED_EVENT_GRACE: Duration = Duration::minutes(2);
+
 /// The function's timeout in template.yaml.
 const FUNCTION_TIMEOUT: Duration = Duration::seconds(300);
 
@@ -85,7 +89,13 @@ pub async fn handle_event_from(
             MAX_REDRIVES,
         )
         .await?;
-        return Ok(json!({ "requeued": requeued, "redriven": redriven }));
+        let events_raised = pipeline
+            .event_outbox
+            .raise_overdue(now - OWED_EVENT_GRACE)
+            .await?;
+        return Ok(
+            json!({ "requeued": requeued, "redriven": redriven, "eventsRaised": events_raised }),
+        );
     }
     Err("unrecognised event: expected an SQS batch or a scheduled event".into())
 }
@@ -112,7 +122,7 @@ pub async fn handle_batch(
             .and_then(|count| count.parse::<u32>().ok())
             .unwrap_or(1);
         let handled = if dead_letter {
-            pipeline.dead_letter(&message).await
+            pipeline.dead_letter(&message, Utc::now()).await
         } else {
             pipeline.handle_until(&message, receive_count, source.deadline).await
         };

@@ -4,7 +4,7 @@ use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_core::service::webhooks::{NotifyingTransitions, QueuedJobEvents};
+use kr_core::service::webhooks::{EventOutbox, NotifyingTransitions, QueuedJobEvents};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::{DataForSeo, ProviderSettings};
 use kr_pipeline::provider_credentials::resolve_credentials;
@@ -57,13 +57,18 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         provider,
         personas_model,
     };
-    // Every job that finishes, whatever finished it, raises its webhook event.
-    let transitions = Arc::new(NotifyingTransitions {
-        inner: store.clone(),
+    // Every job that finishes, whatever finished it, raises its webhook event; the store
+    // keeps it owed until it is sent, and the sweeper raises those a worker did not send.
+    let event_outbox = Arc::new(EventOutbox {
         events: Arc::new(QueuedJobEvents(Arc::new(SqsWebhookQueue::new(
             clients.sqs.clone(),
             config.webhooks_queue_url.clone(),
         )))),
+        owed: store.clone(),
+    });
+    let transitions = Arc::new(NotifyingTransitions {
+        inner: store.clone(),
+        outbox: event_outbox.clone(),
     });
     let pipeline = Arc::new(Pipeline {
         jobs: store.clone(),
@@ -73,6 +78,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         runner: Arc::new(runner),
         max_attempts: MAX_ATTEMPTS,
         running_cap: config.limits.running_jobs_per_account,
+        event_outbox,
     });
     let dead_letters = std::env::var("KR_DEAD_LETTER_QUEUE_ARN").ok();
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| {

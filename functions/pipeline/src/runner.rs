@@ -169,9 +169,16 @@ impl UsageSink for ProgressReporter {
     /// must not take the record of it along.
     async fn usage_changed(&self, usage: &ProviderUsage) {
         {
-            // Concurrent calls may report out of order; every change adds a request or a
-            // cache hit or reaches the cap, so the later figures are the larger ones.
-            let progress = |u: &ProviderUsage| (u.requests + u.cache_hits, u.cap_reached);
+            // Concurrent calls may report out of order; every change adds a request, a
+            // cache hit or a cost (tasks found again), or reaches the cap, so the later
+            // figures are the larger ones.
+            let progress = |u: &ProviderUsage| {
+                (
+                    u.requests + u.cache_hits,
+                    (u.cost_usd * 1e6).round() as i64,
+                    u.cap_reached,
+                )
+            };
             let mut current = self.usage.lock().expect("usage lock");
             if current
                 .as_ref()
@@ -192,7 +199,11 @@ impl UsageSink for ProgressReporter {
             cap_usd: newest.cap_usd,
             cap_reached: newest.cap_reached && !stored.cap_reached,
         };
-        if delta.requests == 0 && delta.cache_hits == 0 && !delta.cap_reached {
+        if delta.requests == 0
+            && delta.cache_hits == 0
+            && delta.cost_usd.abs() < 1e-9
+            && !delta.cap_reached
+        {
             return;
         }
         match self.transitions.add_usage(&self.job, &delta).await {

@@ -42,6 +42,9 @@ impl GuardedClient {
         let client = reqwest::Client::builder()
             .user_agent(user_agent)
             .redirect(reqwest::redirect::Policy::none())
+            // As the crawler's: a proxy (HTTP_PROXY and the like) would connect on our
+            // behalf, past the resolver's address checks.
+            .no_proxy()
             .dns_resolver(Arc::new(GuardedResolver(Arc::clone(&policy))))
             .timeout(timeout)
             .connect_timeout(timeout)

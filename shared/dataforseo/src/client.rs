@@ -152,10 +152,20 @@ impl JobSession<'_> {
                     // Nothing was charged that we can see; the request may not have arrived.
                     self.spend.charge(0.0).await;
                     last_failure = format!("transport: {}", without_url(&err));
+                    if !endpoint.is_idempotent() {
+                        return Err(ProviderError::Unanswered(last_failure));
+                    }
                     continue;
                 }
             };
             let envelope = Envelope::parse(&bytes);
+            if envelope.is_none() && !endpoint.is_idempotent() {
+                // No envelope says whether the tasks were created: as good as no answer.
+                self.spend.charge(0.0).await;
+                return Err(ProviderError::Unanswered(format!(
+                    "HTTP {status} without a readable answer"
+                )));
+            }
             self.spend
                 .charge(envelope.as_ref().map_or(0.0, Envelope::charged))
                 .await;

@@ -82,6 +82,13 @@ impl Endpoint {
         self.method() == Method::Post
     }
 
+    /// Whether sending a request twice does what sending it once does. A `task_post` creates
+    /// (and charges) new tasks each time it arrives, so one whose answer was lost is not
+    /// sent again: its tasks are looked up by their `tag` instead.
+    pub fn is_idempotent(self) -> bool {
+        self != Endpoint::SerpTaskPost
+    }
+
     pub fn rate_limit(self) -> RateLimit {
         match self {
             Endpoint::AdsSearchVolume => GOOGLE_ADS,

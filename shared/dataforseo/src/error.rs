@@ -17,6 +17,10 @@ pub enum ProviderError {
     /// Transient trouble that outlasted the retries.
     #[error("DataForSEO is unavailable: {0}")]
     Unavailable(String),
+    /// A request that creates paid tasks went out and no readable answer came back: the
+    /// tasks may have been created (and paid for) or not. It is never sent again blindly.
+    #[error("DataForSEO's answer was lost: {0}")]
+    Unanswered(String),
 }
 
 impl ProviderError {

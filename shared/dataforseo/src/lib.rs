@@ -23,6 +23,6 @@ pub use api::{Bulk, Market};
 pub use client::{DataForSeo, JobSession};
 pub use endpoint::{Endpoint, RateLimit};
 pub use error::ProviderError;
-pub use serp_queue::{Collected, QueuedSerp};
+pub use serp_queue::{Collected, PostedSerps, ReadySerp, SerpTask};
 pub use settings::{spending_limits_from_vars, ProviderSettings, RetryPolicy, SerpMethod};
 pub use spend::{UsageSink, PROVIDER};

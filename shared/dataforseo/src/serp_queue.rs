@@ -2,15 +2,16 @@
 //! account's finished tasks are listed, and each is collected by its id (both free). A SERP
 //! costs 0.0006 USD this way against 0.002 Live, and takes minutes instead of seconds, so the
 //! caller comes back to collect rather than wait. Collected SERPs are cached under the Live
-//! request they answer, so a later job gets them either way.
-
-use std::collections::HashSet;
+//! request they answer, so a later job gets them either way. Every task carries a `tag`
+//! (the caller's), and a post whose answer was lost is never sent again: the tags find its
+//! tasks in the ready list, so no task is paid for twice.
 
 use futures_util::stream::{self, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 
-use crate::api::{Bulk, Market};
+use crate::api::Market;
 use crate::client::{cache_key, JobSession};
 use crate::endpoint::Endpoint;
 use crate::envelope::decode_all;
@@ -28,13 +29,42 @@ const TASK_CREATED: i64 = 20_100;
 /// "Task Handed." and "Task In Queue.": collecting it is too early.
 const NOT_READY: [i64; 2] = [40_601, 40_602];
 
-/// A SERP asked of the queue.
-#[derive(Debug, Clone)]
-pub enum QueuedSerp {
-    /// Answered by the cross-job cache: nothing was posted.
-    Cached(SerpResult),
-    /// Posted; collected later by this task id.
-    Posted(String),
+/// A SERP task to post: its keyword (cleaned, see [`crate::keywords::sanitize`]) and the
+/// `tag` it carries. DataForSEO keeps a task's tag with it and lists it in `tasks_ready`, so
+/// a task whose post answer was lost can be found again without posting it twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SerpTask {
+    pub keyword: String,
+    pub tag: String,
+}
+
+impl SerpTask {
+    /// `keyword`'s task for `job`, tagged with both (the keyword as a digest: a tag holds at
+    /// most 255 characters, a keyword up to 700).
+    pub fn of_job(job: &str, keyword: String) -> Self {
+        let digest = Sha256::digest(keyword.as_bytes());
+        Self {
+            tag: format!("kr:{job}:{}", hex::encode(&digest[..8])),
+            keyword,
+        }
+    }
+}
+
+/// What one `task_post` request did with its tasks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PostedSerps {
+    /// Each task's id, in the order posted; `None` for one the queue refused.
+    Answered(Vec<Option<String>>),
+    /// The request went out and no answer came back: its tasks may be queued (and paid for)
+    /// or not. They must not be posted again; their tags find them in the ready list.
+    Unanswered,
+}
+
+/// A finished task of the account's ready list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadySerp {
+    pub id: String,
+    pub tag: Option<String>,
 }
 
 /// What collecting a task gave.
@@ -49,6 +79,8 @@ pub enum Collected {
 struct ReadyTask {
     #[serde(default, deserialize_with = "lenient::opt_string")]
     id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    tag: Option<String>,
 }
 
 /// The SERP task of `keyword` (already cleaned), the same for the Live and Standard methods.
@@ -72,98 +104,111 @@ impl JobSession<'_> {
         )
     }
 
-    /// Queues the top-ten organic SERP of each keyword. A keyword that cannot be sent is not
-    /// asked; one the queue refused is asked without an answer; `stopped` says why the
-    /// requests after it were not sent.
-    pub async fn post_serp_tasks(
+    /// The cached SERP of each keyword (cleaned), read a few at a time as Live requests read
+    /// them; each one found counts as a cache hit.
+    pub async fn cached_serps(
         &self,
         keywords: &[String],
         market: &Market<'_>,
-    ) -> Bulk<QueuedSerp> {
-        let mut bulk = Bulk {
-            found: Vec::new(),
-            asked: vec![false; keywords.len()],
-            stopped: None,
-        };
-        let usable: Vec<(usize, String)> = keywords
-            .iter()
-            .enumerate()
-            .filter_map(|(index, keyword)| Some((index, sanitize(keyword)?)))
-            .collect();
-        // The cache is read a few keywords at a time, as Live requests read it.
-        let mut looked_up = stream::iter(usable)
-            .map(|(index, keyword)| async move {
-                let cached = self.cached(&self.serp_cache_key(&keyword, market)).await;
-                (index, keyword, cached)
-            })
+    ) -> Vec<Option<SerpResult>> {
+        // Owned keywords: a stream of borrowed ones makes the caller's future `Send` only
+        // for one lifetime, which async trait methods cannot use.
+        let mut looked_up = stream::iter(keywords.to_vec())
+            .map(|keyword| async move { self.cached(&self.serp_cache_key(&keyword, market)).await })
             .buffered(CACHE_READS);
-        let mut to_post: Vec<(usize, String)> = Vec::new();
-        while let Some((index, keyword, cached)) = looked_up.next().await {
-            match cached {
+        let mut found = Vec::with_capacity(keywords.len());
+        while let Some(cached) = looked_up.next().await {
+            found.push(match cached {
                 Some(results) => {
                     self.spend.cache_hit().await;
-                    let serp = decode_all(results).into_iter().next().unwrap_or_default();
-                    bulk.found.push((index, QueuedSerp::Cached(serp)));
-                    bulk.asked[index] = true;
+                    Some(decode_all(results).into_iter().next().unwrap_or_default())
                 }
-                None => to_post.push((index, keyword)),
-            }
-        }
-        let mut rest = to_post.as_slice();
-        while !rest.is_empty() {
-            // A request holds as many tasks as the cap leaves room for at list price, so one
-            // request cannot take a job far past it; `exchange` refuses once nothing is left.
-            let affordable = self.spend.left().map_or(usize::MAX, |left| {
-                // Less than the float dust of the division does not buy another task.
-                (left / list_price(Endpoint::SerpTaskPost).task - 1e-9).ceil() as usize
+                None => None,
             });
-            let size = affordable
-                .clamp(1, Endpoint::SerpTaskPost.batch_size())
-                .min(rest.len());
-            let (batch, after) = rest.split_at(size);
-            rest = after;
-            let tasks: Vec<Value> = batch
-                .iter()
-                .map(|(_, keyword)| serp_task(keyword, market))
-                .collect();
-            let body = Value::Array(tasks).to_string();
-            let answer = match self
-                .exchange(Endpoint::SerpTaskPost, "", Some(body), false)
-                .await
-            {
-                Ok(answer) => answer,
-                Err(err) => {
-                    bulk.stopped = Some(err);
-                    break;
-                }
-            };
-            // Tasks are answered in the order they were posted.
-            for ((index, _), task) in batch.iter().zip(answer.envelope.tasks) {
-                bulk.asked[*index] = true;
-                match (task.reported.status_code, task.id) {
-                    (Some(TASK_CREATED), Some(id)) => {
-                        bulk.found.push((*index, QueuedSerp::Posted(id)));
-                    }
-                    (code, _) => tracing::warn!(
-                        code,
-                        message = task.reported.status_message.as_deref().unwrap_or(""),
-                        "the SERP queue refused a task"
-                    ),
-                }
-            }
         }
-        bulk
+        found
     }
 
-    /// Ids of the account's finished SERP tasks not collected yet. The list is the
+    /// Tasks the next `task_post` may hold: 100, or as many as the job's spending cap has
+    /// room for at list price (at least one; the request itself refuses once nothing is
+    /// left), so one request cannot take a job far past its cap.
+    pub fn serp_tasks_per_post(&self) -> usize {
+        let affordable = self.spend.left().map_or(usize::MAX, |left| {
+            // Less than the float dust of the division does not buy another task.
+            (left / list_price(Endpoint::SerpTaskPost).task - 1e-9).ceil() as usize
+        });
+        affordable.clamp(1, Endpoint::SerpTaskPost.batch_size())
+    }
+
+    /// Posts `tasks` (at most [`Self::serp_tasks_per_post`]) in one request. The cost of
+    /// every accepted task is added as the answer comes; a lost answer is never retried
+    /// ([`PostedSerps::Unanswered`]).
+    pub async fn post_serp_tasks(
+        &self,
+        tasks: &[SerpTask],
+        market: &Market<'_>,
+    ) -> Result<PostedSerps, ProviderError> {
+        let body: Vec<Value> = tasks
+            .iter()
+            .map(|task| {
+                let mut posted = serp_task(&task.keyword, market);
+                posted["tag"] = Value::String(task.tag.clone());
+                posted
+            })
+            .collect();
+        let answer = match self
+            .exchange(
+                Endpoint::SerpTaskPost,
+                "",
+                Some(Value::Array(body).to_string()),
+                false,
+            )
+            .await
+        {
+            Ok(answer) => answer,
+            Err(ProviderError::Unanswered(detail)) => {
+                tracing::warn!(%detail, tasks = tasks.len(), "SERP tasks posted without an answer; looking them up by tag");
+                return Ok(PostedSerps::Unanswered);
+            }
+            Err(err) => return Err(err),
+        };
+        // Tasks are answered in the order they were posted.
+        let mut ids = vec![None; tasks.len()];
+        for (id, task) in ids.iter_mut().zip(answer.envelope.tasks) {
+            match (task.reported.status_code, task.id) {
+                (Some(TASK_CREATED), Some(created)) => *id = Some(created),
+                (code, _) => tracing::warn!(
+                    code,
+                    message = task.reported.status_message.as_deref().unwrap_or(""),
+                    "the SERP queue refused a task"
+                ),
+            }
+        }
+        Ok(PostedSerps::Answered(ids))
+    }
+
+    /// Records the price of a task whose post answer was lost and that was found again (it
+    /// was accepted, so it was paid for); the request itself was counted when it was sent.
+    pub async fn serp_task_found_again(&self) {
+        self.spend
+            .add_cost(list_price(Endpoint::SerpTaskPost).task)
+            .await;
+    }
+
+    /// The account's finished SERP tasks not collected yet, with their tags. The list is the
     /// account's (every job's), and DataForSEO returns at most 1,000 at a time.
-    pub async fn ready_serp_tasks(&self) -> Result<HashSet<String>, ProviderError> {
+    pub async fn ready_serp_tasks(&self) -> Result<Vec<ReadySerp>, ProviderError> {
         let answer = self
             .exchange(Endpoint::SerpTasksReady, "", None, true)
             .await?;
         Ok(decode_all::<ReadyTask>(answer.envelope.into_results())
             .into_iter()
-            .filter_map(|task| task.id)
+            .filter_map(|task| {
+                Some(ReadySerp {
+                    id: task.id?,
+                    tag: task.tag,
+                })
+            })
             .collect())
     }
 

@@ -67,6 +67,17 @@ impl<'a> JobSpend<'a> {
         self.sink.usage_changed(&snapshot).await;
     }
 
+    /// Adds the price of something paid by a request already counted (tasks whose post
+    /// answer was lost, found again later).
+    pub async fn add_cost(&self, cost_usd: f64) {
+        let snapshot = {
+            let mut usage = self.usage.lock().expect("usage lock");
+            usage.cost_usd = ((usage.cost_usd + cost_usd) * 1e6).round() / 1e6;
+            usage.clone()
+        };
+        self.sink.usage_changed(&snapshot).await;
+    }
+
     pub async fn cache_hit(&self) {
         let snapshot = {
             let mut usage = self.usage.lock().expect("usage lock");

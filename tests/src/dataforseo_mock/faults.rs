@@ -1,6 +1,6 @@
 //! Failures the mock plays on purpose, read from a rules file (`faults.json`): a task that
-//! fails, a whole request that fails, or a bare HTTP error, for the first N matching requests
-//! or for all of them.
+//! fails, a whole request that fails, a bare HTTP error, or a request carried out whose answer
+//! is lost on the way, for the first N matching requests or for all of them.
 
 use std::path::Path;
 
@@ -24,6 +24,10 @@ struct Answer {
     /// Whether the failed task is still billed (as `40101` is).
     #[serde(default)]
     charge: bool,
+    /// The request is carried out (a `task_post`'s tasks queued and billed), then the
+    /// connection drops before the answer is whole: a client cannot tell what happened.
+    #[serde(default)]
+    answer_lost: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -54,6 +58,8 @@ pub(crate) enum Fault {
         message: String,
     },
     Http(u16),
+    /// Carried out, answer lost (`answer_lost`).
+    AnswerLost,
 }
 
 #[derive(Debug, Default)]
@@ -101,10 +107,11 @@ impl Faults {
                 a.task_status.is_some(),
                 a.envelope_status.is_some(),
                 a.http_status.is_some(),
+                a.answer_lost,
             ];
             anyhow::ensure!(
                 kinds.iter().filter(|k| **k).count() == 1,
-                "fault rule {:?}: exactly one of task_status, envelope_status, http_status",
+                "fault rule {:?}: exactly one of task_status, envelope_status, http_status, answer_lost",
                 rule.name
             );
         }
@@ -136,6 +143,8 @@ impl Faults {
                 message,
                 charge: answer.charge,
             }
+        } else if answer.answer_lost {
+            Fault::AnswerLost
         } else if let Some(status) = answer.envelope_status {
             Fault::Envelope { status, message }
         } else {

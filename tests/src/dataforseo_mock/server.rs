@@ -225,12 +225,21 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     };
 
     if path == paths::SERP_TASK_POST {
-        // Per-task faults are decided in `post`.
-        if let Some(response) = queue_fault(&mut inner, &path, &tasks[0], started) {
-            return response;
+        // Per-task faults are decided in `post`; a lost answer after the tasks are queued.
+        let fault = inner.faults.strike(&path, &tasks[0]);
+        let lost = fault == Some(Fault::AnswerLost);
+        if let Some(fault) = fault.filter(|_| !lost) {
+            if let Some(response) =
+                whole_request_fault(&mut inner.stats, &path, &tasks[0], fault, started)
+            {
+                return response;
+            }
         }
         drop(inner);
         let replies = queue::post(&shared, &tasks);
+        if lost {
+            return lost_answer();
+        }
         return queue_reply(&path, replies, started);
     }
     let first = &tasks[0];
@@ -314,8 +323,29 @@ fn whole_request_fault(
                 envelope(status, &message, 0.0, None, started),
             ))
         }
+        Fault::AnswerLost => {
+            // Nothing this path does is worth billing without its answer.
+            stats.record(ReceivedTask::new(path, task, 0, 0.0, 200));
+            Some(lost_answer())
+        }
         Fault::Task { .. } => None,
     }
+}
+
+/// A 200 whose body breaks off: the connection drops before the answer is whole.
+fn lost_answer() -> Response {
+    let chunks = futures_util::stream::iter([
+        Ok(axum::body::Bytes::from_static(
+            b"{\"version\": \"0.1\", \"status_code\": 2",
+        )),
+        Err(std::io::Error::other("connection lost")),
+    ]);
+    (
+        StatusCode::OK,
+        [(CONTENT_TYPE, "application/json")],
+        Body::from_stream(chunks),
+    )
+        .into_response()
 }
 
 /// The envelope around the queue's task replies.

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 pub use settings::ResearchSettings;
 
-use provider::{Round, SerpQueue, Wanted};
+use provider::{Round, SerpQueue, SerpQueueStore, Wanted};
 
 use crate::runner::{ProgressReporter, StageError, StageOutcome, StageRunner};
 
@@ -184,15 +184,25 @@ impl ResearchRunner {
         let queued: Option<SerpQueue> = get_json(self.objects.as_ref(), job.id, &queue_artifact)
             .await
             .map_err(storage_failure)?;
+        let store = SavedSerpQueue {
+            objects: self.objects.as_ref(),
+            job,
+        };
         let facts = match (queued, provider.settings().serp_method) {
             (Some(mut queue), SerpMethod::Standard { poll, wait }) => {
-                let round =
-                    provider::collect(&mut queue, &candidates, &session, &market, wait, progress)
-                        .await?;
+                let round = provider::collect(
+                    job,
+                    &mut queue,
+                    &candidates,
+                    &session,
+                    &market,
+                    wait,
+                    progress,
+                    &store,
+                )
+                .await?;
                 if round == Round::Waiting {
-                    put_job_json(self.objects.as_ref(), job, &queue_artifact, &queue)
-                        .await
-                        .map_err(storage_failure)?;
+                    store.save(&queue).await?;
                     return Ok(StageOutcome::Unfinished { resume_after: poll });
                 }
                 queue.facts
@@ -210,20 +220,20 @@ impl ResearchRunner {
                 let targets = provider::serp_targets(&facts, provider.settings().serp_budget);
                 match method {
                     SerpMethod::Standard { poll, .. } if !targets.is_empty() => {
+                        // Saved before and after each request: a retry never posts again.
                         let queue = provider::post(
+                            job,
                             &candidates,
                             facts,
                             targets,
                             &session,
                             &market,
                             progress,
+                            &store,
                         )
                         .await?;
-                        // Saved before anything else can fail: a retry must not post again.
-                        put_job_json(self.objects.as_ref(), job, &queue_artifact, &queue)
-                            .await
-                            .map_err(storage_failure)?;
-                        if !queue.pending.is_empty() {
+                        if !queue.pending.is_empty() || !queue.unposted.is_empty() {
+                            store.save(&queue).await?;
                             return Ok(StageOutcome::Unfinished { resume_after: poll });
                         }
                         queue.facts
@@ -246,6 +256,21 @@ impl ResearchRunner {
         let measured = provider::measured(&candidates, facts, &language);
         self.save(job, Stage::Metrics, &measured).await?;
         Ok(StageOutcome::Continue)
+    }
+}
+
+/// The metrics stage's SERP queue, saved with the job between (and during) its messages.
+struct SavedSerpQueue<'a> {
+    objects: &'a dyn ArtifactStore,
+    job: &'a Job,
+}
+
+#[async_trait]
+impl SerpQueueStore for SavedSerpQueue<'_> {
+    async fn save(&self, queue: &SerpQueue) -> Result<(), StageError> {
+        put_job_json(self.objects, self.job, &objects::stage(SERP_QUEUE), queue)
+            .await
+            .map_err(storage_failure)
     }
 }
 

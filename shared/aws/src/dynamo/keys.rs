@@ -4,7 +4,7 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 
 use kr_core::domain::{
-    ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId, WebhookId,
+    ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId, WebhookEvent, WebhookId,
 };
 
 pub const PK: &str = "PK";
@@ -103,6 +103,21 @@ pub fn job_sort_key(created_at: DateTime<Utc>, job: JobId) -> String {
 pub const QUEUED_PK: &str = "QUEUED";
 /// GSI3 partition of running jobs, sorted by their last heartbeat.
 pub const RUNNING_PK: &str = "RUNNING";
+
+/// GSI3 partition of finished jobs' events not yet sent (the outbox), by when they became
+/// owed.
+pub const OWED_EVENTS_PK: &str = "OWED_EVENTS";
+
+/// A finished job's owed event: its own item (the job's item is not touched), one per event.
+pub fn outbox_pk(job: JobId) -> String {
+    format!("{OUTBOX_PREFIX}{job}")
+}
+
+pub const OUTBOX_PREFIX: &str = "OUTBOX#";
+
+pub fn owed_event_sk(event: WebhookEvent) -> String {
+    format!("EVENT#{}", event.as_str())
+}
 
 /// A primary domain the user has started jobs on; it never counts against the allowance again.
 pub fn domain_sk(domain: &DomainName) -> String {

@@ -4,6 +4,7 @@ mod api_keys;
 mod job_item;
 mod jobs;
 mod keys;
+mod outbox;
 mod rate_gate;
 mod sessions;
 mod transitions;

@@ -3,17 +3,20 @@
 //! out of transitions and only ever added to, so no write can lose another's spend.
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
 use chrono::{DateTime, Utc};
 
 use super::job_item::JobItem;
 use super::keys::{job_pk, job_sort_key, status_counter, user_pk, JOB_SK, PROFILE_SK};
+use super::outbox::owed_event_item;
 use super::{
     condition_held, failed_conditions, is_transaction_conflict, key, n, s, sdk_error, to_item,
     DynamoStore, Item,
 };
 use kr_core::domain::{Job, JobChange, JobStatus, Progress};
-use kr_core::store::{JobStore, JobTransitions, StageClaim, StoreError, Transition, UsageDelta};
+use kr_core::store::{
+    JobStore, JobTransitions, OwedEvent, StageClaim, StoreError, Transition, UsageDelta,
+};
 
 /// Written only by [`JobTransitions::add_usage`].
 const USAGE: &str = "usage";
@@ -65,10 +68,11 @@ impl DynamoStore {
     async fn transition(
         &self,
         current: &Job,
-        next: Job,
-        refund: bool,
+        change: JobChange,
         running_cap: Option<u32>,
     ) -> Result<Transition, StoreError> {
+        let owed_event = change.owed_event(current);
+        let JobChange { next, refund } = change;
         debug_assert_eq!(next.version, current.version + 1);
         let (expression, names, mut values) = update_expression(
             &to_item(&JobItem::from_job(current))?,
@@ -122,6 +126,27 @@ impl DynamoStore {
                     .build(),
             );
         }
+        // The finishing write also records that the job's event is owed (an outbox): the
+        // event is sent after the write, and a worker that dies in between leaves this
+        // record for the sweeper to raise it again.
+        if let Some(event) = owed_event {
+            let owed = OwedEvent {
+                job_id: next.id,
+                event,
+                owed_since: next.completed_at.unwrap_or_else(Utc::now),
+            };
+            items.push(
+                TransactWriteItem::builder()
+                    .put(
+                        Put::builder()
+                            .table_name(&self.table)
+                            .set_item(Some(owed_event_item(&owed)))
+                            .build()
+                            .map_err(StoreError::new)?,
+                    )
+                    .build(),
+            );
+        }
         for attempt in 0..5u64 {
             let result = self
                 .client
@@ -156,8 +181,7 @@ impl DynamoStore {
 #[async_trait]
 impl JobTransitions for DynamoStore {
     async fn apply(&self, current: &Job, change: JobChange) -> Result<Transition, StoreError> {
-        self.transition(current, change.next, change.refund, None)
-            .await
+        self.transition(current, change, None).await
     }
 
     async fn start_job(
@@ -167,10 +191,7 @@ impl JobTransitions for DynamoStore {
         running_cap: u32,
     ) -> Result<Transition, StoreError> {
         match job.start(at) {
-            Some(change) => {
-                self.transition(job, change.next, change.refund, Some(running_cap))
-                    .await
-            }
+            Some(change) => self.transition(job, change, Some(running_cap)).await,
             None => Ok(Transition::Superseded),
         }
     }

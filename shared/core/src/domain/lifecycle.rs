@@ -6,7 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, Stage, UserId, WebhookUrl,
+    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, Stage, UserId,
+    WebhookEvent, WebhookUrl,
 };
 
 /// A job as stored. `version` increases with every write, for conditional updates.
@@ -111,6 +112,16 @@ impl JobChange {
             next,
             refund: false,
         }
+    }
+
+    /// The webhook event this change owes the job's receivers: the one of the status that
+    /// finishes the job, raised once, by the write that finishes it (`current` is the job
+    /// the change was computed from); `None` for every other change.
+    pub fn owed_event(&self, current: &Job) -> Option<WebhookEvent> {
+        if current.status.is_finished() {
+            return None;
+        }
+        WebhookEvent::for_status(self.next.status)
     }
 }
 

@@ -11,10 +11,10 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::webhook_signing::SigningKey;
-use crate::domain::{Job, JobChange, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl};
+use crate::domain::{Job, JobChange, JobId, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl};
 use crate::store::{
-    CreateWebhookOutcome, DeliveryAttempt, JobTransitions, StageClaim, StoreError, Transition,
-    UsageDelta, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
+    CreateWebhookOutcome, DeliveryAttempt, JobTransitions, OwedEvent, OwedEvents, StageClaim,
+    StoreError, Transition, UsageDelta, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
 };
 use crate::validation::FieldError;
 
@@ -245,7 +245,7 @@ impl RetrySchedule {
 /// Where jobs say they finished.
 #[async_trait]
 pub trait JobEvents: Send + Sync {
-    async fn job_finished(&self, job: &Job, event: WebhookEvent) -> Result<(), StoreError>;
+    async fn job_finished(&self, job: JobId, event: WebhookEvent) -> Result<(), StoreError>;
 }
 
 /// Sends finished jobs' events to the webhooks queue.
@@ -253,9 +253,9 @@ pub struct QueuedJobEvents(pub Arc<dyn WebhookQueue>);
 
 #[async_trait]
 impl JobEvents for QueuedJobEvents {
-    async fn job_finished(&self, job: &Job, event: WebhookEvent) -> Result<(), StoreError> {
+    async fn job_finished(&self, job: JobId, event: WebhookEvent) -> Result<(), StoreError> {
         let message = WebhookMessage {
-            job_id: job.id,
+            job_id: job,
             event,
             target: None,
             attempt: 1,
@@ -264,24 +264,71 @@ impl JobEvents for QueuedJobEvents {
     }
 }
 
+/// Finished jobs' events and the outbox that keeps each until it is sent: the write that
+/// finishes a job records its event as owed, the event is sent, and only then settled. An
+/// event whose send was lost (an error, a worker that died after the write) stays owed, and
+/// the sweeper raises it again ([`EventOutbox::raise_overdue`]).
+pub struct EventOutbox {
+    pub events: Arc<dyn JobEvents>,
+    pub owed: Arc<dyn OwedEvents>,
+}
+
+/// Owed events raised again by one sweep at most.
+pub const OVERDUE_EVENTS_PER_SWEEP: u32 = 100;
+
+impl EventOutbox {
+    /// Sends `owed`, then settles it. A failure leaves it owed.
+    pub async fn raise(&self, owed: &OwedEvent) -> Result<(), StoreError> {
+        self.events.job_finished(owed.job_id, owed.event).await?;
+        self.owed.settle_event(owed).await
+    }
+
+    /// Raises every event still owed from before `before` (the finishing worker had its
+    /// chance to send it). Sent twice at worst (the worker's send arrived, its settle did
+    /// not): the notifier's `webhook-id` is the same for both, so receivers drop the repeat.
+    /// Returns how many were raised.
+    pub async fn raise_overdue(&self, before: DateTime<Utc>) -> Result<usize, StoreError> {
+        let overdue = self
+            .owed
+            .owed_events(before, OVERDUE_EVENTS_PER_SWEEP)
+            .await?;
+        let mut raised = 0;
+        for owed in &overdue {
+            match self.raise(owed).await {
+                Ok(()) => raised += 1,
+                // The next sweep tries again.
+                Err(err) => {
+                    tracing::warn!(job = %owed.job_id, %err, "an owed webhook event was not sent")
+                }
+            }
+        }
+        Ok(raised)
+    }
+}
+
 /// Job transitions that raise an event when a job finishes. Only the write that finishes a
 /// job does (a duplicate or stale one is superseded and raises nothing), whichever path
-/// finished it: a stage, a failure, the sweeper. A lost send is logged, never fails the job.
+/// finished it: a stage, a failure, the sweeper. The store records the event as owed in
+/// that same write; a send that fails here is logged, never fails the job, and is left to
+/// the sweeper.
 pub struct NotifyingTransitions {
     pub inner: Arc<dyn JobTransitions>,
-    pub events: Arc<dyn JobEvents>,
+    pub outbox: Arc<EventOutbox>,
 }
 
 #[async_trait]
 impl JobTransitions for NotifyingTransitions {
     async fn apply(&self, current: &Job, change: JobChange) -> Result<Transition, StoreError> {
-        let finishes = !current.status.is_finished() && change.next.status.is_finished();
+        let owed_event = change.owed_event(current);
         let transition = self.inner.apply(current, change).await?;
-        if let (true, Transition::Applied(job)) = (finishes, &transition) {
-            if let Some(event) = WebhookEvent::for_status(job.status) {
-                if let Err(err) = self.events.job_finished(job, event).await {
-                    tracing::error!(job = %job.id, %err, "the job's webhook event was not sent");
-                }
+        if let (Some(event), Transition::Applied(job)) = (owed_event, &transition) {
+            let owed = OwedEvent {
+                job_id: job.id,
+                event,
+                owed_since: job.completed_at.unwrap_or_else(Utc::now),
+            };
+            if let Err(err) = self.outbox.raise(&owed).await {
+                tracing::error!(job = %job.id, %err, "the job's webhook event was not sent; the sweeper will");
             }
         }
         Ok(transition)

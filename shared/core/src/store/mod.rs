@@ -8,8 +8,8 @@ mod webhooks;
 pub use message::PipelineMessage;
 pub use models::*;
 pub use webhooks::{
-    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, Webhook, WebhookMessage, WebhookQueue,
-    WebhookStore,
+    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, OwedEvent, OwedEvents, Webhook,
+    WebhookMessage, WebhookQueue, WebhookStore,
 };
 
 use async_trait::async_trait;

@@ -99,3 +99,27 @@ pub trait WebhookQueue: Send + Sync {
     /// Sends `message`, to be received no sooner than `delay_seconds` (at most 900) from now.
     async fn send(&self, message: &WebhookMessage, delay_seconds: u32) -> Result<(), StoreError>;
 }
+
+/// A finished job's event that has not reached the webhooks queue yet. The write that
+/// finishes a job records it (an outbox, in the same transaction); it is settled once the
+/// event is sent, so a worker that dies between the write and the send loses nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwedEvent {
+    pub job_id: JobId,
+    pub event: WebhookEvent,
+    /// When the job finished.
+    pub owed_since: DateTime<Utc>,
+}
+
+/// The outbox of finished jobs' events (written by [`super::JobTransitions`]).
+#[async_trait]
+pub trait OwedEvents: Send + Sync {
+    /// Events owed since before `before`, oldest first, at most `limit`.
+    async fn owed_events(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<OwedEvent>, StoreError>;
+    /// The event was sent: it is owed no more.
+    async fn settle_event(&self, owed: &OwedEvent) -> Result<(), StoreError>;
+}

@@ -12,7 +12,7 @@ pub use discovery::discover_with_provider;
 pub use facts::KeywordFacts;
 pub use metrics::{measure_with_provider, measured};
 pub use selection::{select, Gathered, Wanted};
-pub use serps::{collect, fetch_live, post, serp_targets, Round, SerpQueue};
+pub use serps::{collect, fetch_live, post, serp_targets, Round, SerpQueue, SerpQueueStore};
 
 use kr_core::domain::Job;
 use kr_dataforseo::{Market, ProviderError};
@@ -45,7 +45,7 @@ fn settle_error(err: ProviderError, what: &str) -> Result<(), StageError> {
         // The account's owner must act; retrying cannot help, so the job fails and its run
         // is given back.
         ProviderError::Account(message) => Err(StageError::permanent(message)),
-        ProviderError::Unavailable(detail) => {
+        ProviderError::Unavailable(detail) | ProviderError::Unanswered(detail) => {
             tracing::warn!(%detail, what, "provider unavailable");
             Err(StageError::transient(
                 "The keyword data provider (DataForSEO) did not answer; try the job again later.",

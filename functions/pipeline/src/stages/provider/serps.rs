@@ -4,18 +4,21 @@
 //! messages of the stage collect them; what is still missing when the wait is over is
 //! fetched Live, so a job gets the same SERPs either way.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
+use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures_util::stream::{self, StreamExt};
+use kr_core::domain::Job;
+use kr_dataforseo::keywords::sanitize;
 use kr_dataforseo::model::SerpResult;
-use kr_dataforseo::{Collected, JobSession, Market, ProviderError, QueuedSerp};
+use kr_dataforseo::{Collected, JobSession, Market, PostedSerps, ProviderError, SerpTask};
 use kr_research::discovery::Candidate;
 use serde::{Deserialize, Serialize};
 
 use super::{settle, settle_error, KeywordFacts};
-use crate::runner::{ProgressReporter, StageError};
+use crate::runner::{FailureKind, ProgressReporter, StageError};
 
 /// Requests of one job in flight at once (Live SERPs, task collections).
 const CONCURRENCY: usize = 8;
@@ -25,7 +28,9 @@ const SERP_DEPTH: usize = 10;
 /// list holds at most 1,000 tasks of every job, so a busy account can hide one.
 const ASK_DIRECTLY_AFTER: chrono::Duration = chrono::Duration::minutes(10);
 
-/// Where a job's queued SERPs stand between the metrics stage's messages.
+/// Where a job's queued SERPs stand between the metrics stage's messages. Saved before each
+/// `task_post` (its tasks pending without ids) and after it (with their ids), so a worker
+/// that dies mid-way, or a duplicate message, never posts a task twice.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SerpQueue {
@@ -36,13 +41,27 @@ pub struct SerpQueue {
     pub asked: usize,
     /// Posted and not collected yet.
     pub pending: Vec<PendingSerp>,
+    /// Candidates whose tasks are not posted yet (posting stopped at a provider failure).
+    #[serde(default)]
+    pub unposted: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingSerp {
     pub candidate: usize,
-    pub task_id: String,
+    /// `None` from just before the task is posted until its id is known: when the answer to
+    /// the post was lost, the ready list gives the id of the task carrying `tag`.
+    pub task_id: Option<String>,
+    /// The task's `tag`: the job and a digest of the keyword.
+    #[serde(default)]
+    pub tag: String,
+}
+
+/// Where posting rounds save the queue.
+#[async_trait]
+pub trait SerpQueueStore: Send + Sync {
+    async fn save(&self, queue: &SerpQueue) -> Result<(), StageError>;
 }
 
 /// What a collection round left.
@@ -115,13 +134,17 @@ pub async fn fetch_live(
 }
 
 /// Posts the SERPs of `targets` to the Standard queue; cached ones are filled in at once.
+/// The queue is saved as it goes (`store`).
+#[allow(clippy::too_many_arguments)]
 pub async fn post(
+    job: &Job,
     candidates: &[Candidate],
     mut facts: Vec<KeywordFacts>,
     targets: Vec<usize>,
     session: &JobSession<'_>,
     market: &Market<'_>,
     progress: &ProgressReporter,
+    store: &dyn SerpQueueStore,
 ) -> Result<SerpQueue, StageError> {
     progress
         .report(
@@ -132,63 +155,170 @@ pub async fn post(
             ),
         )
         .await;
-    let keywords: Vec<String> = targets
+    // A keyword with nothing usable left after cleaning is not asked.
+    let usable: Vec<(usize, String)> = targets
         .iter()
-        .map(|&i| candidates[i].keyword.clone())
+        .filter_map(|&i| Some((i, sanitize(&candidates[i].keyword)?)))
         .collect();
-    let posted = session.post_serp_tasks(&keywords, market).await;
-    let mut pending = Vec::new();
-    for (slot, queued) in posted.found {
-        let candidate = targets[slot];
-        match queued {
-            QueuedSerp::Cached(serp) => facts[candidate].serp_urls = Some(organic_urls(serp)),
-            QueuedSerp::Posted(task_id) => pending.push(PendingSerp { candidate, task_id }),
+    let keywords: Vec<String> = usable.iter().map(|(_, k)| k.clone()).collect();
+    let cached = session.cached_serps(&keywords, market).await;
+    let mut unposted = Vec::new();
+    for ((candidate, _), serp) in usable.into_iter().zip(cached) {
+        match serp {
+            Some(serp) => facts[candidate].serp_urls = Some(organic_urls(serp)),
+            None => unposted.push(candidate),
         }
     }
-    if let Some(err) = posted.stopped {
-        settle_error(err, "SERP tasks")?;
-    }
-    Ok(SerpQueue {
+    let mut queue = SerpQueue {
         facts,
         posted_at: Utc::now(),
         asked: targets.len(),
-        pending,
-    })
+        pending: Vec::new(),
+        unposted,
+    };
+    post_remaining(job, &mut queue, candidates, session, market, store).await?;
+    Ok(queue)
 }
 
-/// One collection round: takes in what the queue has finished; after `wait`, fetches what
-/// is still missing Live.
+/// [`post_unposted`], where a transient failure leaves the rest for the next round.
+async fn post_remaining(
+    job: &Job,
+    queue: &mut SerpQueue,
+    candidates: &[Candidate],
+    session: &JobSession<'_>,
+    market: &Market<'_>,
+    store: &dyn SerpQueueStore,
+) -> Result<(), StageError> {
+    match post_unposted(job, queue, candidates, session, market, store).await {
+        Err(err) if err.kind == FailureKind::Transient => Ok(()),
+        outcome => outcome,
+    }
+}
+
+/// Posts the queue's unposted SERPs, one request at a time: before each request its tasks
+/// are saved as pending without ids, after it with their ids. A request whose answer was
+/// lost is not sent again; its tasks stay pending until the ready list shows their tags.
+async fn post_unposted(
+    job: &Job,
+    queue: &mut SerpQueue,
+    candidates: &[Candidate],
+    session: &JobSession<'_>,
+    market: &Market<'_>,
+    store: &dyn SerpQueueStore,
+) -> Result<(), StageError> {
+    while !queue.unposted.is_empty() {
+        let size = session.serp_tasks_per_post().min(queue.unposted.len());
+        let batch: Vec<usize> = queue.unposted.drain(..size).collect();
+        // Unposted keywords were usable when the queue was made; cleaning them is repeatable.
+        let tasks: Vec<(usize, SerpTask)> = batch
+            .iter()
+            .filter_map(|&i| {
+                let keyword = sanitize(&candidates[i].keyword)?;
+                Some((i, SerpTask::of_job(&job.id.to_string(), keyword)))
+            })
+            .collect();
+        let first_new = queue.pending.len();
+        queue
+            .pending
+            .extend(tasks.iter().map(|(candidate, task)| PendingSerp {
+                candidate: *candidate,
+                task_id: None,
+                tag: task.tag.clone(),
+            }));
+        let tasks: Vec<SerpTask> = tasks.into_iter().map(|(_, task)| task).collect();
+        store.save(queue).await?;
+        match session.post_serp_tasks(&tasks, market).await {
+            Ok(PostedSerps::Answered(ids)) => {
+                for (pending, id) in queue.pending[first_new..].iter_mut().zip(ids) {
+                    pending.task_id = id;
+                }
+                // A task the queue refused has no SERP to wait for.
+                let mut index = 0;
+                queue.pending.retain(|p| {
+                    index += 1;
+                    index <= first_new || p.task_id.is_some()
+                });
+                store.save(queue).await?;
+            }
+            Ok(PostedSerps::Unanswered) => {
+                // The provider is in trouble: the rest waits for the next round.
+                return Ok(());
+            }
+            Err(err) => {
+                // Nothing of this request was queued.
+                queue.pending.truncate(first_new);
+                if matches!(
+                    err,
+                    ProviderError::Unavailable(_) | ProviderError::Unanswered(_)
+                ) {
+                    queue.unposted.splice(0..0, batch);
+                } else {
+                    // The cap or an account problem: nothing more is posted.
+                    queue.unposted.clear();
+                }
+                store.save(queue).await?;
+                return settle_error(err, "SERP tasks");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One collection round: posts what is still unposted, takes in what the queue has finished
+/// (finding tasks whose post answer was lost by their tags); after `wait`, fetches what is
+/// still missing Live.
+#[allow(clippy::too_many_arguments)]
 pub async fn collect(
+    job: &Job,
     queue: &mut SerpQueue,
     candidates: &[Candidate],
     session: &JobSession<'_>,
     market: &Market<'_>,
     wait: Duration,
     progress: &ProgressReporter,
+    store: &dyn SerpQueueStore,
 ) -> Result<Round, StageError> {
-    if queue.pending.is_empty() {
+    post_remaining(job, queue, candidates, session, market, store).await?;
+    if queue.pending.is_empty() && queue.unposted.is_empty() {
         return Ok(Round::Done);
     }
     let ready = match session.ready_serp_tasks().await {
         Ok(ready) => ready,
         Err(err) => {
             waitable(err, "SERP ready list")?;
-            HashSet::new()
+            Vec::new()
         }
     };
+    // Tasks whose post answer was lost: the ready list names them by tag. They were
+    // accepted, so their price is recorded now.
+    let by_tag: HashMap<&str, &str> = ready
+        .iter()
+        .filter_map(|r| Some((r.tag.as_deref()?, r.id.as_str())))
+        .collect();
+    let mut found_again = 0;
+    for pending in queue.pending.iter_mut().filter(|p| p.task_id.is_none()) {
+        if let Some(id) = by_tag.get(pending.tag.as_str()) {
+            pending.task_id = Some(id.to_string());
+            found_again += 1;
+        }
+    }
+    for _ in 0..found_again {
+        session.serp_task_found_again().await;
+    }
+    let ready: HashSet<String> = ready.into_iter().map(|r| r.id).collect();
     let ask_all = Utc::now() - queue.posted_at >= ASK_DIRECTLY_AFTER;
-    let due: Vec<PendingSerp> = queue
+    let due: Vec<(PendingSerp, String)> = queue
         .pending
         .iter()
-        .filter(|p| ask_all || ready.contains(&p.task_id))
-        .cloned()
+        .filter_map(|p| {
+            let id = p.task_id.clone()?;
+            (ask_all || ready.contains(&id)).then(|| (p.clone(), id))
+        })
         .collect();
     let mut answers = stream::iter(due)
-        .map(|pending| async move {
+        .map(|(pending, id)| async move {
             let keyword = &candidates[pending.candidate].keyword;
-            let answer = session
-                .collect_serp_task(&pending.task_id, keyword, market)
-                .await;
+            let answer = session.collect_serp_task(&id, keyword, market).await;
             (pending, answer)
         })
         .buffer_unordered(CONCURRENCY);
@@ -206,10 +336,10 @@ pub async fn collect(
                 }
             }
         }
-        settled.insert(pending.task_id);
+        settled.insert(pending.tag);
     }
-    queue.pending.retain(|p| !settled.contains(&p.task_id));
-    let collected = queue.asked - queue.pending.len();
+    queue.pending.retain(|p| !settled.contains(&p.tag));
+    let collected = queue.asked - queue.pending.len() - queue.unposted.len();
     progress
         .report(
             0.5 + 0.5 * collected as f64 / queue.asked.max(1) as f64,
@@ -219,7 +349,7 @@ pub async fn collect(
             ),
         )
         .await;
-    if queue.pending.is_empty() {
+    if queue.pending.is_empty() && queue.unposted.is_empty() {
         return Ok(Round::Done);
     }
     let waited = (Utc::now() - queue.posted_at).to_std().unwrap_or_default();
@@ -230,7 +360,9 @@ pub async fn collect(
         missing = queue.pending.len(),
         "SERP tasks not ready in time; fetching them Live"
     );
-    let late: Vec<usize> = queue.pending.drain(..).map(|p| p.candidate).collect();
+    // Those never posted and those whose lost post never showed up included.
+    let mut late: Vec<usize> = queue.pending.drain(..).map(|p| p.candidate).collect();
+    late.append(&mut queue.unposted);
     fetch_live(
         candidates,
         &mut queue.facts,
