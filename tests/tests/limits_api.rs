@@ -6,7 +6,7 @@ use chrono::{TimeZone, Utc};
 use kr_account::{router, AccountState};
 use kr_core::domain::Plan;
 use kr_core::service::rate_limits::{LoginAdmission, LoginThrottle, RateLimits, SlidingWindow};
-use kr_core::store::UserStore;
+use kr_core::store::{RequestCounters, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 use serde_json::json;
 use std::time::Duration;
@@ -253,6 +253,15 @@ async fn no_span_of_a_minute_admits_more_than_the_limit_across_a_minute_boundary
         .unwrap();
     assert!(held.is_some() && !later.exceeded);
     assert_eq!(later.remaining, 49);
+    // The item stays small: what the window no longer counts is dropped, after a long
+    // silence too.
+    let after_silence = Utc.timestamp_opt(minute + 10_000, 0).unwrap();
+    window
+        .admit(store.as_ref(), &subject, after_silence)
+        .await
+        .unwrap();
+    let kept = store.buckets(&subject).await.unwrap();
+    assert_eq!(kept.len(), 1, "{kept:?}");
 }
 
 #[tokio::test]

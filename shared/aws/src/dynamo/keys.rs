@@ -162,15 +162,9 @@ pub fn slot_sk(slot: u32) -> String {
     format!("SLOT#{slot:02}")
 }
 
-/// A subject's requests in one time bucket, by its start (epoch seconds), zero-padded so
-/// that the sort key orders buckets by time.
-pub fn bucket_sk(start: i64) -> String {
-    format!("BUCKET#{start:012}")
-}
-
-/// The bucket start a `bucket_sk` was made from.
-pub fn bucket_start_of(sort_key: &str) -> Option<i64> {
-    sort_key.strip_prefix("BUCKET#")?.parse().ok()
+/// A subject's request window: a count per time bucket (`b<bucket start>`).
+pub fn window_sk() -> String {
+    "WINDOW".to_string()
 }
 
 /// Requests counted in one calendar minute (minutes since the Unix epoch).

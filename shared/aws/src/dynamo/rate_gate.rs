@@ -3,14 +3,14 @@
 //! Concurrency: a pool has `limit` slot items; holding one is a conditional put that only
 //! succeeds when the slot is absent or its lease has run out, so a crashed worker's slot comes
 //! back by itself. Per-minute limits: one counter item per calendar minute, increased only
-//! while below the limit. Request limits: one counter item per subject and time bucket (the
-//! sliding windows of `kr_core::service::rate_limits`).
+//! while below the limit. Request limits: one item per subject with a count per time bucket
+//! of its sliding window (`b<bucket start>`; `kr_core::service::rate_limits`).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 
-use super::keys::{bucket_sk, bucket_start_of, minute_sk, rate_pk, slot_sk, TTL_ATTRIBUTE};
-use super::{condition_held, key, n, s, DynamoStore};
+use super::keys::{minute_sk, rate_pk, slot_sk, window_sk, TTL_ATTRIBUTE};
+use super::{condition_held, key, n, s, DynamoStore, Item};
 use kr_core::store::{ProviderRateGate, RequestBucket, RequestCounters, SlotLease, StoreError};
 
 /// How long a finished minute's counter (or an expired lease) stays before DynamoDB removes it.
@@ -116,6 +116,23 @@ impl ProviderRateGate for DynamoStore {
     }
 }
 
+/// The attribute of a window item that counts the bucket starting at `start`.
+fn bucket_attribute(start: i64) -> String {
+    format!("b{start}")
+}
+
+/// Every bucket of a window item.
+fn buckets_of(item: &Item) -> Vec<RequestBucket> {
+    item.iter()
+        .filter_map(|(name, value)| {
+            Some(RequestBucket {
+                start: name.strip_prefix('b')?.parse().ok()?,
+                count: value.as_n().ok()?.parse::<i64>().ok()?.max(0) as u64,
+            })
+        })
+        .collect()
+}
+
 #[async_trait]
 impl RequestCounters for DynamoStore {
     async fn add_to_bucket(
@@ -123,57 +140,74 @@ impl RequestCounters for DynamoStore {
         subject: &str,
         bucket_start: i64,
         delta: i64,
+        stale: &[i64],
         expires_at: i64,
-    ) -> Result<i64, StoreError> {
-        let output = self
+    ) -> Result<Vec<RequestBucket>, StoreError> {
+        let mut update = self
             .client
             .update_item()
             .table_name(&self.table)
-            .set_key(Some(key(rate_pk(subject), bucket_sk(bucket_start))))
-            .update_expression("SET #ttl = :ttl ADD #count :delta")
+            .set_key(Some(key(rate_pk(subject), window_sk())))
             .expression_attribute_names("#ttl", TTL_ATTRIBUTE)
-            .expression_attribute_names("#count", "count")
+            .expression_attribute_names("#bucket", bucket_attribute(bucket_start))
             .expression_attribute_values(":ttl", n(expires_at + KEEP_AFTER))
             .expression_attribute_values(":delta", n(delta))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
-            .send()
-            .await
-            .map_err(super::sdk_error)?;
-        output
-            .attributes
-            .and_then(|attributes| attributes.get("count")?.as_n().ok()?.parse().ok())
-            .ok_or_else(|| StoreError::new("the request counter came back without a count"))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
+        let mut expression = "SET #ttl = :ttl ADD #bucket :delta".to_string();
+        if !stale.is_empty() {
+            let names: Vec<String> = (0..stale.len()).map(|i| format!("#stale{i}")).collect();
+            expression.push_str(" REMOVE ");
+            expression.push_str(&names.join(", "));
+            for (name, start) in names.iter().zip(stale) {
+                update = update.expression_attribute_names(name, bucket_attribute(*start));
+            }
+        }
+        if delta < 0 {
+            // A bucket already dropped stays dropped.
+            update = update.condition_expression("attribute_exists(#bucket)");
+        }
+        let result = update.update_expression(expression).send().await;
+        match result {
+            Ok(output) => Ok(output
+                .attributes
+                .as_ref()
+                .map(buckets_of)
+                .unwrap_or_default()),
+            Err(err) => {
+                condition_held(Err::<(), _>(err))?;
+                self.buckets(subject).await
+            }
+        }
     }
 
-    async fn buckets_between(
-        &self,
-        subject: &str,
-        first: i64,
-        last: i64,
-    ) -> Result<Vec<RequestBucket>, StoreError> {
-        // At most 61 small items: one page.
+    async fn drop_buckets(&self, subject: &str, starts: &[i64]) -> Result<(), StoreError> {
+        // At most 100 names an update; more wait for the next request's write.
+        let names: Vec<String> = (0..starts.len().min(100))
+            .map(|i| format!("#old{i}"))
+            .collect();
+        let mut update = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(rate_pk(subject), window_sk())))
+            .update_expression(format!("REMOVE {}", names.join(", ")));
+        for (name, start) in names.iter().zip(starts) {
+            update = update.expression_attribute_names(name, bucket_attribute(*start));
+        }
+        update.send().await.map_err(super::sdk_error)?;
+        Ok(())
+    }
+
+    async fn buckets(&self, subject: &str) -> Result<Vec<RequestBucket>, StoreError> {
         let output = self
             .client
-            .query()
+            .get_item()
             .table_name(&self.table)
+            .set_key(Some(key(rate_pk(subject), window_sk())))
             .consistent_read(true)
-            .key_condition_expression("PK = :pk AND SK BETWEEN :first AND :last")
-            .expression_attribute_values(":pk", s(rate_pk(subject)))
-            .expression_attribute_values(":first", s(bucket_sk(first)))
-            .expression_attribute_values(":last", s(bucket_sk(last)))
             .send()
             .await
             .map_err(super::sdk_error)?;
-        Ok(output
-            .items
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|item| {
-                Some(RequestBucket {
-                    start: bucket_start_of(item.get("SK")?.as_s().ok()?)?,
-                    count: item.get("count")?.as_n().ok()?.parse::<i64>().ok()?.max(0) as u64,
-                })
-            })
-            .collect())
+        Ok(output.item.as_ref().map(buckets_of).unwrap_or_default())
     }
 }

@@ -390,28 +390,27 @@ pub trait ProviderRateGate: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
-/// Request counters shared by every function instance (rate limits): per subject, one
-/// count per time bucket (`service::rate_limits::window` sums them into a sliding window).
+/// Request counters shared by every function instance (rate limits): per subject, one item
+/// holding a count per time bucket (`service::rate_limits::window` sums them into a sliding
+/// window).
 #[async_trait]
 pub trait RequestCounters: Send + Sync {
-    /// Adds `delta` (negative to take a request back) to `subject`'s bucket starting at
-    /// `bucket_start` (epoch seconds), kept at least until `expires_at`, atomically, and
-    /// returns the bucket's count after it.
+    /// Adds `delta` to `subject`'s bucket starting at `bucket_start` (epoch seconds) and drops
+    /// the buckets starting at `stale` (no longer counted), in one atomic write that returns
+    /// every bucket right after it. A negative `delta` (a request taken back) changes nothing
+    /// once the bucket is gone. The subject is kept at least until `expires_at`.
     async fn add_to_bucket(
         &self,
         subject: &str,
         bucket_start: i64,
         delta: i64,
+        stale: &[i64],
         expires_at: i64,
-    ) -> Result<i64, StoreError>;
-    /// `subject`'s buckets starting from `first` to `last` inclusive, oldest first, as of
-    /// every add that has returned (a strongly consistent read).
-    async fn buckets_between(
-        &self,
-        subject: &str,
-        first: i64,
-        last: i64,
     ) -> Result<Vec<RequestBucket>, StoreError>;
+    /// Drops `subject`'s buckets starting at `starts`.
+    async fn drop_buckets(&self, subject: &str, starts: &[i64]) -> Result<(), StoreError>;
+    /// Every bucket of `subject` as of every add that has returned.
+    async fn buckets(&self, subject: &str) -> Result<Vec<RequestBucket>, StoreError>;
 }
 
 /// How many requests one time bucket of a subject holds.

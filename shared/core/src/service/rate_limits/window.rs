@@ -1,24 +1,25 @@
 //! A sliding window held in the store: no span of `window` ever admits more than `limit`.
 //!
-//! A window is cut into 60 buckets (1 s buckets for a minute). A request adds one to its
-//! bucket, atomically, and learns its rank there (the count after its add); then it reads the
-//! 60 buckets before: 61 buckets, a little more than the window, so every span of one window
-//! length falls inside what its last request read. It is admitted when the older buckets' sum
-//! plus its rank is within the limit; otherwise it takes its one back. Ranks order racing
-//! requests in one bucket, so of 30 at once against a limit of 10 exactly 10 pass (a refused
-//! request only takes its one back once the count is past the limit, so ranks up to the limit
-//! go to adds alone). What it cannot order is an add to the previous bucket that lands after
-//! a request of the next bucket read it: requests in flight across a second boundary, a
-//! handful at most (README, "Limits"). Refused requests do not stay counted, so a client that
-//! keeps retrying is admitted as soon as the window has room again.
+//! A window is cut into 60 buckets (1 s buckets for a minute), counted in one item per
+//! subject. A request adds one to its bucket and gets back, in the same atomic write, every
+//! bucket; it counts the 61 that end with its own, a little more than the window, so every span
+//! of one window length falls inside what its last request counted. It is admitted when their
+//! sum (itself included) is within the limit; otherwise it takes its one back. The same write
+//! drops the 61 buckets before those, so the item stays small; buckets older still (left by a
+//! silence longer than a window) are dropped by a second write when one is seen. Requests racing for one subject are ordered by the item: of 30 at once against a
+//! limit of 10 exactly 10 pass (a refused request only takes its one back once the sum is past
+//! the limit, so sums up to the limit are reached by adds alone). Refused requests do not
+//! stay counted, so a client that keeps retrying is admitted as soon as the window has room.
 
 use chrono::{DateTime, Utc};
 
 use super::RateStatus;
 use crate::store::{RequestBucket as Bucket, RequestCounters, StoreError};
 
-/// Buckets per window; a request reads this many before its own.
+/// Buckets per window; a request counts this many before its own.
 const BUCKETS_PER_WINDOW: i64 = 60;
+/// The buckets a request counts, its own included; also how many older ones its write drops.
+const COUNTED: i64 = BUCKETS_PER_WINDOW + 1;
 
 /// One subject's limit: at most `limit` requests in any span of `window_secs`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,9 +52,35 @@ impl Buckets {
         now.timestamp().div_euclid(self.bucket_secs()) * self.bucket_secs()
     }
 
-    /// The first bucket a request in `bucket` reads.
+    /// The first bucket a request in `bucket` counts.
     fn oldest_read(self, bucket: i64) -> i64 {
         bucket - BUCKETS_PER_WINDOW * self.bucket_secs()
+    }
+
+    /// The 61 buckets just before those a request in `bucket` counts: its write drops them.
+    fn stale(self, bucket: i64) -> Vec<i64> {
+        let oldest = self.oldest_read(bucket);
+        (1..=COUNTED)
+            .map(|back| oldest - back * self.bucket_secs())
+            .collect()
+    }
+
+    /// Of `buckets`, those a request in `bucket` counts (oldest first), and those older than
+    /// its write dropped.
+    fn split(self, buckets: Vec<Bucket>, bucket: i64) -> (Vec<Bucket>, Vec<i64>) {
+        let oldest = self.oldest_read(bucket);
+        let forgotten = oldest - COUNTED * self.bucket_secs();
+        let left_over = buckets
+            .iter()
+            .filter(|b| b.start < forgotten)
+            .map(|b| b.start)
+            .collect();
+        let mut counted: Vec<Bucket> = buckets
+            .into_iter()
+            .filter(|b| (oldest..=bucket).contains(&b.start))
+            .collect();
+        counted.sort_by_key(|b| b.start);
+        (counted, left_over)
     }
 
     /// When a bucket stops being read (and is no longer worth keeping): once the current
@@ -121,9 +148,7 @@ impl SlidingWindow {
     ) -> Result<(RateStatus, u64), StoreError> {
         let geometry = self.buckets();
         let bucket = geometry.bucket_of(now);
-        let buckets = counters
-            .buckets_between(subject, geometry.oldest_read(bucket), bucket)
-            .await?;
+        let (buckets, _) = geometry.split(counters.buckets(subject).await?, bucket);
         let held = buckets.iter().map(|bucket| bucket.count).sum();
         Ok((self.status(&buckets, 1, now), held))
     }
@@ -159,17 +184,23 @@ pub async fn count_request(
         bucket_start: bucket,
         expires_at: geometry.leaves_at(bucket),
     };
-    let rank = counters
-        .add_to_bucket(subject, bucket, 1, admitted.expires_at)
+    let all = counters
+        .add_to_bucket(
+            subject,
+            bucket,
+            1,
+            &geometry.stale(bucket),
+            admitted.expires_at,
+        )
         .await?;
-    let mut others = counters
-        .buckets_between(subject, geometry.oldest_read(bucket), bucket - 1)
-        .await?;
-    // The requests ranked before this one in its own bucket.
-    others.push(Bucket {
-        start: bucket,
-        count: (rank - 1).max(0) as u64,
-    });
+    let (mut others, left_over) = geometry.split(all, bucket);
+    if !left_over.is_empty() {
+        counters.drop_buckets(subject, &left_over).await?;
+    }
+    // This request is in its own bucket: the others are what it waits behind.
+    if let Some(own) = others.iter_mut().find(|b| b.start == bucket) {
+        own.count = own.count.saturating_sub(1);
+    }
     Ok(CountedRequest {
         window_secs,
         admitted,
@@ -212,6 +243,7 @@ pub async fn give_back(
             &admitted.subject,
             admitted.bucket_start,
             -1,
+            &[],
             admitted.expires_at,
         )
         .await
@@ -240,6 +272,24 @@ mod tests {
         let login = Buckets { window_secs: 900 };
         assert_eq!(login.bucket_secs(), 15);
         assert_eq!(login.bucket_of(at(1_000_007)), 1_000_005);
+        // A write drops the 61 buckets before the counted ones: 879 to 939 for 1,000.
+        let stale = minute.stale(1_000);
+        assert_eq!((stale.len(), stale[0], stale[60]), (61, 939, 879));
+    }
+
+    #[test]
+    fn only_the_buckets_a_request_counts_are_summed_and_older_ones_are_dropped() {
+        let minute = Buckets { window_secs: 60 };
+        let buckets = vec![
+            bucket(1_000, 5),
+            bucket(939, 7),
+            bucket(940, 1),
+            bucket(990, 2),
+            bucket(878, 3),
+        ];
+        let (counted, left_over) = minute.split(buckets, 1_000);
+        assert_eq!(counted, [bucket(940, 1), bucket(990, 2), bucket(1_000, 5)]);
+        assert_eq!(left_over, [878]);
     }
 
     #[test]
