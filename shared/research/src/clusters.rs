@@ -134,8 +134,7 @@ pub(crate) fn cluster_with_ids(
     for (position, &item) in order.iter().enumerate() {
         rank[item] = position;
     }
-    let threshold = config.threshold.clamp(0.01, 1.0);
-    let mut groups = hub_groups(&profiles, &order, threshold);
+    let mut groups = hub_groups(&profiles, &order);
     for members in &mut groups {
         members.sort_by_key(|&m| rank[m]);
     }

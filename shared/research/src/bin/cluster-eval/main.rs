@@ -242,6 +242,9 @@ fn lexical_pairs(sets: &[DevSet]) {
     for set in sets {
         let ours = lexical_labels(set);
         let sets_of_urls = set.urls.as_ref().map(|urls| pairs::url_sets(urls));
+        if env::var("CLUSTER_EVAL_PAIRS").is_ok_and(|d| d == set.name) {
+            tune_pairs(set, &ours, sets_of_urls.as_deref());
+        }
         for (h, (half, part)) in halves(set).into_iter().enumerate() {
             let grouped = pairs::grouped_share(&ours, &part);
             let (score, chance) = match &sets_of_urls {
@@ -284,6 +287,43 @@ fn lexical_pairs(sets: &[DevSet]) {
         );
     }
     println!("target (issue 22): serp-* precision >= 0.8 with >= 25 % grouped");
+}
+
+/// With `CLUSTER_EVAL_PAIRS=<set>`: our pairs among that set's *tune* keywords, each marked
+/// `ok` or `NO` by the criterion, for error analysis on the tune half only.
+fn tune_pairs(set: &DevSet, ours: &[usize], urls: Option<&[Vec<String>]>) {
+    let [(_, tune), _] = halves(set);
+    for (a, b) in pairs::together(ours, &tune) {
+        let agrees = match urls {
+            Some(urls) => pairs::serp_agrees(urls, a, b),
+            None => set.reference[a] == set.reference[b],
+        };
+        println!(
+            "{}\t{}\t{}",
+            if agrees { "ok" } else { "NO" },
+            set.keywords[a],
+            set.keywords[b]
+        );
+    }
+    // Tune pairs the SERPs confirm that we keep apart, when they share a word.
+    let Some(urls) = urls else { return };
+    let words = |i: usize| -> Vec<String> {
+        set.keywords[i]
+            .to_lowercase()
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    for (x, &a) in tune.iter().enumerate() {
+        for &b in &tune[x + 1..] {
+            if ours[a] != ours[b]
+                && pairs::serp_agrees(urls, a, b)
+                && words(a).iter().any(|w| words(b).contains(w))
+            {
+                println!("apart\t{}\t{}", set.keywords[a], set.keywords[b]);
+            }
+        }
+    }
 }
 
 /// Each set checked against itself: near-duplicate keywords (see `consistency.rs`) should
