@@ -14,7 +14,7 @@ use crate::text::{Analyzer, Language};
 /// same makers' pages. Intent modifiers that change the page wanted ("buy",
 /// "price", "how to", "near me", "review") are deliberately not here. English only; other
 /// languages rely on their stop words. Chosen on the tune half of the dev sets.
-const GENERIC_EN: [&str; 48] = [
+const GENERIC_EN: [&str; 45] = [
     "best",
     "top",
     "good",
@@ -50,9 +50,6 @@ const GENERIC_EN: [&str; 48] = [
     "other",
     "beste",
     "greatest",
-    "powered",
-    "driven",
-    "based",
     "types",
     "kinds",
     "manufacturer",
@@ -170,8 +167,10 @@ impl Profiles {
 /// ("asphalt lansing mi" is "lansing asphalt", "roofing in newark nj" is "roofing in newark"),
 /// while a state after anything else is a place of its own ("roof repair nj" is not "roof
 /// repair"). Without a gazetteer of towns, a word is one when the input itself shows it: it
-/// ends a place phrase after "in", "near" or "at" in one keyword ("in ann arbor") and comes
-/// before a state in another ("ann arbor mi"), or it ends the name of a large city.
+/// is in a place phrase after "in", "near" or "at" ("in ann arbor") more often than it ends a
+/// keyword with no such phrase (as "pump" ends "sump pump" more often than it follows "water
+/// in"), and it comes before a state in some keyword ("ann arbor mi"); or it ends the name of
+/// a large city.
 #[derive(Default)]
 struct Towns {
     words: HashSet<String>,
@@ -179,16 +178,29 @@ struct Towns {
 
 impl Towns {
     fn find(keywords: &[Vec<String>]) -> Towns {
-        let mut after_marker: HashSet<&str> = HashSet::new();
+        // Per word: keywords where it is in a place phrase, less keywords it ends unmarked.
+        let mut place_score: HashMap<&str, i64> = HashMap::new();
         let mut before_state: HashSet<&str> = HashSet::new();
         for words in keywords {
-            if let Some(marker) = words
+            let marker = words
                 .iter()
-                .rposition(|w| PLACE_MARKERS_EN.contains(&w.as_str()))
-            {
-                let phrase = &words[marker + 1..];
-                if !phrase.is_empty() && phrase.len() <= MAX_TOWN_WORDS {
-                    after_marker.extend(phrase.iter().map(String::as_str));
+                .rposition(|w| PLACE_MARKERS_EN.contains(&w.as_str()));
+            match marker {
+                Some(marker) => {
+                    let phrase = &words[marker + 1..];
+                    if !phrase.is_empty() && phrase.len() <= MAX_TOWN_WORDS {
+                        let mut seen: Vec<&str> = phrase.iter().map(String::as_str).collect();
+                        seen.sort_unstable();
+                        seen.dedup();
+                        for word in seen {
+                            *place_score.entry(word).or_default() += 1;
+                        }
+                    }
+                }
+                None => {
+                    if let Some(last) = words.last() {
+                        *place_score.entry(last.as_str()).or_default() -= 1;
+                    }
                 }
             }
             for pair in words.windows(2) {
@@ -197,9 +209,9 @@ impl Towns {
                 }
             }
         }
-        let mut towns: HashSet<String> = after_marker
-            .intersection(&before_state)
-            .filter(|w| !is_state(w))
+        let mut towns: HashSet<String> = before_state
+            .into_iter()
+            .filter(|w| !is_state(w) && place_score.get(w).is_some_and(|&s| s > 0))
             .map(|w| w.to_string())
             .collect();
         towns.extend(PLACES.iter().filter_map(|city| {
