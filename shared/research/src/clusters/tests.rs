@@ -391,7 +391,10 @@ fn a_state_code_after_a_marked_town_is_the_same_place() {
 fn together(clusters: &[Cluster], input: &[ClusterInput], a: &str, b: &str) -> bool {
     let of = |k: &str| {
         let i = input.iter().position(|x| x.keyword == k).unwrap();
-        clusters.iter().position(|c| c.members.contains(&i)).unwrap()
+        clusters
+            .iter()
+            .position(|c| c.members.contains(&i))
+            .unwrap()
     };
     of(a) == of(b)
 }
@@ -431,7 +434,12 @@ fn sharing_water_never_groups_sump_pump_keywords() {
         }
     }
     // The same query in other words still groups: order, and "best".
-    assert!(together(&clusters, &input, "sump pump water", "water sump pump"));
+    assert!(together(
+        &clusters,
+        &input,
+        "sump pump water",
+        "water sump pump"
+    ));
     assert!(together(
         &clusters,
         &input,
@@ -505,7 +513,12 @@ fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
         ("asphalt michigan", 40.0),
     ]);
     let clusters = cluster(&input, &ClusterConfig::default());
-    assert!(!together(&clusters, &input, "roof repair", "roof repair nj"));
+    assert!(!together(
+        &clusters,
+        &input,
+        "roof repair",
+        "roof repair nj"
+    ));
     assert!(together(
         &clusters,
         &input,
@@ -513,7 +526,12 @@ fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
         "roof repair newark nj"
     ));
     // A state alone is a place, in any order.
-    assert!(together(&clusters, &input, "michigan asphalt", "asphalt michigan"));
+    assert!(together(
+        &clusters,
+        &input,
+        "michigan asphalt",
+        "asphalt michigan"
+    ));
     assert!(!together(&clusters, &input, "sump pump", "sump pump nj"));
     assert_eq!(clusters.len(), 7, "{:?}", named(&clusters, &input));
 }

@@ -7,6 +7,15 @@
 //!   Parent Keyword of each `cluster-*.tsv`. The figure is the adjusted Rand index (ARI) on
 //!   the *tune* keywords (stable hash even, the only ones constants were tuned on) and on the
 //!   *check* keywords (odd), each partition clustered whole and then restricted to the part;
+//! - per half, the pairwise figures issue 22 asks for: the share of keywords grouped (in a
+//!   cluster of two or more) and the precision of the pairs put together, against the SERP
+//!   criterion (the two keywords' top 10 share 3 URLs, normalised as `cluster_by_serp` does)
+//!   on `serp-*` sets and against Parent Keyword (with recall) on `cluster-*` sets;
+//!   `CLUSTER_EVAL_PAIRS=<set>` lists that set's tune pairs, right and wrong, and the tune
+//!   pairs the SERPs confirm that we keep apart;
+//! - each dev set checked against itself (`consistency.rs`): whether its near-duplicate
+//!   keywords share 3 URLs or one Parent Keyword, whether parents are their own parents, and
+//!   how many SERP-confirmed pairs the US and India SERPs of the same keywords share;
 //! - SERP clustering ([`cluster_by_serp`]) against the reference rule on the dev SERPs and on
 //!   synthetic SERPs, with both run times;
 //! - lexical clustering of a synthetic 27,665-keyword niche: clusters, largest cluster's
