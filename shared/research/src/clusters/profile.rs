@@ -125,7 +125,7 @@ impl Profiles {
                 .filter(|&i| {
                     !generic.contains(&words[i].as_str())
                         && !is_year(&words[i])
-                        && !(english && towns.state_after_town(words, i))
+                        && !towns.state_after_town(words, i)
                 })
                 .collect();
             let kept = if meaningful.is_empty() {
