@@ -13,37 +13,35 @@
 //!
 //! # Rule
 //!
-//! A keyword's *core* is the set of stems of its words less stop words, generic words
-//! (`best`, `top`, `free`, `online`, `ideas`, `services`, `company`, `latest`, ... in English:
-//! words that rarely change the results) and years ("ai tools 2024"). Keywords are taken by descending value, then by
-//! centrality (fewest content words: the plainest form), then keyword and index; each one
-//! not yet assigned becomes a hub and absorbs every unassigned keyword that
+//! A keyword joins a group only when it is the same query in other words. Its *core* is the
+//! set of stems of its words less stop words (but "how many", "how much", "who", "where",
+//! which change the answer, stay), generic words (`best`, `top`, `free`, `online`, `ideas`,
+//! `services`, `company`, `manufacturer`, `latest`, ... in English: words that rarely change
+//! the results), years ("ai tools 2024") and a state after a town ("asphalt lansing mi",
+//! "roofing in newark nj"; a town is a large city or a word the input itself places after "in",
+//! "near" or "at" more often than it ends a keyword, see `profile.rs`). Keywords are taken by
+//! descending value, then by centrality (fewest content words: the plainest form), then
+//! keyword and index; each one not yet assigned becomes a hub and takes every unassigned
+//! keyword that
 //!
-//! - has the same core ("running shoes", "shoes for running", "best running shoe"), or
-//! - is spelt the same without spaces, hyphens and a final "s" ("sump pump", "sumppumps"), or
-//! - has one core stem more or one less than the hub, when the shorter core has at least 3
-//!   stems and shorter/longer ≥ `threshold`, and the extra word is *specific*: not an intent
-//!   modifier (buy, price, cost, cheap, review, vs, how, install, repair, near, ...), not a
-//!   question word that changes the answer (how many, how much, who, where), not a number,
-//!   and not a place (a US state code, the word before one, or a word that follows
-//!   "in", "near" or "at" anywhere in the input). "waterproof trail running shoes" joins
-//!   "trail running shoes"; "newark roofing" and "montclair roofing" never meet, nor do "best
-//!   X" (generic) and "buy X" (intent).
+//! - has the same core: word order, plural or singular, stop words, generic words ("car
+//!   accident lawyer", "accident car lawyers", "best lawyer for a car accident"), or
+//! - is spelt the same without spaces, hyphens and a final "s" ("sump pump", "sumppumps").
 //!
-//! Spokes are compared with the hub only, never with each other, so a cluster cannot drift.
-//! A second pass gives a keyword left alone to the cluster of a member whose core is its own
-//! less one specific stem, on the same conditions ("waterproof trail running shoes for women"
-//! joins the cluster where "waterproof trail running shoes" is a spoke); keywords are taken
-//! shortest core first and one that moves is no target, so this reaches one word further at
-//! most.
-//! The cluster's name is its best-ranked member that starts with a letter or digit (the hub
-//! unless the hub is spelt like ".75 hp sump pump"), see [`display_name`].
+//! Nothing else joins: one more word, even a specific one, is another query ("waterproof
+//! trail running shoes" is not "trail running shoes"), an intent modifier ("buy", "price",
+//! "how to") or a place is a word like any other, and sharing one word ("water" in "add water
+//! to sump pump" and "best sump pump water alarm") is never enough. A keyword that is no close
+//! variant of a hub stays alone. Spokes are compared with the hub only, so a cluster cannot
+//! drift. [`ClusterConfig::threshold`] no longer changes the rule (see there).
+//! The cluster's name is its best-ranked member, exactly as typed, that starts with a letter
+//! or digit (the hub unless the hub is spelt like ".75 hp sump pump"), see [`display_name`].
 //!
 //! # Cost
 //!
-//! Hash maps from core, spelling and core-less-one-specific-stem to keywords: a hub looks up
-//! its own keys only, so no pair of keywords is compared, and the work is linear in the
-//! number of keywords times their length (27,665 keywords in about 0.2 s, `.ci/bench clusters`).
+//! Hash maps from core and spelling to keywords: a hub looks up its own keys only, so no pair
+//! of keywords is compared, and the work is linear in the number of keywords times their
+//! length (27,665 keywords in about 0.3 s, `.ci/bench clusters`).
 //!
 //! With search results at hand, [`cluster_by_serp`] groups keywords whose top results overlap
 //! first and leaves the keywords without a SERP to this lexical clustering (see [`serp`]).
@@ -78,9 +76,9 @@ pub struct ClusterInput {
 #[serde(rename_all = "camelCase")]
 pub struct ClusterConfig {
     pub language: Language,
-    /// Minimum Jaccard similarity of two cores (shorter length over longer) for a keyword one
-    /// specific word longer or shorter than a hub to join it, clamped to 0.01..=1. Cores of
-    /// fewer than 3 stems never extend each other whatever the threshold.
+    /// No longer used: it was the Jaccard similarity of two cores at which a keyword one
+    /// specific word longer than a hub joined it, and only close variants join now (issue 22).
+    /// Kept so settings (`KR_CLUSTER_THRESHOLD`) and stored configurations still parse.
     pub threshold: f64,
 }
 
@@ -134,8 +132,7 @@ pub(crate) fn cluster_with_ids(
     for (position, &item) in order.iter().enumerate() {
         rank[item] = position;
     }
-    let threshold = config.threshold.clamp(0.01, 1.0);
-    let mut groups = hub_groups(&profiles, &order, threshold);
+    let mut groups = hub_groups(&profiles, &order);
     for members in &mut groups {
         members.sort_by_key(|&m| rank[m]);
     }

@@ -1,9 +1,10 @@
 //! What the lexical clustering sees of a keyword: its content stems, its *core* (the stems
 //! that carry its meaning) and its spelling without spaces.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::text::us_states::US_STATE_CODES;
+use crate::intent::places::{AMBIGUOUS_CODES, PLACES};
+use crate::text::us_states::{US_STATES, US_STATE_CODES};
 use crate::text::{Analyzer, Language};
 
 /// Words that search engines answer the same with or without: a keyword that differs from
@@ -13,7 +14,7 @@ use crate::text::{Analyzer, Language};
 /// same makers' pages. Intent modifiers that change the page wanted ("buy",
 /// "price", "how to", "near me", "review") are deliberately not here. English only; other
 /// languages rely on their stop words. Chosen on the tune half of the dev sets.
-const GENERIC_EN: [&str; 48] = [
+const GENERIC_EN: [&str; 45] = [
     "best",
     "top",
     "good",
@@ -49,9 +50,6 @@ const GENERIC_EN: [&str; 48] = [
     "other",
     "beste",
     "greatest",
-    "powered",
-    "driven",
-    "based",
     "types",
     "kinds",
     "manufacturer",
@@ -65,92 +63,42 @@ const GENERIC_EN: [&str; 48] = [
 ];
 
 /// Stop words that still change the question: "how many payday loans" and "who does payday
-/// loans" ask for other answers than "payday loans". They stay in the core and are never the
-/// one extra word a spoke may add ("how many payday loans can i get" is not "how do i get
-/// payday loans"). Chosen on the tune half of the dev sets.
+/// loans" ask for other answers than "payday loans", so they stay in the core. Chosen on the
+/// tune half of the dev sets.
 const KEPT_EN: [&str; 4] = ["much", "many", "who", "where"];
 
-/// Modifiers that change what the searcher wants (to buy, to compare, to learn, to hire
-/// nearby): a keyword that adds one of these to another is a different query, answered by
-/// different pages ("buy sump pump" is not "sump pump"). English.
-const INTENT_EN: [&str; 43] = [
-    "buy",
-    "price",
-    "prices",
-    "pricing",
-    "cost",
-    "costs",
-    "cheap",
-    "cheapest",
-    "affordable",
-    "sale",
-    "deal",
-    "deals",
-    "coupon",
-    "discount",
-    "review",
-    "reviews",
-    "vs",
-    "versus",
-    "compare",
-    "comparison",
-    "alternative",
-    "alternatives",
-    "how",
-    "what",
-    "why",
-    "when",
-    "where",
-    "who",
-    "which",
-    "guide",
-    "tutorial",
-    "diy",
-    "install",
-    "installation",
-    "repair",
-    "replace",
-    "replacement",
-    "fix",
-    "near",
-    "rent",
-    "rental",
-    "hire",
-    "meaning",
-];
-
-/// Words that introduce a place ("roofing in newark", "pizza near montclair"): the word after
-/// one is taken for a place wherever it occurs, since a different place is a different query.
+/// Words that introduce a place ("roofing in newark", "pizza near montclair"): the words after
+/// one, to the end of the keyword, name a place.
 const PLACE_MARKERS_EN: [&str; 3] = ["in", "near", "at"];
-/// See [`Profiles::min_shared`].
-const MIN_SHARED: usize = 3;
+
+/// The longest place phrase after a marker that is read as a town ("in salt lake city").
+const MAX_TOWN_WORDS: usize = 3;
 
 pub(super) struct Profiles {
     /// Sorted, deduplicated ids of each keyword's core stems.
     pub(super) cores: Vec<Vec<u32>>,
-    /// Each keyword's content words joined without spaces or hyphens, less a final "s"
+    /// Each keyword's core words joined without spaces or hyphens, less a final "s"
     /// ("sump-pumps" and "sump pump" both "sumppump"), empty when too short to trust.
     pub(super) spellings: Vec<String>,
     /// Content words per keyword, for centrality.
     pub(super) lengths: Vec<usize>,
-    /// Per stem id: whether adding it to a keyword keeps the query the same kind (not an
-    /// intent modifier, a number or a place).
-    specific: Vec<bool>,
-    /// The fewest core stems two keywords must share for one to extend the other.
-    pub(super) min_shared: usize,
 }
 
 impl Profiles {
     pub(super) fn build(keywords: &[&str], language: &Language) -> Profiles {
         let analyzer = Analyzer::new(language);
-        let generic: &[&str] = if language.code() == "en" {
-            &GENERIC_EN
-        } else {
-            &[]
-        };
         let english = language.code() == "en";
+        let generic: &[&str] = if english { &GENERIC_EN } else { &[] };
+        let words: Vec<Vec<String>> = keywords
+            .iter()
+            .map(|k| analyzer.tokenizer().words(k))
+            .collect();
+        let towns = if english {
+            Towns::find(&words)
+        } else {
+            Towns::default()
+        };
         let mut ids: HashMap<String, u32> = HashMap::new();
-        let mut unspecific: Vec<u32> = Vec::new();
         let mut intern = |stem: &str| {
             let next = ids.len() as u32;
             *ids.entry(stem.to_string()).or_insert(next)
@@ -158,71 +106,44 @@ impl Profiles {
         let mut cores = Vec::with_capacity(keywords.len());
         let mut spellings = Vec::with_capacity(keywords.len());
         let mut lengths = Vec::with_capacity(keywords.len());
-        for keyword in keywords {
-            let words = analyzer.tokenizer().words(keyword);
-            for (i, word) in words.iter().enumerate() {
-                let after_marker = i > 0 && PLACE_MARKERS_EN.contains(&words[i - 1].as_str());
-                let before_state = words
-                    .get(i + 1)
-                    .is_some_and(|next| US_STATE_CODES.contains(&next.as_str()));
-                let unspecific_word = english
-                    && (INTENT_EN.contains(&word.as_str())
-                        || KEPT_EN.contains(&word.as_str())
-                        || US_STATE_CODES.contains(&word.as_str())
-                        || after_marker
-                        || before_state);
-                if unspecific_word || word.chars().any(|c| c.is_numeric()) {
-                    unspecific.push(intern(&analyzer.stem(word)));
-                }
-            }
-            let content: Vec<&String> = words
-                .iter()
-                .filter(|w| !analyzer.is_stop_word(w) || (english && KEPT_EN.contains(&w.as_str())))
+        for words in &words {
+            let content: Vec<usize> = (0..words.len())
+                .filter(|&i| {
+                    !analyzer.is_stop_word(&words[i])
+                        || (english && KEPT_EN.contains(&words[i].as_str()))
+                })
                 .collect();
             // A keyword of stop words only ("the who") still needs a profile.
             let content = if content.is_empty() {
-                words.iter().collect()
+                (0..words.len()).collect()
             } else {
                 content
             };
-            // "roofing in newark nj" is "roofing in newark": a state code after a marked town
-            // only says where that town is.
-            let town_state: Vec<&String> = words
-                .windows(3)
-                .filter(|w| {
-                    english
-                        && PLACE_MARKERS_EN.contains(&w[0].as_str())
-                        && US_STATE_CODES.contains(&w[2].as_str())
-                })
-                .map(|w| &w[2])
-                .collect();
-            let meaningful: Vec<&&String> = content
+            let meaningful: Vec<usize> = content
                 .iter()
-                .filter(|w| {
-                    !generic.contains(&w.as_str())
-                        && !is_year(w)
-                        && !town_state.iter().any(|state| std::ptr::eq(*state, **w))
+                .copied()
+                .filter(|&i| {
+                    !generic.contains(&words[i].as_str())
+                        && !is_year(&words[i])
+                        && !towns.state_after_town(words, i)
                 })
                 .collect();
-            let stems: Vec<String> = if meaningful.is_empty() {
-                content
-                    .iter()
-                    .map(|w| analyzer.stem(w).into_owned())
-                    .collect()
+            let kept = if meaningful.is_empty() {
+                &content
             } else {
-                meaningful
-                    .iter()
-                    .map(|w| analyzer.stem(w).into_owned())
-                    .collect()
+                &meaningful
             };
-            let mut core: Vec<u32> = stems.iter().map(|s| intern(s)).collect();
+            let mut core: Vec<u32> = kept
+                .iter()
+                .map(|&i| intern(&analyzer.stem(&words[i])))
+                .collect();
             core.sort_unstable();
             core.dedup();
             cores.push(core);
             // Raw words, not stems: "runningshoes" has no stem in common with "running".
             let mut joined: String = meaningful
                 .iter()
-                .flat_map(|w| w.chars().filter(|c| c.is_alphanumeric()))
+                .flat_map(|&i| words[i].chars().filter(|c| c.is_alphanumeric()))
                 .collect();
             if joined.ends_with('s') {
                 joined.pop();
@@ -234,22 +155,83 @@ impl Profiles {
             });
             lengths.push(content.len());
         }
-        let mut specific = vec![true; ids.len()];
-        for stem in unspecific {
-            specific[stem as usize] = false;
-        }
         Profiles {
             cores,
             spellings,
             lengths,
-            specific,
-            min_shared: MIN_SHARED,
         }
     }
+}
 
-    pub(super) fn is_specific(&self, stem: u32) -> bool {
-        self.specific[stem as usize]
+/// Which words name a town, so that a state after one only says where the town is
+/// ("asphalt lansing mi" is "lansing asphalt", "roofing in newark nj" is "roofing in newark"),
+/// while a state after anything else is a place of its own ("roof repair nj" is not "roof
+/// repair"). Without a gazetteer of towns, a word is one when the input itself shows it: it
+/// is in a place phrase after "in", "near" or "at" ("in ann arbor") more often than it ends a
+/// keyword with no such phrase (as "pump" ends "sump pump" more often than it follows "water
+/// in"), and it comes before a state in some keyword ("ann arbor mi"); or it ends the name of
+/// a large city.
+#[derive(Default)]
+struct Towns {
+    words: HashSet<String>,
+}
+
+impl Towns {
+    fn find(keywords: &[Vec<String>]) -> Towns {
+        // Per word: keywords where it is in a place phrase, less keywords it ends unmarked.
+        let mut place_score: HashMap<&str, i64> = HashMap::new();
+        let mut before_state: HashSet<&str> = HashSet::new();
+        for words in keywords {
+            let marker = words
+                .iter()
+                .rposition(|w| PLACE_MARKERS_EN.contains(&w.as_str()));
+            match marker {
+                Some(marker) => {
+                    let phrase = &words[marker + 1..];
+                    if !phrase.is_empty() && phrase.len() <= MAX_TOWN_WORDS {
+                        let mut seen: Vec<&str> = phrase.iter().map(String::as_str).collect();
+                        seen.sort_unstable();
+                        seen.dedup();
+                        for word in seen {
+                            *place_score.entry(word).or_default() += 1;
+                        }
+                    }
+                }
+                None => {
+                    if let Some(last) = words.last() {
+                        *place_score.entry(last.as_str()).or_default() -= 1;
+                    }
+                }
+            }
+            for pair in words.windows(2) {
+                if is_state(&pair[1]) {
+                    before_state.insert(pair[0].as_str());
+                }
+            }
+        }
+        let mut towns: HashSet<String> = before_state
+            .into_iter()
+            .filter(|w| !is_state(w) && place_score.get(w).is_some_and(|&s| s > 0))
+            .map(|w| w.to_string())
+            .collect();
+        towns.extend(PLACES.iter().filter_map(|city| {
+            let last = city.rsplit(' ').next()?;
+            // "salt lake city": "city" alone names no town.
+            (!city.contains(' ') || last.len() > 4).then(|| last.to_string())
+        }));
+        Towns { words: towns }
     }
+
+    /// Whether `words[i]` is a state right after a town.
+    fn state_after_town(&self, words: &[String], i: usize) -> bool {
+        i > 0 && is_state(&words[i]) && self.words.contains(&words[i - 1])
+    }
+}
+
+/// A US state by name ("michigan") or by a postal code that is not also a word ("mi", "nj").
+fn is_state(word: &str) -> bool {
+    (US_STATE_CODES.contains(&word) && !AMBIGUOUS_CODES.contains(&word))
+        || US_STATES.contains(&word)
 }
 
 /// A year ("ai tools 2024"): searchers add it for freshness, the pages wanted are the same.

@@ -145,27 +145,27 @@ fn intent_modifiers_split_generic_ones_do_not() {
 }
 
 #[test]
-fn a_hub_of_three_words_takes_one_more_specific_word() {
+fn one_more_specific_word_is_another_query() {
     let input = items(&[
         ("trail running shoes", 10.0),
         ("trail running jackets", 9.0),
         ("waterproof trail running shoes", 3.0),
+        ("waterproof trail running shoes for women", 2.0),
         ("trail running shoes store near me", 1.0),
     ]);
-    let clusters = cluster(&input, &ClusterConfig::default());
-    assert_partition(&clusters, input.len());
-    let named = named(&clusters, &input);
-    assert_eq!(
-        named[0].1,
-        vec!["trail running shoes", "waterproof trail running shoes"]
-    );
-    assert_eq!(named.len(), 3, "{named:?}");
-    // A stricter threshold asks for longer keywords before one may extend another.
-    let strict = ClusterConfig {
-        threshold: 0.8,
-        ..ClusterConfig::default()
-    };
-    assert_eq!(cluster(&input, &strict).len(), 4);
+    for threshold in [0.01, 0.5, 1.0] {
+        let config = ClusterConfig {
+            threshold,
+            ..ClusterConfig::default()
+        };
+        let clusters = cluster(&input, &config);
+        assert_eq!(
+            clusters.len(),
+            input.len(),
+            "{:?}",
+            named(&clusters, &input)
+        );
+    }
 }
 
 #[test]
@@ -339,30 +339,6 @@ fn a_year_or_a_word_of_praise_is_a_close_variant() {
 }
 
 #[test]
-fn a_keyword_left_alone_joins_the_cluster_of_its_core_less_one_word() {
-    let input = items(&[
-        ("trail running shoes", 10.0),
-        ("waterproof trail running shoes", 9.0),
-        ("waterproof trail running shoes for women", 3.0),
-        ("buy waterproof trail running shoes", 2.0),
-        ("waterproof trail running shoes nj", 1.0),
-    ]);
-    let clusters = cluster(&input, &ClusterConfig::default());
-    assert_partition(&clusters, input.len());
-    let named = named(&clusters, &input);
-    assert_eq!(
-        named[0].1,
-        vec![
-            "trail running shoes",
-            "waterproof trail running shoes",
-            "waterproof trail running shoes for women"
-        ]
-    );
-    // An intent modifier or a place still makes another query.
-    assert_eq!(clusters.len(), 3, "{named:?}");
-}
-
-#[test]
 fn how_many_asks_another_question() {
     let input = items(&[
         ("how do i get payday loans", 10.0),
@@ -409,4 +385,204 @@ fn a_state_code_after_a_marked_town_is_the_same_place() {
     };
     assert_eq!(of(0), of(1));
     assert_ne!(of(0), of(2));
+}
+
+/// Whether two keywords of `input` share a cluster.
+fn together(clusters: &[Cluster], input: &[ClusterInput], a: &str, b: &str) -> bool {
+    let of = |k: &str| {
+        let i = input.iter().position(|x| x.keyword == k).unwrap();
+        clusters
+            .iter()
+            .position(|c| c.members.contains(&i))
+            .unwrap()
+    };
+    of(a) == of(b)
+}
+
+#[test]
+fn sharing_water_never_groups_sump_pump_keywords() {
+    // Issue 22: a 514-keyword cluster held these three because they share "water".
+    let input = items(&[
+        ("sump pump", 5000.0),
+        ("sump pump water", 900.0),
+        ("water sump pump", 800.0),
+        ("add water to sump pump", 300.0),
+        ("best sump pump for dirty water", 200.0),
+        ("best sump pump water alarm", 100.0),
+        ("water powered sump pump", 90.0),
+        ("sump pump water alarm", 80.0),
+        ("water in sump pump pit", 70.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    let apart = [
+        "sump pump",
+        "sump pump water",
+        "add water to sump pump",
+        "best sump pump for dirty water",
+        "best sump pump water alarm",
+        "water powered sump pump",
+        "water in sump pump pit",
+    ];
+    for (x, a) in apart.iter().enumerate() {
+        for b in &apart[x + 1..] {
+            assert!(
+                !together(&clusters, &input, a, b),
+                "{a} / {b}: {:?}",
+                named(&clusters, &input)
+            );
+        }
+    }
+    // The same query in other words still groups: order, and "best".
+    assert!(together(
+        &clusters,
+        &input,
+        "sump pump water",
+        "water sump pump"
+    ));
+    assert!(together(
+        &clusters,
+        &input,
+        "sump pump water alarm",
+        "best sump pump water alarm"
+    ));
+    assert_eq!(clusters.len(), 7, "{:?}", named(&clusters, &input));
+}
+
+#[test]
+fn the_same_query_in_other_words_groups() {
+    let input = items(&[
+        // Word order.
+        ("car accident lawyer", 900.0),
+        ("accident car lawyer", 10.0),
+        // Plural and singular.
+        ("car accident lawyers", 300.0),
+        // Stop words.
+        ("lawyer for a car accident", 50.0),
+        // Spelling without spaces.
+        ("sump pump", 800.0),
+        ("sumppump", 20.0),
+        ("sump-pumps", 15.0),
+        // A state code after a town ("in lansing" elsewhere shows "lansing" is one).
+        ("asphalt paving in lansing", 70.0),
+        ("lansing asphalt paving", 60.0),
+        ("asphalt paving lansing mi", 40.0),
+        // ... or after a large city.
+        ("chicago roofing", 30.0),
+        ("roofing chicago il", 25.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    let named = named(&clusters, &input);
+    assert_eq!(
+        named[0],
+        (
+            "car accident lawyer".to_string(),
+            vec![
+                "car accident lawyer".to_string(),
+                "car accident lawyers".to_string(),
+                "lawyer for a car accident".to_string(),
+                "accident car lawyer".to_string(),
+            ]
+        )
+    );
+    for (a, b) in [
+        ("sump pump", "sumppump"),
+        ("sump pump", "sump-pumps"),
+        ("asphalt paving in lansing", "lansing asphalt paving"),
+        ("asphalt paving in lansing", "asphalt paving lansing mi"),
+        ("chicago roofing", "roofing chicago il"),
+    ] {
+        assert!(together(&clusters, &input, a, b), "{a} / {b}: {named:?}");
+    }
+    assert_eq!(clusters.len(), 4, "{named:?}");
+}
+
+#[test]
+fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
+    let input = items(&[
+        ("roof repair", 100.0),
+        ("roof repair nj", 90.0),
+        ("roof repair in newark", 80.0),
+        ("roof repair newark nj", 70.0),
+        // "pump" follows "in" once, but ends more keywords: no town.
+        ("water in sump pump", 60.0),
+        ("sump pump", 59.0),
+        ("sump pump nj", 58.0),
+        ("michigan asphalt", 50.0),
+        ("asphalt michigan", 40.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert!(!together(
+        &clusters,
+        &input,
+        "roof repair",
+        "roof repair nj"
+    ));
+    assert!(together(
+        &clusters,
+        &input,
+        "roof repair in newark",
+        "roof repair newark nj"
+    ));
+    // A state alone is a place, in any order.
+    assert!(together(
+        &clusters,
+        &input,
+        "michigan asphalt",
+        "asphalt michigan"
+    ));
+    assert!(!together(&clusters, &input, "sump pump", "sump pump nj"));
+    assert_eq!(clusters.len(), 7, "{:?}", named(&clusters, &input));
+}
+
+#[test]
+fn one_shared_word_never_groups() {
+    let heads = ["lawyer", "pump", "shoes", "tools", "prompts", "loans"];
+    let words = ["water", "best", "car", "cheap", "online", "2024"];
+    let mut keywords = Vec::new();
+    for head in heads {
+        for word in words {
+            keywords.push((format!("{word} {head}"), 1.0));
+        }
+    }
+    let input: Vec<ClusterInput> = keywords
+        .into_iter()
+        .map(|(keyword, value)| ClusterInput { keyword, value })
+        .collect();
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    for c in &clusters {
+        let last = |m: usize| input[m].keyword.rsplit(' ').next().unwrap().to_string();
+        let first = |m: usize| input[m].keyword.split(' ').next().unwrap().to_string();
+        for &m in &c.members {
+            // Same head, and the other word generic ("best", "online", a year) if it differs.
+            assert_eq!(last(m), last(c.members[0]), "{}", c.name);
+            assert!(
+                first(m) == first(c.members[0])
+                    || ["best", "online", "2024"].contains(&first(m).as_str()),
+                "{} in {}",
+                input[m].keyword,
+                c.name
+            );
+        }
+    }
+    // "water pump" and "water shoes" share "water" only.
+    assert!(!together(&clusters, &input, "water pump", "water shoes"));
+}
+
+#[test]
+fn names_are_a_member_as_typed() {
+    let input = items(&[
+        ("Accident Car Lawyer", 10.0),
+        ("car accident lawyer", 900.0),
+        ("lawyers car accident", 5.0),
+    ]);
+    for input in [input.clone(), input.into_iter().rev().collect()] {
+        let clusters = cluster(&input, &ClusterConfig::default());
+        assert_eq!(clusters.len(), 1);
+        assert_eq!(clusters[0].name, "car accident lawyer");
+        assert_eq!(clusters[0].primary_keyword, "car accident lawyer");
+        assert_eq!(clusters[0].id, "c-car-accident-lawyer");
+    }
 }

@@ -34,7 +34,7 @@
 
 mod cue_set;
 mod lexicon;
-mod places;
+pub(crate) mod places;
 mod sites;
 
 use crate::text::{Language, Tokenizer};

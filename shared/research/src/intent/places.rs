@@ -5,7 +5,7 @@
 use crate::text::us_states::{US_STATES, US_STATE_CODES};
 
 /// Besides the US states and the postal codes that are not also words.
-pub(super) static PLACES: &[&str] = &[
+pub(crate) static PLACES: &[&str] = &[
     "nyc",
     // Large cities.
     "los angeles",
@@ -215,7 +215,7 @@ pub(super) static PLACES: &[&str] = &[
 ];
 
 /// Postal codes that are also words or common abbreviations ("in", "me", "or", "hi", "ok").
-const AMBIGUOUS_CODES: &[&str] = &[
+pub(crate) const AMBIGUOUS_CODES: &[&str] = &[
     "co", "de", "hi", "id", "in", "la", "ma", "me", "mo", "ms", "ne", "oh", "ok", "or", "pa",
 ];
 

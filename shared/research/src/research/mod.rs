@@ -54,7 +54,7 @@ pub struct ResearchInput {
     pub brand_terms: Vec<String>,
     /// Clamped to 1..=20,000.
     pub max_keywords: usize,
-    /// Jaccard threshold for clustering.
+    /// [`ClusterConfig::threshold`], which no longer changes the lexical clusters.
     pub cluster_threshold: f64,
     /// The primary domain, to find its position among a keyword's rankings.
     pub primary_domain: Option<String>,

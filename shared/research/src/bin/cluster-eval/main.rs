@@ -7,12 +7,23 @@
 //!   Parent Keyword of each `cluster-*.tsv`. The figure is the adjusted Rand index (ARI) on
 //!   the *tune* keywords (stable hash even, the only ones constants were tuned on) and on the
 //!   *check* keywords (odd), each partition clustered whole and then restricted to the part;
+//! - per half, the pairwise figures issue 22 asks for: the share of keywords grouped (in a
+//!   cluster of two or more) and the precision of the pairs put together, against the SERP
+//!   criterion (the two keywords' top 10 share 3 URLs, normalised as `cluster_by_serp` does)
+//!   on `serp-*` sets and against Parent Keyword (with recall) on `cluster-*` sets;
+//!   `CLUSTER_EVAL_PAIRS=<set>` lists that set's tune pairs, right and wrong, and the tune
+//!   pairs the SERPs confirm that we keep apart;
+//! - each dev set checked against itself (`consistency.rs`): whether its near-duplicate
+//!   keywords share 3 URLs or one Parent Keyword, whether parents are their own parents, and
+//!   how many SERP-confirmed pairs the US and India SERPs of the same keywords share;
 //! - SERP clustering ([`cluster_by_serp`]) against the reference rule on the dev SERPs and on
 //!   synthetic SERPs, with both run times;
 //! - lexical clustering of a synthetic 27,665-keyword niche: clusters, largest cluster's
 //!   share, time.
 
 mod ari;
+mod consistency;
+mod pairs;
 mod reference;
 #[path = "../shared/split.rs"]
 mod split;
@@ -39,6 +50,8 @@ struct DevSet {
     reference: Vec<usize>,
     /// For SERP sets: each keyword's URLs.
     urls: Option<Vec<Vec<String>>>,
+    /// For Parent Keyword sets: each keyword's parent as given.
+    parents: Option<Vec<String>>,
 }
 
 fn main() -> ExitCode {
@@ -53,6 +66,8 @@ fn main() -> ExitCode {
         }
     };
     lexical_on_dev(&sets);
+    lexical_pairs(&sets);
+    consistency(&sets);
     serp_agreement(&sets);
     lexical_at_scale();
     ExitCode::SUCCESS
@@ -78,6 +93,7 @@ fn load(dev: &Path) -> Result<Vec<DevSet>, String> {
             keywords,
             reference,
             urls: Some(urls),
+            parents: None,
         });
     }
     for name in [
@@ -99,6 +115,7 @@ fn load(dev: &Path) -> Result<Vec<DevSet>, String> {
             keywords: rows.iter().map(|r| r[0].clone()).collect(),
             reference,
             urls: None,
+            parents: Some(rows.iter().map(|r| r[1].clone()).collect()),
         });
     }
     Ok(sets)
@@ -189,6 +206,224 @@ fn lexical_on_dev(sets: &[DevSet]) {
         "",
         tune_sum / n,
         check_sum / n
+    );
+}
+
+/// The lexical clustering of a whole dev set, as one label per keyword.
+fn lexical_labels(set: &DevSet) -> Vec<usize> {
+    let input: Vec<ClusterInput> = set
+        .keywords
+        .iter()
+        .map(|k| ClusterInput {
+            keyword: k.clone(),
+            value: 0.0,
+        })
+        .collect();
+    labels(&cluster(&input, &ClusterConfig::default()), input.len())
+}
+
+/// The tune and check halves of a set's keywords (indexes).
+fn halves(set: &DevSet) -> [(&'static str, Vec<usize>); 2] {
+    let (tune, check): (Vec<usize>, Vec<usize>) =
+        (0..set.keywords.len()).partition(|&i| is_tune(&set.keywords[i].to_lowercase()));
+    [("tune", tune), ("check", check)]
+}
+
+fn ratio(value: Option<f64>) -> String {
+    value.map_or("-".to_string(), |v| format!("{v:.3}"))
+}
+
+/// Pairwise precision of the lexical clusters per half: against the SERP criterion (the two
+/// keywords' top 10 share 3 URLs) on `serp-*` sets, against Parent Keyword (with recall) on
+/// `cluster-*` sets; beside the share of keywords grouped (in a cluster of two or more).
+fn lexical_pairs(sets: &[DevSet]) {
+    println!();
+    println!("## Lexical clustering, pairwise, per half (clusters made on the whole set)");
+    println!("serp-*: precision = share of our pairs whose top 10 share >= 3 URLs (normalised);");
+    println!("  chance = that share over all pairs of the half. cluster-*: precision and recall");
+    println!("  against Ahrefs' Parent Keyword. grouped = keywords in a cluster of 2 or more.");
+    println!(
+        "{:<24} {:>5} {:>8} {:>8} {:>6} {:>9} {:>7} {:>7}",
+        "set", "half", "keywords", "grouped", "pairs", "precision", "recall", "chance"
+    );
+    // Pooled over the SERP sets, per half: (pairs, confirmed, grouped keywords, keywords).
+    let mut pooled = [(0usize, 0usize, 0.0f64, 0usize); 2];
+    for set in sets {
+        let ours = lexical_labels(set);
+        let sets_of_urls = set.urls.as_ref().map(|urls| pairs::url_sets(urls));
+        if env::var("CLUSTER_EVAL_PAIRS").is_ok_and(|d| d == set.name) {
+            tune_pairs(set, &ours, sets_of_urls.as_deref());
+        }
+        for (h, (half, part)) in halves(set).into_iter().enumerate() {
+            let grouped = pairs::grouped_share(&ours, &part);
+            let (score, chance) = match &sets_of_urls {
+                Some(urls) => {
+                    let score = pairs::against_serps(&ours, urls, &part);
+                    let p = &mut pooled[h];
+                    p.0 += score.pairs;
+                    p.1 += score.confirmed;
+                    p.2 += grouped * part.len() as f64;
+                    p.3 += part.len();
+                    (score, Some(pairs::serp_base_rate(urls, &part)))
+                }
+                None => (pairs::against_labels(&ours, &set.reference, &part), None),
+            };
+            println!(
+                "{:<24} {:>5} {:>8} {:>7.1}% {:>6} {:>9} {:>7} {:>7}",
+                set.name,
+                half,
+                part.len(),
+                100.0 * grouped,
+                score.pairs,
+                ratio(score.precision()),
+                ratio(score.recall()),
+                ratio(chance)
+            );
+        }
+    }
+    for (h, half) in ["tune", "check"].into_iter().enumerate() {
+        let (pairs, confirmed, grouped, keywords) = pooled[h];
+        println!(
+            "{:<24} {:>5} {:>8} {:>7.1}% {:>6} {:>9} {:>7} {:>7}",
+            "serp-* pooled",
+            half,
+            keywords,
+            100.0 * grouped / keywords.max(1) as f64,
+            pairs,
+            ratio((pairs > 0).then(|| confirmed as f64 / pairs as f64)),
+            "-",
+            "-"
+        );
+    }
+    println!("target (issue 22): serp-* precision >= 0.8 with >= 25 % grouped");
+}
+
+/// With `CLUSTER_EVAL_PAIRS=<set>`: our pairs among that set's *tune* keywords, each marked
+/// `ok` or `NO` by the criterion, for error analysis on the tune half only.
+fn tune_pairs(set: &DevSet, ours: &[usize], urls: Option<&[Vec<String>]>) {
+    let [(_, tune), _] = halves(set);
+    for (a, b) in pairs::together(ours, &tune) {
+        let agrees = match urls {
+            Some(urls) => pairs::serp_agrees(urls, a, b),
+            None => set.reference[a] == set.reference[b],
+        };
+        println!(
+            "{}\t{}\t{}",
+            if agrees { "ok" } else { "NO" },
+            set.keywords[a],
+            set.keywords[b]
+        );
+    }
+    // Tune pairs the SERPs confirm that we keep apart, when they share a word.
+    let Some(urls) = urls else { return };
+    let words = |i: usize| -> Vec<String> {
+        set.keywords[i]
+            .to_lowercase()
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    for (x, &a) in tune.iter().enumerate() {
+        for &b in &tune[x + 1..] {
+            if ours[a] != ours[b]
+                && pairs::serp_agrees(urls, a, b)
+                && words(a).iter().any(|w| words(b).contains(w))
+            {
+                println!("apart\t{}\t{}", set.keywords[a], set.keywords[b]);
+            }
+        }
+    }
+}
+
+/// Each set checked against itself: near-duplicate keywords (see `consistency.rs`) should
+/// share 3 of their top 10 URLs (`serp-*`) or one Parent Keyword (`cluster-*`), and a parent
+/// that is itself a keyword of the set should be its own parent. Whole sets, not halves: no
+/// constant is tuned on these figures.
+fn consistency(sets: &[DevSet]) {
+    println!();
+    println!("## Dev sets checked against themselves (whole sets)");
+    println!("exact variants: same words reordered or plural; stem variants: same stems less stop");
+    println!("words. agree = share of those pairs sharing >= 3 of the top 10 URLs (serp-*) or one");
+    println!(
+        "Parent Keyword (cluster-*); own parent: parents that are keywords and are their own."
+    );
+    println!(
+        "{:<24} {:>12} {:>8} {:>12} {:>8} {:>11}",
+        "set", "exact pairs", "agree", "stem pairs", "agree", "own parent"
+    );
+    for set in sets {
+        let variants = consistency::variant_pairs(&set.keywords);
+        let urls = set.urls.as_ref().map(|urls| pairs::url_sets(urls));
+        let agree = |list: &[(usize, usize)]| {
+            let agreeing = list
+                .iter()
+                .filter(|&&(a, b)| match &urls {
+                    Some(urls) => pairs::serp_agrees(urls, a, b),
+                    None => set.reference[a] == set.reference[b],
+                })
+                .count();
+            ratio((!list.is_empty()).then(|| agreeing as f64 / list.len() as f64))
+        };
+        let own = set.parents.as_ref().map_or("-".to_string(), |parents| {
+            let (agreeing, present) = consistency::parents_own_parent(&set.keywords, parents);
+            format!("{agreeing}/{present}")
+        });
+        println!(
+            "{:<24} {:>12} {:>8} {:>12} {:>8} {:>11}",
+            set.name,
+            variants.exact.len(),
+            agree(&variants.exact),
+            variants.stems.len(),
+            agree(&variants.stems),
+            own
+        );
+    }
+    cross_location(sets);
+}
+
+/// The same keywords' SERPs in two locations: of the pairs sharing 3 URLs in one, the share
+/// that do in the other (how stable the SERP criterion itself is).
+fn cross_location(sets: &[DevSet]) {
+    let find = |name: &str| sets.iter().find(|s| s.name == name);
+    let (Some(us), Some(india)) = (find("serp-keywordninja-us"), find("serp-keywordninja-in"))
+    else {
+        return;
+    };
+    let (Some(us_urls), Some(in_urls)) = (&us.urls, &india.urls) else {
+        return;
+    };
+    let (us_sets, in_sets) = (pairs::url_sets(us_urls), pairs::url_sets(in_urls));
+    let in_index: HashMap<String, usize> = india
+        .keywords
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.to_lowercase(), i))
+        .collect();
+    let shared: Vec<(usize, usize)> = us
+        .keywords
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| in_index.get(&k.to_lowercase()).map(|&j| (i, j)))
+        .collect();
+    let (mut us_agree, mut both) = (0usize, 0usize);
+    let mut in_agree = 0usize;
+    for (x, &(a_us, a_in)) in shared.iter().enumerate() {
+        for &(b_us, b_in) in &shared[x + 1..] {
+            let u = pairs::serp_agrees(&us_sets, a_us, b_us);
+            let n = pairs::serp_agrees(&in_sets, a_in, b_in);
+            us_agree += usize::from(u);
+            in_agree += usize::from(n);
+            both += usize::from(u && n);
+        }
+    }
+    println!(
+        "keywordninja US vs India ({} common keywords): {} pairs share >= 3 URLs in the US, {} in \
+         India, {} in both ({:.0} % of the US pairs)",
+        shared.len(),
+        us_agree,
+        in_agree,
+        both,
+        100.0 * both as f64 / us_agree.max(1) as f64
     );
 }
 
