@@ -253,8 +253,18 @@ async fn no_span_of_a_minute_admits_more_than_the_limit_across_a_minute_boundary
         .unwrap();
     assert!(held.is_some() && !later.exceeded);
     assert_eq!(later.remaining, 49);
-    // The item stays small: what the window no longer counts is dropped, after a long
-    // silence too.
+    // The item stays small: once 15 buckets the window no longer counts have piled up (20
+    // seconds with a request each, then a silence), the next request drops them.
+    for second in 200..220 {
+        window
+            .admit(
+                store.as_ref(),
+                &subject,
+                Utc.timestamp_opt(minute + second, 0).unwrap(),
+            )
+            .await
+            .unwrap();
+    }
     let after_silence = Utc.timestamp_opt(minute + 10_000, 0).unwrap();
     window
         .admit(store.as_ref(), &subject, after_silence)

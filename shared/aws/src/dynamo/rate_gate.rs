@@ -140,7 +140,6 @@ impl RequestCounters for DynamoStore {
         subject: &str,
         bucket_start: i64,
         delta: i64,
-        stale: &[i64],
         expires_at: i64,
     ) -> Result<Vec<RequestBucket>, StoreError> {
         let mut update = self
@@ -153,20 +152,14 @@ impl RequestCounters for DynamoStore {
             .expression_attribute_values(":ttl", n(expires_at + KEEP_AFTER))
             .expression_attribute_values(":delta", n(delta))
             .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
-        let mut expression = "SET #ttl = :ttl ADD #bucket :delta".to_string();
-        if !stale.is_empty() {
-            let names: Vec<String> = (0..stale.len()).map(|i| format!("#stale{i}")).collect();
-            expression.push_str(" REMOVE ");
-            expression.push_str(&names.join(", "));
-            for (name, start) in names.iter().zip(stale) {
-                update = update.expression_attribute_names(name, bucket_attribute(*start));
-            }
-        }
         if delta < 0 {
             // A bucket already dropped stays dropped.
             update = update.condition_expression("attribute_exists(#bucket)");
         }
-        let result = update.update_expression(expression).send().await;
+        let result = update
+            .update_expression("SET #ttl = :ttl ADD #bucket :delta")
+            .send()
+            .await;
         match result {
             Ok(output) => Ok(output
                 .attributes

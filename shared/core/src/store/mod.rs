@@ -395,16 +395,15 @@ pub trait ProviderRateGate: Send + Sync {
 /// window).
 #[async_trait]
 pub trait RequestCounters: Send + Sync {
-    /// Adds `delta` to `subject`'s bucket starting at `bucket_start` (epoch seconds) and drops
-    /// the buckets starting at `stale` (no longer counted), in one atomic write that returns
-    /// every bucket right after it. A negative `delta` (a request taken back) changes nothing
-    /// once the bucket is gone. The subject is kept at least until `expires_at`.
+    /// Adds `delta` to `subject`'s bucket starting at `bucket_start` (epoch seconds), in one
+    /// atomic write that returns every bucket right after it. A negative `delta` (a request
+    /// taken back) changes nothing once the bucket is gone. The subject is kept at least until
+    /// `expires_at`.
     async fn add_to_bucket(
         &self,
         subject: &str,
         bucket_start: i64,
         delta: i64,
-        stale: &[i64],
         expires_at: i64,
     ) -> Result<Vec<RequestBucket>, StoreError>;
     /// Drops `subject`'s buckets starting at `starts`.

@@ -4,9 +4,9 @@
 //! subject. A request adds one to its bucket and gets back, in the same atomic write, every
 //! bucket; it counts the 61 that end with its own, a little more than the window, so every span
 //! of one window length falls inside what its last request counted. It is admitted when their
-//! sum (itself included) is within the limit; otherwise it takes its one back. The same write
-//! drops the 61 buckets before those, so the item stays small; buckets older still (left by a
-//! silence longer than a window) are dropped by a second write when one is seen. Requests racing for one subject are ordered by the item: of 30 at once against a
+//! sum (itself included) is within the limit; otherwise it takes its one back. Buckets the
+//! window no longer counts are dropped by a second write once 15 of them have piled up, so the
+//! item stays small (at most about 76 buckets) at one extra write per 15 s of a busy subject. Requests racing for one subject are ordered by the item: of 30 at once against a
 //! limit of 10 exactly 10 pass (a refused request only takes its one back once the sum is past
 //! the limit, so sums up to the limit are reached by adds alone). Refused requests do not
 //! stay counted, so a client that keeps retrying is admitted as soon as the window has room.
@@ -18,8 +18,8 @@ use crate::store::{RequestBucket as Bucket, RequestCounters, StoreError};
 
 /// Buckets per window; a request counts this many before its own.
 const BUCKETS_PER_WINDOW: i64 = 60;
-/// The buckets a request counts, its own included; also how many older ones its write drops.
-const COUNTED: i64 = BUCKETS_PER_WINDOW + 1;
+/// Buckets no longer counted that a subject's item holds before they are dropped.
+const DROP_AT: usize = 15;
 
 /// One subject's limit: at most `limit` requests in any span of `window_secs`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,22 +57,13 @@ impl Buckets {
         bucket - BUCKETS_PER_WINDOW * self.bucket_secs()
     }
 
-    /// The 61 buckets just before those a request in `bucket` counts: its write drops them.
-    fn stale(self, bucket: i64) -> Vec<i64> {
-        let oldest = self.oldest_read(bucket);
-        (1..=COUNTED)
-            .map(|back| oldest - back * self.bucket_secs())
-            .collect()
-    }
-
-    /// Of `buckets`, those a request in `bucket` counts (oldest first), and those older than
-    /// its write dropped.
+    /// Of `buckets`, those a request in `bucket` counts (oldest first), and the starts of
+    /// those it no longer counts.
     fn split(self, buckets: Vec<Bucket>, bucket: i64) -> (Vec<Bucket>, Vec<i64>) {
         let oldest = self.oldest_read(bucket);
-        let forgotten = oldest - COUNTED * self.bucket_secs();
         let left_over = buckets
             .iter()
-            .filter(|b| b.start < forgotten)
+            .filter(|b| b.start < oldest)
             .map(|b| b.start)
             .collect();
         let mut counted: Vec<Bucket> = buckets
@@ -185,16 +176,10 @@ pub async fn count_request(
         expires_at: geometry.leaves_at(bucket),
     };
     let all = counters
-        .add_to_bucket(
-            subject,
-            bucket,
-            1,
-            &geometry.stale(bucket),
-            admitted.expires_at,
-        )
+        .add_to_bucket(subject, bucket, 1, admitted.expires_at)
         .await?;
     let (mut others, left_over) = geometry.split(all, bucket);
-    if !left_over.is_empty() {
+    if left_over.len() >= DROP_AT {
         counters.drop_buckets(subject, &left_over).await?;
     }
     // This request is in its own bucket: the others are what it waits behind.
@@ -243,7 +228,6 @@ pub async fn give_back(
             &admitted.subject,
             admitted.bucket_start,
             -1,
-            &[],
             admitted.expires_at,
         )
         .await
@@ -272,13 +256,10 @@ mod tests {
         let login = Buckets { window_secs: 900 };
         assert_eq!(login.bucket_secs(), 15);
         assert_eq!(login.bucket_of(at(1_000_007)), 1_000_005);
-        // A write drops the 61 buckets before the counted ones: 879 to 939 for 1,000.
-        let stale = minute.stale(1_000);
-        assert_eq!((stale.len(), stale[0], stale[60]), (61, 939, 879));
     }
 
     #[test]
-    fn only_the_buckets_a_request_counts_are_summed_and_older_ones_are_dropped() {
+    fn only_the_buckets_a_request_counts_are_summed_and_older_ones_are_set_apart() {
         let minute = Buckets { window_secs: 60 };
         let buckets = vec![
             bucket(1_000, 5),
@@ -289,7 +270,7 @@ mod tests {
         ];
         let (counted, left_over) = minute.split(buckets, 1_000);
         assert_eq!(counted, [bucket(940, 1), bucket(990, 2), bucket(1_000, 5)]);
-        assert_eq!(left_over, [878]);
+        assert_eq!(left_over, [939, 878]);
     }
 
     #[test]
