@@ -116,6 +116,22 @@ fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Duration) -> Not
     }
 }
 
+/// A webhook of `user` on every event, straight through the service (no API call).
+async fn webhook_on_every_event(rig: &Rig, user: UserId, url: &str) -> kr_core::store::Webhook {
+    let (webhook, _) = kr_core::service::webhooks::create_webhook(
+        rig.store.as_ref(),
+        signing(rig).key().await.unwrap(),
+        user,
+        kr_core::service::webhooks::NewWebhookRequest {
+            url: WebhookUrl::parse(url).unwrap(),
+            events: WebhookEvent::ALL.to_vec(),
+        },
+    )
+    .await
+    .unwrap();
+    webhook
+}
+
 /// Delivers the rig's webhook messages until the queue stays empty (retries are delayed).
 async fn drive(rig: &Rig, notifier: &Notifier) -> Vec<WebhookMessage> {
     let mut handled = Vec::new();
@@ -340,18 +356,7 @@ async fn duplicates_share_a_webhook_id_and_redirects_are_not_followed() {
     let (receiver_state, address) =
         receiver(vec![Answer::Redirect("http://127.0.0.1:1/internal".into())]).await;
     let (user, job) = rig.start_request(request(None)).await;
-    let signing = signing(&rig);
-    let (webhook, _) = kr_core::service::webhooks::create_webhook(
-        rig.store.as_ref(),
-        signing.key().await.unwrap(),
-        user.id,
-        kr_core::service::webhooks::NewWebhookRequest {
-            url: WebhookUrl::parse("http://hooks.test/hook").unwrap(),
-            events: WebhookEvent::ALL.to_vec(),
-        },
-    )
-    .await
-    .unwrap();
+    let webhook = webhook_on_every_event(&rig, user.id, "http://hooks.test/hook").await;
     rig.complete(job.id).await;
     let notifier = Notifier {
         // No retries: one attempt per message.
@@ -524,18 +529,7 @@ async fn a_delivery_handled_twice_after_a_failed_log_write_does_not_fork_its_ret
     let rig = rig(None, &[]).await;
     let (receiver_state, address) = receiver(vec![Answer::Status(500)]).await;
     let (user, job) = rig.start_request(request(None)).await;
-    let signing = signing(&rig);
-    let (webhook, _) = kr_core::service::webhooks::create_webhook(
-        rig.store.as_ref(),
-        signing.key().await.unwrap(),
-        user.id,
-        kr_core::service::webhooks::NewWebhookRequest {
-            url: WebhookUrl::parse("http://hooks.test/forks").unwrap(),
-            events: WebhookEvent::ALL.to_vec(),
-        },
-    )
-    .await
-    .unwrap();
+    let webhook = webhook_on_every_event(&rig, user.id, "http://hooks.test/forks").await;
     rig.complete(job.id).await;
     let log = Arc::new(FlakyDeliveryLog {
         inner: rig.store.clone(),

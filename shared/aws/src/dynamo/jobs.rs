@@ -460,6 +460,30 @@ impl DynamoStore {
         before: DateTime<Utc>,
         limit: u32,
     ) -> Result<Vec<JobId>, StoreError> {
+        self.gsi3_before(partition, before, limit)
+            .await?
+            .into_iter()
+            .map(|item| {
+                let pk = item
+                    .get("PK")
+                    .and_then(|v| v.as_s().ok())
+                    .cloned()
+                    .unwrap_or_default();
+                pk.trim_start_matches("JOB#")
+                    .parse::<JobId>()
+                    .map_err(StoreError::new)
+            })
+            .collect()
+    }
+
+    /// Items of a GSI3 partition (each sorted by a time and a job) from before `before`,
+    /// oldest first: the sweepers' work lists.
+    pub(super) async fn gsi3_before(
+        &self,
+        partition: &str,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<super::Item>, StoreError> {
         let output = self
             .client
             .query()
@@ -475,21 +499,7 @@ impl DynamoStore {
             .send()
             .await
             .map_err(sdk_error)?;
-        output
-            .items
-            .unwrap_or_default()
-            .into_iter()
-            .map(|item| {
-                let pk = item
-                    .get("PK")
-                    .and_then(|v| v.as_s().ok())
-                    .cloned()
-                    .unwrap_or_default();
-                pk.trim_start_matches("JOB#")
-                    .parse::<JobId>()
-                    .map_err(StoreError::new)
-            })
-            .collect()
+        Ok(output.items.unwrap_or_default())
     }
 
     /// Writes jobs as they are, charging nothing, and adds them to their owners' counters:

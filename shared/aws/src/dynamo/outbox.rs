@@ -7,8 +7,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 
 use super::keys::{
-    job_sort_key, outbox_pk, owed_event_sk, GSI3, OUTBOX_PREFIX, OWED_EVENTS_PK, PK, SK,
-    TTL_ATTRIBUTE,
+    job_sort_key, outbox_pk, owed_event_sk, OUTBOX_PREFIX, OWED_EVENTS_PK, PK, SK, TTL_ATTRIBUTE,
 };
 use super::{key, n, s, sdk_error, DynamoStore, Item};
 use kr_core::domain::{JobId, WebhookEvent};
@@ -71,24 +70,8 @@ impl OwedEvents for DynamoStore {
         before: DateTime<Utc>,
         limit: u32,
     ) -> Result<Vec<OwedEvent>, StoreError> {
-        let output = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .index_name(GSI3)
-            .key_condition_expression("GSI3PK = :partition AND GSI3SK < :before")
-            .expression_attribute_values(":partition", s(OWED_EVENTS_PK))
-            .expression_attribute_values(
-                ":before",
-                s(job_sort_key(before, JobId::from(uuid::Uuid::nil()))),
-            )
-            .limit(limit as i32)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        output
-            .items
-            .unwrap_or_default()
+        self.gsi3_before(OWED_EVENTS_PK, before, limit)
+            .await?
             .iter()
             .map(owed_event_from_keys)
             .collect()
