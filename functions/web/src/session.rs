@@ -16,18 +16,13 @@ async fn signed_in_user(parts: &Parts, state: &WebState) -> Result<Option<User>,
     // visitor's against their address's, and are refused past it.
     let identified = state
         .auth
-        .identify(PresentedCredentials::from_headers(&parts.headers))
+        .identify_reader(
+            PresentedCredentials::from_headers(&parts.headers),
+            SourceAddress::of(parts).as_deref(),
+        )
         .await
         .map_err(layout::internal_error)?;
-    let rate = match identified.rate {
-        Some(rate) => Some(rate),
-        None => state
-            .auth
-            .meter_anonymous(SourceAddress::of(parts).as_deref())
-            .await
-            .map_err(layout::internal_error)?,
-    };
-    if let Some(rate) = rate.filter(|rate| rate.exceeded) {
+    if let Some(rate) = identified.rate.filter(|rate| rate.exceeded) {
         return Err(layout::too_many_requests(rate.reset_secs));
     }
     Ok(identified.user)

@@ -139,38 +139,43 @@ impl RequestCounters for DynamoStore {
         &self,
         subject: &str,
         bucket_start: i64,
-        delta: i64,
         expires_at: i64,
     ) -> Result<Vec<RequestBucket>, StoreError> {
-        let mut update = self
+        let output = self
             .client
             .update_item()
             .table_name(&self.table)
             .set_key(Some(key(rate_pk(subject), window_sk())))
+            .update_expression("SET #ttl = :ttl ADD #bucket :one")
             .expression_attribute_names("#ttl", TTL_ATTRIBUTE)
             .expression_attribute_names("#bucket", bucket_attribute(bucket_start))
             .expression_attribute_values(":ttl", n(expires_at + KEEP_AFTER))
-            .expression_attribute_values(":delta", n(delta))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
-        if delta < 0 {
+            .expression_attribute_values(":one", n(1))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .send()
+            .await
+            .map_err(super::sdk_error)?;
+        Ok(output
+            .attributes
+            .as_ref()
+            .map(buckets_of)
+            .unwrap_or_default())
+    }
+
+    async fn take_back(&self, subject: &str, bucket_start: i64) -> Result<(), StoreError> {
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(rate_pk(subject), window_sk())))
+            .update_expression("ADD #bucket :minus_one")
             // A bucket already dropped stays dropped.
-            update = update.condition_expression("attribute_exists(#bucket)");
-        }
-        let result = update
-            .update_expression("SET #ttl = :ttl ADD #bucket :delta")
+            .condition_expression("attribute_exists(#bucket)")
+            .expression_attribute_names("#bucket", bucket_attribute(bucket_start))
+            .expression_attribute_values(":minus_one", n(-1))
             .send()
             .await;
-        match result {
-            Ok(output) => Ok(output
-                .attributes
-                .as_ref()
-                .map(buckets_of)
-                .unwrap_or_default()),
-            Err(err) => {
-                condition_held(Err::<(), _>(err))?;
-                self.buckets(subject).await
-            }
-        }
+        condition_held(result).map(|_| ())
     }
 
     async fn drop_buckets(&self, subject: &str, starts: &[i64]) -> Result<(), StoreError> {

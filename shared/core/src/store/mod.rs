@@ -395,17 +395,18 @@ pub trait ProviderRateGate: Send + Sync {
 /// window).
 #[async_trait]
 pub trait RequestCounters: Send + Sync {
-    /// Adds `delta` to `subject`'s bucket starting at `bucket_start` (epoch seconds), in one
-    /// atomic write that returns every bucket right after it. A negative `delta` (a request
-    /// taken back) changes nothing once the bucket is gone. The subject is kept at least until
-    /// `expires_at`.
+    /// Adds one request to `subject`'s bucket starting at `bucket_start` (epoch seconds), in
+    /// one atomic write that returns every bucket right after it. The subject is kept at least
+    /// until `expires_at`.
     async fn add_to_bucket(
         &self,
         subject: &str,
         bucket_start: i64,
-        delta: i64,
         expires_at: i64,
     ) -> Result<Vec<RequestBucket>, StoreError>;
+    /// Takes one request back out of `subject`'s bucket starting at `bucket_start`; nothing
+    /// once that bucket has been dropped.
+    async fn take_back(&self, subject: &str, bucket_start: i64) -> Result<(), StoreError>;
     /// Drops `subject`'s buckets starting at `starts`.
     async fn drop_buckets(&self, subject: &str, starts: &[i64]) -> Result<(), StoreError>;
     /// Every bucket of `subject` as of every add that has returned.

@@ -150,9 +150,22 @@ impl Authenticator {
         })
     }
 
-    /// Counts an unauthenticated read (a demo job, a dashboard page) against its source
-    /// address's limit. `None` when the address is unknown (outside a gateway).
-    pub async fn meter_anonymous(
+    /// [`Self::identify`] for a read anyone may make (a demo job, a dashboard page): a caller
+    /// who is not signed in is counted against the limit of `address`, their source address
+    /// (unknown outside a gateway: then not counted).
+    pub async fn identify_reader(
+        &self,
+        presented: PresentedCredentials,
+        address: Option<&str>,
+    ) -> Result<Identified, StoreError> {
+        let mut identified = self.identify(presented).await?;
+        if identified.rate.is_none() {
+            identified.rate = self.meter_anonymous(address).await?;
+        }
+        Ok(identified)
+    }
+
+    async fn meter_anonymous(
         &self,
         address: Option<&str>,
     ) -> Result<Option<RateStatus>, StoreError> {

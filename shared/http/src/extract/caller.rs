@@ -28,24 +28,21 @@ where
     Arc<Authenticator>: FromRef<S>,
 {
     let authenticator = Arc::<Authenticator>::from_ref(state);
-    let identified = authenticator
-        .identify(PresentedCredentials::from_headers(&parts.headers))
-        .await?;
-    let rate = match (identified.rate, identified.caller, anonymous) {
-        (Some(rate), _, _) => Some(rate),
-        (None, Caller::Anonymous | Caller::Rejected, Anonymous::Metered) => {
+    let presented = PresentedCredentials::from_headers(&parts.headers);
+    let identified = match anonymous {
+        Anonymous::Metered => {
             authenticator
-                .meter_anonymous(SourceAddress::of(parts).as_deref())
+                .identify_reader(presented, SourceAddress::of(parts).as_deref())
                 .await?
         }
-        _ => None,
+        Anonymous::Unmetered => authenticator.identify(presented).await?,
     };
-    if let Some(rate) = rate {
+    if let Some(rate) = identified.rate {
         if let Some(slot) = parts.extensions.get::<RateSlot>() {
             slot.record(rate);
         }
         if rate.exceeded {
-            let whose = if identified.rate.is_some() {
+            let whose = if matches!(identified.caller, Caller::Authenticated(_)) {
                 "your plan allows"
             } else {
                 "this address may make"

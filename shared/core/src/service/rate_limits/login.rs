@@ -52,10 +52,7 @@ pub struct LoginAttempt {
 impl LoginAttempt {
     /// The password was right: the attempt is taken out of every window.
     pub async fn succeeded(self, counters: &dyn RequestCounters) -> Result<(), StoreError> {
-        for admitted in &self.held {
-            give_back(counters, admitted).await?;
-        }
-        Ok(())
+        give_back(counters, &self.held).await
     }
 
     /// The password was wrong: the attempt stays counted.
@@ -97,6 +94,8 @@ impl<'a> LoginThrottle<'a> {
             address.unwrap_or("unknown-address")
         );
         let by_email = format!("LOGIN-EMAIL#{email}");
+        // In this order: the e-mail's window (`BY_EMAIL`) also sets the delay.
+        const BY_EMAIL: usize = 1;
         let mut windows = vec![
             (window(self.limits.login_per_email_and_address), pair),
             (window(self.limits.login_per_email), by_email),
@@ -118,7 +117,8 @@ impl<'a> LoginThrottle<'a> {
         let mut email_failures = 0;
         for (index, outcome) in outcomes.into_iter().enumerate() {
             let (status, admitted) = outcome?;
-            if index == 1 {
+            if index == BY_EMAIL {
+                // Those held before this attempt, which the status counts with it.
                 email_failures = u64::from(status.limit - status.remaining).saturating_sub(1);
             }
             match admitted {
@@ -127,9 +127,7 @@ impl<'a> LoginThrottle<'a> {
             }
         }
         if let Some(retry_after_secs) = retry_after {
-            for admitted in &held {
-                give_back(self.counters, admitted).await?;
-            }
+            give_back(self.counters, &held).await?;
             return Ok(LoginAdmission::Refused { retry_after_secs });
         }
         Ok(LoginAdmission::Admitted(LoginAttempt {

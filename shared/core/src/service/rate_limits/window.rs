@@ -6,8 +6,9 @@
 //! of one window length falls inside what its last request counted. It is admitted when their
 //! sum (itself included) is within the limit; otherwise it takes its one back. Buckets the
 //! window no longer counts are dropped by a second write once 15 of them have piled up, so the
-//! item stays small (at most about 76 buckets) at one extra write per 15 s of a busy subject. Requests racing for one subject are ordered by the item: of 30 at once against a
-//! limit of 10 exactly 10 pass (a refused request only takes its one back once the sum is past
+//! item stays small (at most about 76 buckets) at one extra write per 15 s of a busy subject.
+//! Requests racing for one subject are ordered by the item: of 30 at once against a limit of
+//! 10 exactly 10 pass (a refused request only takes its one back once the sum is past
 //! the limit, so sums up to the limit are reached by adds alone). Refused requests do not
 //! stay counted, so a client that keeps retrying is admitted as soon as the window has room.
 
@@ -34,7 +35,6 @@ pub struct SlidingWindow {
 pub struct Admitted {
     pub subject: String,
     pub bucket_start: i64,
-    pub expires_at: i64,
 }
 
 /// How a window of `window_secs` is cut into buckets.
@@ -92,13 +92,13 @@ impl SlidingWindow {
         }
     }
 
-    /// Where a subject stands with `buckets` counted (oldest first), `extra` more requests
-    /// than they hold wanting in. `exceeded` when those do not fit.
-    pub fn status(&self, buckets: &[Bucket], extra: u64, now: DateTime<Utc>) -> RateStatus {
+    /// Where a subject stands with `buckets` counted (oldest first) and one more request
+    /// wanting in. `exceeded` when it does not fit.
+    pub fn status(&self, buckets: &[Bucket], now: DateTime<Utc>) -> RateStatus {
         let now = now.timestamp();
         let held: u64 = buckets.iter().map(|bucket| bucket.count).sum();
         let limit = u64::from(self.limit);
-        let exceeded = held + extra > limit;
+        let exceeded = held + 1 > limit;
         // Seconds until the requests counted now fall to `target`, as buckets leave the window.
         let until_at_most = |target: u64| {
             let mut left = held;
@@ -121,7 +121,7 @@ impl SlidingWindow {
         } else {
             self.window_secs.max(1)
         };
-        let counted = if exceeded { held } else { held + extra };
+        let counted = if exceeded { held } else { held + 1 };
         RateStatus {
             limit: self.limit,
             remaining: limit.saturating_sub(counted) as u32,
@@ -130,18 +130,17 @@ impl SlidingWindow {
         }
     }
 
-    /// Where `subject` stands without counting anything, and how many requests it holds.
-    pub async fn peek(
+    /// The requests of `subject` the window holds at `now`, counting nothing.
+    pub async fn held(
         &self,
         counters: &dyn RequestCounters,
         subject: &str,
         now: DateTime<Utc>,
-    ) -> Result<(RateStatus, u64), StoreError> {
+    ) -> Result<u64, StoreError> {
         let geometry = self.buckets();
-        let bucket = geometry.bucket_of(now);
-        let (buckets, _) = geometry.split(counters.buckets(subject).await?, bucket);
-        let held = buckets.iter().map(|bucket| bucket.count).sum();
-        Ok((self.status(&buckets, 1, now), held))
+        let (buckets, _) =
+            geometry.split(counters.buckets(subject).await?, geometry.bucket_of(now));
+        Ok(buckets.iter().map(|bucket| bucket.count).sum())
     }
 
     /// Counts one request of `subject` and says whether it is admitted; a refused one is
@@ -173,10 +172,9 @@ pub async fn count_request(
     let admitted = Admitted {
         subject: subject.to_string(),
         bucket_start: bucket,
-        expires_at: geometry.leaves_at(bucket),
     };
     let all = counters
-        .add_to_bucket(subject, bucket, 1, admitted.expires_at)
+        .add_to_bucket(subject, bucket, geometry.leaves_at(bucket))
         .await?;
     let (mut others, left_over) = geometry.split(all, bucket);
     if left_over.len() >= DROP_AT {
@@ -209,29 +207,24 @@ impl CountedRequest {
         limit: u32,
         now: DateTime<Utc>,
     ) -> Result<(RateStatus, Option<Admitted>), StoreError> {
-        let status = SlidingWindow::new(limit, self.window_secs).status(&self.others, 1, now);
+        let status = SlidingWindow::new(limit, self.window_secs).status(&self.others, now);
         if status.exceeded {
-            give_back(counters, &self.admitted).await?;
+            give_back(counters, std::slice::from_ref(&self.admitted)).await?;
             return Ok((status, None));
         }
         Ok((status, Some(self.admitted)))
     }
 }
 
-/// Takes an admitted request back out of its window.
+/// Takes admitted requests back out of their windows.
 pub async fn give_back(
     counters: &dyn RequestCounters,
-    admitted: &Admitted,
+    admitted: &[Admitted],
 ) -> Result<(), StoreError> {
-    counters
-        .add_to_bucket(
-            &admitted.subject,
-            admitted.bucket_start,
-            -1,
-            admitted.expires_at,
-        )
-        .await
-        .map(|_| ())
+    for one in admitted {
+        counters.take_back(&one.subject, one.bucket_start).await?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -277,16 +270,16 @@ mod tests {
     fn the_status_counts_what_is_held_and_says_when_room_comes_back() {
         let window = SlidingWindow::new(3, 60);
         let buckets = [bucket(100, 1), bucket(130, 2)];
-        let full = window.status(&buckets, 1, at(150));
+        let full = window.status(&buckets, at(150));
         assert!(full.exceeded);
         assert_eq!(full.remaining, 0);
         // One request fits again once the bucket at 100 is no longer read (at 161).
         assert_eq!(full.reset_secs, 11);
-        let one_held = window.status(&[bucket(130, 1)], 1, at(150));
+        let one_held = window.status(&[bucket(130, 1)], at(150));
         assert!(!one_held.exceeded);
         assert_eq!(one_held.remaining, 1);
         assert_eq!(one_held.reset_secs, 41);
-        let empty = window.status(&[], 1, at(150));
+        let empty = window.status(&[], at(150));
         assert_eq!((empty.remaining, empty.exceeded), (2, false));
     }
 
@@ -294,7 +287,7 @@ mod tests {
     fn a_refused_request_waits_until_enough_buckets_have_left() {
         let window = SlidingWindow::new(4, 60);
         let buckets = [bucket(100, 1), bucket(110, 1), bucket(120, 2)];
-        let refused = window.status(&buckets, 1, at(125));
+        let refused = window.status(&buckets, at(125));
         assert!(refused.exceeded);
         // Dropping the first bucket leaves 3, room for a fourth: at 161.
         assert_eq!(refused.reset_secs, 36);
