@@ -155,14 +155,7 @@ fn lexical_on_dev(sets: &[DevSet]) {
     );
     let (mut tune_sum, mut check_sum) = (0.0, 0.0);
     for set in sets {
-        let input: Vec<ClusterInput> = set
-            .keywords
-            .iter()
-            .map(|k| ClusterInput {
-                keyword: k.clone(),
-                value: 0.0,
-            })
-            .collect();
+        let input = inputs(set);
         let started = Instant::now();
         let clusters = cluster(&input, &ClusterConfig::default());
         let elapsed = started.elapsed();
@@ -209,16 +202,20 @@ fn lexical_on_dev(sets: &[DevSet]) {
     );
 }
 
-/// The lexical clustering of a whole dev set, as one label per keyword.
-fn lexical_labels(set: &DevSet) -> Vec<usize> {
-    let input: Vec<ClusterInput> = set
-        .keywords
+/// A dev set's keywords as clustering input, without volumes (the sets have none).
+fn inputs(set: &DevSet) -> Vec<ClusterInput> {
+    set.keywords
         .iter()
         .map(|k| ClusterInput {
             keyword: k.clone(),
             value: 0.0,
         })
-        .collect();
+        .collect()
+}
+
+/// The lexical clustering of a whole dev set, as one label per keyword.
+fn lexical_labels(set: &DevSet) -> Vec<usize> {
+    let input = inputs(set);
     labels(&cluster(&input, &ClusterConfig::default()), input.len())
 }
 
