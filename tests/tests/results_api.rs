@@ -53,6 +53,7 @@ fn keyword(i: usize, text: &str) -> KeywordRecord {
         } else {
             KeywordSource::Crawl
         }),
+        topic_id: None,
     }
 }
 
@@ -86,6 +87,16 @@ fn dataset(job: JobId) -> ResultsDataset {
             organic_opportunity_score: c as f64,
             paid_opportunity_score: 1.0,
             opportunity_value: 10.0 * c as f64,
+            method: None,
+            shared_urls: Vec::new(),
+            topic_id: None,
+            action: None,
+            target_url: None,
+            target_position: None,
+            target_score: None,
+            cannibalizing_urls: Vec::new(),
+            competitor_positions: Vec::new(),
+            content_gap: false,
         })
         .collect();
     let persona = |name: &str| Persona {
@@ -104,6 +115,7 @@ fn dataset(job: JobId) -> ResultsDataset {
         keywords,
         clusters,
         personas: vec![persona("Curious Casey"), persona("Decisive Dana")],
+        topics: Vec::new(),
     }
 }
 

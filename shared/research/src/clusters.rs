@@ -50,6 +50,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::text::Language;
 use ids::IdRegistry;
+pub use kr_core::dataset::ClusterMethod;
 use lexical::hub_groups;
 use profile::Profiles;
 pub use serp::{
@@ -61,6 +62,7 @@ mod ids;
 mod lexical;
 mod profile;
 pub mod serp;
+pub mod topics;
 
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
 
@@ -102,6 +104,11 @@ pub struct Cluster {
     pub primary_keyword: String,
     /// Indexes into the input, hub first, then by descending value.
     pub members: Vec<usize>,
+    pub method: ClusterMethod,
+    /// SERP clusters: the result URLs that at least half of the members, and two or more,
+    /// have in their top 10 (all of a lone keyword's), by how many members have them, then by
+    /// mean position; at most 10.
+    pub shared_urls: Vec<String>,
 }
 
 /// Clusters `items`; every item is in exactly one cluster. Clusters come in hub order
@@ -146,6 +153,8 @@ pub(crate) fn cluster_with_ids(
                 primary_keyword: primary,
                 name,
                 members,
+                method: ClusterMethod::Lexical,
+                shared_urls: Vec::new(),
             }
         })
         .collect()

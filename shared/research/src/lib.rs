@@ -44,6 +44,7 @@ pub mod discovery;
 pub mod intent;
 pub mod metrics;
 pub mod personas;
+pub mod plan;
 pub mod research;
 pub mod scores;
 pub mod text;

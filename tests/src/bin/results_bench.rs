@@ -78,6 +78,7 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
                 rankings: vec![],
                 content_gap: i % 3 == 0,
                 source: Some(kr_core::dataset::KeywordSource::Crawl),
+                topic_id: None,
             }
         })
         .collect();
@@ -94,6 +95,16 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
             organic_opportunity_score: 1.0,
             paid_opportunity_score: 1.0,
             opportunity_value: 1.0,
+            method: None,
+            shared_urls: Vec::new(),
+            topic_id: None,
+            action: None,
+            target_url: None,
+            target_position: None,
+            target_score: None,
+            cannibalizing_urls: Vec::new(),
+            competitor_positions: Vec::new(),
+            content_gap: false,
         })
         .collect();
     ResultsDataset {
@@ -102,6 +113,7 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
         keywords,
         clusters,
         personas: vec![],
+        topics: Vec::new(),
     }
 }
 

@@ -8,6 +8,7 @@ use kr_core::store::get_json;
 use kr_core::store::put_job_json;
 use kr_dataforseo::UsageSink;
 use kr_research::personas::{OfflinePersonaGenerator, PersonaInput, PersonaSet, SiteProfile};
+use kr_research::plan::PageOutline;
 use kr_research::research::{assemble, persona_input, replace_personas, Measured, ResearchInput};
 use kr_research::text::Language;
 use kr_research::PageContent;
@@ -106,6 +107,12 @@ impl ResearchRunner {
             primary_domain: Some(job.primary_domain.to_string()),
             serp_overlap: self.settings.serp_overlap,
             site,
+            competitor_domains: job
+                .competitor_domains
+                .iter()
+                .map(|d| d.to_string())
+                .collect(),
+            primary_pages: PageOutline::primary_pages(&pages),
             ..ResearchInput::default()
         };
         let mut output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
@@ -130,6 +137,7 @@ impl ResearchRunner {
             keywords: output.keywords,
             clusters: output.clusters,
             personas: output.personas,
+            topics: output.topics,
         };
         let mut csv = Vec::new();
         write_csv(&dataset.keywords, &mut csv).map_err(|err| {

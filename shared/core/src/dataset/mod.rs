@@ -8,9 +8,11 @@ use crate::domain::JobId;
 
 pub mod export;
 mod page;
+mod plan;
 mod records;
 
 pub use page::{PageContent, SiteRole};
+pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
 pub use records::{
     ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking,
     RankingKind, ESTIMATE_SOURCE,
@@ -49,6 +51,9 @@ pub struct ResultsDataset {
     pub keywords: Vec<KeywordRecord>,
     pub clusters: Vec<ClusterRecord>,
     pub personas: Vec<Persona>,
+    /// Empty in results computed before topics.
+    #[serde(default)]
+    pub topics: Vec<TopicRecord>,
 }
 
 /// A site preview (contract: `GET /jobs/{id}/references`). Missing parts are `null`.

@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use utoipa::ToSchema;
 
+use super::plan::{ClusterAction, ClusterMethod, SitePosition};
+
 /// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
 #[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -64,6 +66,9 @@ pub struct KeywordRecord {
     /// Where the keyword came from; `null` in results computed before sources were recorded.
     #[serde(default)]
     pub source: Option<KeywordSource>,
+    /// The topic of its cluster; `null` in results computed before topics.
+    #[serde(default)]
+    pub topic_id: Option<String>,
 }
 
 /// Where a keyword came from. A keyword with several origins names the first that applies in
@@ -147,6 +152,41 @@ pub struct ClusterRecord {
     pub paid_opportunity_score: f64,
     /// Sum of the members' values, USD per month.
     pub opportunity_value: f64,
+    /// How its keywords were grouped; `null` in results computed before it was recorded.
+    #[serde(default)]
+    pub method: Option<ClusterMethod>,
+    /// SERP clusters: the result URLs its keywords have in common, best first (see the API
+    /// reference); empty for lexical clusters.
+    #[serde(default)]
+    pub shared_urls: Vec<String>,
+    /// `null` in results computed before topics.
+    #[serde(default)]
+    pub topic_id: Option<String>,
+    /// What to do on the primary site; `null` in results computed before content plans.
+    #[serde(default)]
+    pub action: Option<ClusterAction>,
+    /// The primary site's page for it: the best-ranking one, else the best-matching crawled
+    /// page; `null` for `create`.
+    #[serde(default)]
+    pub target_url: Option<String>,
+    /// The target page's best organic position for the cluster's keywords; `null` when it
+    /// was chosen by its title, H1 and address rather than by rankings.
+    #[serde(default)]
+    pub target_position: Option<u32>,
+    /// How well the target page's title, H1 and address match the cluster name, 0 to 1;
+    /// `null` when the page was chosen by rankings.
+    #[serde(default)]
+    pub target_score: Option<f64>,
+    /// `consolidate`: the primary site's pages that compete for it, best first.
+    #[serde(default)]
+    pub cannibalizing_urls: Vec<String>,
+    /// Each competitor that ranks for its keywords, with its best position and that page.
+    #[serde(default)]
+    pub competitor_positions: Vec<SitePosition>,
+    /// Competitors rank for it and the primary site does not (offline: every member is a
+    /// content gap).
+    #[serde(default)]
+    pub content_gap: bool,
 }
 
 #[derive(

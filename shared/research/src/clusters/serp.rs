@@ -51,7 +51,9 @@ mod urls;
 
 use serde::{Deserialize, Serialize};
 
-use super::{cluster_with_ids, display_name, Cluster, ClusterConfig, ClusterInput, IdRegistry};
+use super::{
+    cluster_with_ids, display_name, Cluster, ClusterConfig, ClusterInput, ClusterMethod, IdRegistry,
+};
 use groups::serp_groups;
 pub use urls::normalize_url;
 use urls::UrlSets;
@@ -107,7 +109,9 @@ pub fn cluster_by_serp(items: &[SerpClusterInput], config: &SerpClusterConfig) -
             id: ids.issue(&name),
             primary_keyword: items[members[0]].keyword.clone(),
             name,
+            shared_urls: shared_urls(items, &members),
             members,
+            method: ClusterMethod::Serp,
         });
     }
 
@@ -126,6 +130,48 @@ pub fn cluster_by_serp(items: &[SerpClusterInput], config: &SerpClusterConfig) -
         clusters.push(found);
     }
     clusters
+}
+
+/// The URLs in the top [`SERP_DEPTH`] of at least half of `members` and at least two of them
+/// (all of a lone member's),
+/// by how many members have them, then by mean position, then by URL; as first seen.
+fn shared_urls(items: &[SerpClusterInput], members: &[usize]) -> Vec<String> {
+    // normalised URL → (first spelling, members with it, sum of positions)
+    let mut seen: std::collections::HashMap<String, (String, usize, usize)> = Default::default();
+    for &member in members {
+        let mut own = std::collections::HashSet::new();
+        for (rank, url) in items[member]
+            .serp_urls
+            .iter()
+            .flatten()
+            .take(SERP_DEPTH)
+            .enumerate()
+        {
+            let key = normalize_url(url);
+            if key.is_empty() || !own.insert(key.clone()) {
+                continue;
+            }
+            let entry = seen.entry(key).or_insert_with(|| (url.clone(), 0, 0));
+            entry.1 += 1;
+            entry.2 += rank + 1;
+        }
+    }
+    let needed = match members.len() {
+        1 => 1,
+        count => count.div_ceil(2).max(2),
+    };
+    let mut shared: Vec<(String, usize, usize)> = seen
+        .into_values()
+        .filter(|(_, count, _)| *count >= needed)
+        .collect();
+    // Mean positions compared without division: a/b < c/d ⇔ a·d < c·b.
+    shared.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then((a.2 * b.1).cmp(&(b.2 * a.1)))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    shared.truncate(SERP_DEPTH);
+    shared.into_iter().map(|(url, _, _)| url).collect()
 }
 
 #[cfg(test)]

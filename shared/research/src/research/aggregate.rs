@@ -1,7 +1,7 @@
 //! Cluster-level figures from the member keywords.
 
 use crate::clusters::Cluster;
-use crate::intent::Intent;
+use crate::plan::{dominant_intent, round};
 use kr_core::dataset::{ClusterRecord, KeywordRecord};
 
 pub(crate) fn summarize(cluster: &Cluster, keywords: &[KeywordRecord]) -> ClusterRecord {
@@ -29,25 +29,20 @@ pub(crate) fn summarize(cluster: &Cluster, keywords: &[KeywordRecord]) -> Cluste
         total_search_volume: members.iter().filter_map(|k| k.search_volume).sum(),
         avg_difficulty: mean(difficulties).map(|d| round(d, 1)),
         avg_cpc: mean(cpcs).map(|c| round(c, 2)),
-        dominant_intent: dominant_intent(&members),
+        dominant_intent: dominant_intent(members.iter().map(|k| k.intent)),
         organic_opportunity_score: average(|k| k.organic_opportunity_score),
         paid_opportunity_score: average(|k| k.paid_opportunity_score),
         opportunity_value: round(members.iter().map(|k| k.opportunity_value).sum(), 2),
+        method: Some(cluster.method),
+        shared_urls: cluster.shared_urls.clone(),
+        // The plan's fields are filled by `crate::plan::plan`.
+        topic_id: None,
+        action: None,
+        target_url: None,
+        target_position: None,
+        target_score: None,
+        cannibalizing_urls: Vec::new(),
+        competitor_positions: Vec::new(),
+        content_gap: false,
     }
-}
-
-fn dominant_intent(members: &[&KeywordRecord]) -> Intent {
-    let mut best = (Intent::Informational, 0);
-    for intent in Intent::ALL {
-        let count = members.iter().filter(|k| k.intent == intent).count();
-        if count > best.1 {
-            best = (intent, count);
-        }
-    }
-    best.0
-}
-
-fn round(value: f64, decimals: i32) -> f64 {
-    let factor = 10f64.powi(decimals);
-    (value * factor).round() / factor
 }

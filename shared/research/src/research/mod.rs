@@ -29,10 +29,13 @@ use crate::personas::{
     OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
     SiteProfile,
 };
+use crate::plan::{bare_domain, plan, PageOutline, PlanSites};
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::text::Language;
 use crate::PageContent;
-pub use kr_core::dataset::{ClusterRecord, KeywordRecord, Persona, Ranking, RankingKind};
+pub use kr_core::dataset::{
+    ClusterRecord, KeywordRecord, Persona, Ranking, RankingKind, TopicRecord,
+};
 pub use measured::{Measured, NO_DATA_SOURCE};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,6 +47,9 @@ pub struct ResearchOutput {
     /// theirs (most relevant first).
     pub clusters: Vec<ClusterRecord>,
     pub personas: Vec<Persona>,
+    /// The clusters grouped into topics, in pillar order (highest volume first).
+    #[serde(default)]
+    pub topics: Vec<TopicRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -65,6 +71,13 @@ pub struct ResearchInput {
     /// reads it from the pages itself.
     #[serde(default)]
     pub site: SiteProfile,
+    /// The competitors' domains, for their positions per cluster.
+    #[serde(default)]
+    pub competitor_domains: Vec<String>,
+    /// The primary site's crawled pages ([`PageOutline::primary_pages`]), the candidates for
+    /// each cluster's target page; [`research`] reads them from the pages itself.
+    #[serde(default)]
+    pub primary_pages: Vec<PageOutline>,
 }
 
 impl Default for ResearchInput {
@@ -78,6 +91,8 @@ impl Default for ResearchInput {
             scores: ScoreConfig::default(),
             serp_overlap: DEFAULT_SERP_OVERLAP,
             site: SiteProfile::default(),
+            competitor_domains: Vec::new(),
+            primary_pages: Vec::new(),
         }
     }
 }
@@ -94,6 +109,7 @@ pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput 
         .collect();
     let input = ResearchInput {
         site: SiteProfile::from_pages(pages, &input.language),
+        primary_pages: PageOutline::primary_pages(pages),
         ..input.clone()
     };
     assemble(&candidates, &measured, &input, &OfflinePersonaGenerator)
@@ -175,6 +191,7 @@ pub fn assemble(
             rankings,
             content_gap: candidate.content_gap,
             source: Some(candidate.source),
+            topic_id: None,
         });
     }
 
@@ -197,14 +214,28 @@ pub fn assemble(
 
     let persona_set = personas.generate(&persona_input(&keywords, input));
     assign_personas(&mut keywords, &persona_set);
-    let cluster_records = clusters
+    let mut cluster_records: Vec<ClusterRecord> = clusters
         .iter()
         .map(|c| aggregate::summarize(c, &keywords))
         .collect();
+    let serps: Vec<Option<Vec<String>>> = cluster_inputs.into_iter().map(|c| c.serp_urls).collect();
+    let topics = plan(
+        &clusters,
+        &mut cluster_records,
+        &mut keywords,
+        &serps,
+        &PlanSites {
+            language: &input.language,
+            primary_domain: input.primary_domain.as_deref(),
+            competitor_domains: &input.competitor_domains,
+            primary_pages: &input.primary_pages,
+        },
+    );
     ResearchOutput {
         keywords,
         clusters: cluster_records,
         personas: persona_set.personas,
+        topics,
     }
 }
 
@@ -251,9 +282,13 @@ fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Optio
         .min()
 }
 
-fn bare_domain(domain: &str) -> String {
-    let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    lower.strip_prefix("www.").unwrap_or(&lower).to_string()
+/// A cluster's record before the plan, for the plan's tests.
+#[cfg(test)]
+pub(crate) fn summarize_for_tests(
+    cluster: &crate::clusters::Cluster,
+    keywords: &[KeywordRecord],
+) -> ClusterRecord {
+    aggregate::summarize(cluster, keywords)
 }
 
 #[cfg(test)]

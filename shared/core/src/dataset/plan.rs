@@ -1,0 +1,106 @@
+//! The content plan's records: how a cluster was made, what to do about it on the site, and
+//! the topics clusters are grouped into.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::Intent;
+
+/// How a cluster's keywords were grouped.
+#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClusterMethod {
+    /// By shared top-10 result URLs.
+    Serp,
+    /// By words: close variants only.
+    Lexical,
+}
+
+/// What the primary site should do for a cluster.
+#[derive(
+    ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ClusterAction {
+    /// No page of the site serves it.
+    Create,
+    /// One page serves it.
+    Improve,
+    /// Two or more pages compete for it.
+    Consolidate,
+}
+
+impl ClusterAction {
+    pub const ALL: [ClusterAction; 3] = [Self::Create, Self::Improve, Self::Consolidate];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Create => "create",
+            Self::Improve => "improve",
+            Self::Consolidate => "consolidate",
+        }
+    }
+}
+
+impl std::str::FromStr for ClusterAction {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|action| action.as_str().eq_ignore_ascii_case(raw.trim()))
+            .ok_or_else(|| "must be one of create, improve, consolidate".to_string())
+    }
+}
+
+/// A site's best organic position for a cluster's keywords, and the page at it.
+#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SitePosition {
+    pub domain: String,
+    pub position: u32,
+    pub url: String,
+}
+
+/// How many of a topic's clusters call for each action.
+#[derive(ToSchema, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionCounts {
+    pub create: usize,
+    pub improve: usize,
+    pub consolidate: usize,
+}
+
+impl ActionCounts {
+    pub fn add(&mut self, action: ClusterAction) {
+        match action {
+            ClusterAction::Create => self.create += 1,
+            ClusterAction::Improve => self.improve += 1,
+            ClusterAction::Consolidate => self.consolidate += 1,
+        }
+    }
+}
+
+/// Clusters grouped as a pillar page and its supporting pages would be.
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopicRecord {
+    /// "t-" and a slug of the name, unique within the job.
+    pub id: String,
+    /// The pillar cluster's name.
+    pub name: String,
+    pub pillar_cluster_id: String,
+    /// The pillar first, then the others by descending volume.
+    pub cluster_ids: Vec<String>,
+    pub cluster_count: usize,
+    pub keyword_count: usize,
+    /// Sum of its clusters' volumes.
+    pub total_search_volume: i64,
+    /// The most common intent among its keywords (ties as for clusters).
+    pub dominant_intent: Intent,
+    /// Sum of its clusters' values, USD per month.
+    pub opportunity_value: f64,
+    /// Mean of its keywords' organic opportunity scores, 2 decimals.
+    pub organic_opportunity_score: f64,
+    pub actions: ActionCounts,
+}

@@ -1,0 +1,244 @@
+//! Which crawled page of the primary site a cluster's page would be, by its title, H1 and
+//! address.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::text::{Analyzer, Language};
+use crate::{PageContent, SiteRole};
+
+/// What page matching reads of a crawled page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageOutline {
+    pub url: String,
+    pub title: String,
+    /// The first heading (the H1 on a well-formed page).
+    pub h1: String,
+}
+
+impl PageOutline {
+    /// The primary site's pages.
+    pub fn primary_pages(pages: &[PageContent]) -> Vec<PageOutline> {
+        pages
+            .iter()
+            .filter(|p| p.site == Some(SiteRole::Primary))
+            .map(|p| PageOutline {
+                url: p.url.clone(),
+                title: p.title.clone(),
+                h1: p.headings.first().cloned().unwrap_or_default(),
+            })
+            .collect()
+    }
+}
+
+/// Weights of the title, the H1 and the address in a page's match score.
+const TITLE_WEIGHT: f64 = 0.4;
+const H1_WEIGHT: f64 = 0.4;
+const URL_WEIGHT: f64 = 0.2;
+
+/// A page whose score reaches this serves the cluster.
+pub const SERVES: f64 = 0.5;
+/// Two pages that both reach this, the second within [`EQUAL_RATIO`] of the first, compete
+/// for the cluster.
+pub const COMPETES: f64 = 0.75;
+pub const EQUAL_RATIO: f64 = 0.85;
+
+/// Separators between a title's parts ("Drain Cleaning | Acme Plumbing").
+const TITLE_SEPARATORS: [&str; 5] = [" | ", " - ", " – ", " — ", " · "];
+
+struct Fields {
+    title_parts: Vec<HashSet<String>>,
+    h1: HashSet<String>,
+    url: HashSet<String>,
+}
+
+/// The primary site's pages, ready to be matched against cluster names.
+pub struct PageMatcher<'a> {
+    analyzer: Analyzer,
+    pages: &'a [PageOutline],
+    fields: Vec<Fields>,
+    /// Stem → pages with it in a field: only pages sharing a stem with a name are scored.
+    by_stem: HashMap<String, Vec<usize>>,
+}
+
+impl<'a> PageMatcher<'a> {
+    pub fn new(pages: &'a [PageOutline], language: &Language) -> Self {
+        let analyzer = Analyzer::new(language);
+        let mut by_stem: HashMap<String, Vec<usize>> = HashMap::new();
+        let fields: Vec<Fields> = pages
+            .iter()
+            .map(|page| {
+                let mut parts = vec![page.title.as_str()];
+                for separator in TITLE_SEPARATORS {
+                    parts = parts.iter().flat_map(|p| p.split(separator)).collect();
+                }
+                Fields {
+                    title_parts: parts.iter().map(|p| content_stems(&analyzer, p)).collect(),
+                    h1: content_stems(&analyzer, &page.h1),
+                    url: content_stems(&analyzer, &path_words(&page.url)),
+                }
+            })
+            .collect();
+        for (index, page) in fields.iter().enumerate() {
+            let mut stems: HashSet<&String> = page.h1.iter().chain(&page.url).collect();
+            stems.extend(page.title_parts.iter().flatten());
+            for stem in stems {
+                by_stem.entry(stem.clone()).or_default().push(index);
+            }
+        }
+        PageMatcher {
+            analyzer,
+            pages,
+            fields,
+            by_stem,
+        }
+    }
+
+    /// Pages that serve `name` (score ≥ [`SERVES`], title or H1 holding all its words), best
+    /// first, ties by address.
+    pub fn matches(&self, name: &str) -> Vec<(&'a PageOutline, f64)> {
+        let core = content_stems(&self.analyzer, name);
+        let mut candidates: Vec<usize> = core
+            .iter()
+            .filter_map(|stem| self.by_stem.get(stem))
+            .flatten()
+            .copied()
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut scored: Vec<(&PageOutline, f64)> = candidates
+            .into_iter()
+            .map(|i| (&self.pages[i], self.score(&self.fields[i], &core)))
+            .filter(|(_, score)| *score >= SERVES)
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.url.cmp(&b.0.url)));
+        scored
+    }
+
+    /// 0 unless the title (one of its parts) or the H1 holds every content word of the name:
+    /// "Sump Pumps" does not serve "sump pump alarm", which wants a page of its own.
+    fn score(&self, page: &Fields, core: &HashSet<String>) -> f64 {
+        let covers = |field: &HashSet<String>| core.is_subset(field);
+        if !page.title_parts.iter().any(covers) && !covers(&page.h1) {
+            return 0.0;
+        }
+        let title = page
+            .title_parts
+            .iter()
+            .map(|part| dice(part, core))
+            .fold(0.0, f64::max);
+        let score = TITLE_WEIGHT * title
+            + H1_WEIGHT * dice(&page.h1, core)
+            + URL_WEIGHT * dice(&page.url, core);
+        (score * 1000.0).round() / 1000.0
+    }
+}
+
+/// Stems of the words of `text` that are not stop words.
+fn content_stems(analyzer: &Analyzer, text: &str) -> HashSet<String> {
+    analyzer
+        .tokenizer()
+        .words(text)
+        .iter()
+        .filter(|w| !analyzer.is_stop_word(w))
+        .map(|w| analyzer.stem(w).into_owned())
+        .collect()
+}
+
+/// The words of an address's path ("https://a.com/sump-pump/install.html" → "sump pump
+/// install"), without file extensions.
+fn path_words(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = rest.find('/').map_or("", |i| &rest[i..]);
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    path.split('/')
+        .map(|segment| {
+            segment
+                .rsplit_once('.')
+                .filter(|(_, ext)| matches!(*ext, "html" | "htm" | "php" | "asp" | "aspx"))
+                .map_or(segment, |(stem, _)| stem)
+        })
+        .flat_map(|segment| segment.split(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Dice's coefficient of two sets: 1 when equal, 0 when disjoint.
+fn dice(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    2.0 * a.intersection(b).count() as f64 / (a.len() + b.len()) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(url: &str, title: &str, h1: &str) -> PageOutline {
+        PageOutline {
+            url: url.to_string(),
+            title: title.to_string(),
+            h1: h1.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_page_titled_for_the_cluster_matches_it_and_the_site_name_in_the_title_does_not_count() {
+        let pages = [
+            page(
+                "https://acme.test/drain-cleaning",
+                "Drain Cleaning | Acme Plumbing",
+                "Drain cleaning",
+            ),
+            page(
+                "https://acme.test/",
+                "Acme Plumbing",
+                "Plumbers you can trust",
+            ),
+            page(
+                "https://acme.test/water-heaters",
+                "Water Heater Repair | Acme Plumbing",
+                "Water heaters",
+            ),
+        ];
+        let matcher = PageMatcher::new(&pages, &Language::english());
+        let found = matcher.matches("drain cleaning");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0.url, "https://acme.test/drain-cleaning");
+        assert_eq!(found[0].1, 1.0);
+        assert!(matcher.matches("sump pump installation").is_empty());
+    }
+
+    #[test]
+    fn a_broader_page_serves_a_longer_name_less_well_than_its_own_page() {
+        let pages = [
+            page(
+                "https://acme.test/heaters",
+                "Water Heaters",
+                "Water heaters",
+            ),
+            page(
+                "https://acme.test/heaters/tankless",
+                "Tankless Water Heater Installation",
+                "Tankless water heater installation",
+            ),
+        ];
+        let matcher = PageMatcher::new(&pages, &Language::english());
+        let found = matcher.matches("tankless water heater installation");
+        assert_eq!(found[0].0.url, "https://acme.test/heaters/tankless");
+        assert!(found.iter().skip(1).all(|(_, score)| *score < COMPETES));
+    }
+
+    #[test]
+    fn path_words_drop_extensions_and_numbers() {
+        assert_eq!(
+            path_words("https://a.test/blog/2024/sump-pump_install.html?x=1"),
+            "blog sump pump install"
+        );
+        assert_eq!(path_words("https://a.test"), "");
+    }
+}

@@ -1,0 +1,275 @@
+//! [`plan`] over hand-made clusters: each action, competitors and gaps, topics on records.
+
+use kr_core::dataset::{ClusterMethod, KeywordSource, Ranking, RankingKind};
+
+use super::*;
+use crate::clusters::Cluster;
+
+fn keyword(text: &str, volume: i64, rankings: Vec<Ranking>, content_gap: bool) -> KeywordRecord {
+    KeywordRecord {
+        id: format!("k-{text}"),
+        keyword: text.to_string(),
+        search_volume: Some(volume),
+        cpc: None,
+        competition: None,
+        difficulty: None,
+        intent: Intent::Informational,
+        secondary_intents: Vec::new(),
+        persona_avatar_name: None,
+        cluster_id: String::new(),
+        cluster_name: String::new(),
+        organic_opportunity_score: 10.0,
+        paid_opportunity_score: 0.0,
+        opportunity_value: 1.0,
+        monthly_searches: Vec::new(),
+        metrics_source: "dataforseo".to_string(),
+        rankings,
+        content_gap,
+        source: Some(KeywordSource::Crawl),
+        topic_id: None,
+    }
+}
+
+fn ranks(domain: &str, position: u32, path: &str) -> Ranking {
+    Ranking {
+        domain: domain.to_string(),
+        position,
+        url: format!("https://{domain}{path}"),
+        kind: RankingKind::Organic,
+    }
+}
+
+fn cluster(name: &str, members: Vec<usize>) -> Cluster {
+    Cluster {
+        id: format!("c-{}", name.replace(' ', "-")),
+        name: name.to_string(),
+        primary_keyword: name.to_string(),
+        members,
+        method: ClusterMethod::Lexical,
+        shared_urls: Vec::new(),
+    }
+}
+
+fn record(cluster: &Cluster, keywords: &[KeywordRecord]) -> ClusterRecord {
+    crate::research::summarize_for_tests(cluster, keywords)
+}
+
+fn page(path: &str, title: &str) -> PageOutline {
+    PageOutline {
+        url: format!("https://acme.test{path}"),
+        title: format!("{title} | Acme"),
+        h1: title.to_string(),
+    }
+}
+
+struct Planned {
+    records: Vec<ClusterRecord>,
+    keywords: Vec<KeywordRecord>,
+    topics: Vec<TopicRecord>,
+}
+
+fn run(
+    clusters: &[Cluster],
+    mut keywords: Vec<KeywordRecord>,
+    serps: &[Option<Vec<String>>],
+    pages: &[PageOutline],
+) -> Planned {
+    let mut records: Vec<ClusterRecord> = clusters.iter().map(|c| record(c, &keywords)).collect();
+    let competitors = vec!["rival.test".to_string(), "other.test".to_string()];
+    let topics = plan(
+        clusters,
+        &mut records,
+        &mut keywords,
+        serps,
+        &PlanSites {
+            language: &Language::english(),
+            primary_domain: Some("acme.test"),
+            competitor_domains: &competitors,
+            primary_pages: pages,
+        },
+    );
+    Planned {
+        records,
+        keywords,
+        topics,
+    }
+}
+
+#[test]
+fn rankings_decide_improve_and_consolidate_and_competitors_are_listed_best_first() {
+    let keywords = vec![
+        keyword(
+            "drain cleaning",
+            900,
+            vec![
+                ranks("www.acme.test", 4, "/drain-cleaning"),
+                ranks("rival.test", 2, "/drains"),
+                ranks("other.test", 1, "/"),
+            ],
+            false,
+        ),
+        keyword(
+            "sewer line repair",
+            500,
+            vec![
+                ranks("acme.test", 7, "/sewer"),
+                ranks("acme.test", 12, "/blog/sewer-repair"),
+                ranks("acme.test", 30, "/"),
+            ],
+            false,
+        ),
+        keyword(
+            "sewer repair",
+            300,
+            vec![ranks("blog.acme.test", 9, "/sewer-guide")],
+            false,
+        ),
+        keyword(
+            "tankless heater",
+            200,
+            vec![ranks("rival.test", 3, "/tankless")],
+            true,
+        ),
+    ];
+    let clusters = [
+        cluster("drain cleaning", vec![0]),
+        cluster("sewer line repair", vec![1, 2]),
+        cluster("tankless heater", vec![3]),
+    ];
+    let planned = run(&clusters, keywords, &[], &[]);
+    let [drain, sewer, tankless] = &planned.records[..] else {
+        panic!()
+    };
+
+    assert_eq!(drain.action, Some(ClusterAction::Improve));
+    assert_eq!(
+        drain.target_url.as_deref(),
+        Some("https://www.acme.test/drain-cleaning")
+    );
+    assert_eq!(drain.target_position, Some(4));
+    assert_eq!(drain.target_score, None);
+    let rivals: Vec<(&str, u32)> = drain
+        .competitor_positions
+        .iter()
+        .map(|p| (p.domain.as_str(), p.position))
+        .collect();
+    assert_eq!(rivals, [("other.test", 1), ("rival.test", 2)]);
+    assert!(!drain.content_gap);
+
+    assert_eq!(sewer.action, Some(ClusterAction::Consolidate));
+    assert_eq!(sewer.target_position, Some(7));
+    assert_eq!(
+        sewer.cannibalizing_urls,
+        [
+            "https://acme.test/sewer",
+            "https://blog.acme.test/sewer-guide",
+            "https://acme.test/blog/sewer-repair"
+        ],
+        "a page past position {COMPETING_DEPTH} does not compete"
+    );
+
+    assert_eq!(tankless.action, Some(ClusterAction::Create));
+    assert_eq!(tankless.target_url, None);
+    assert!(
+        tankless.content_gap,
+        "a competitor ranks and the site does not"
+    );
+}
+
+#[test]
+fn without_rankings_titles_decide_and_serp_positions_count_as_rankings() {
+    let keywords = vec![
+        keyword("water heater repair", 700, Vec::new(), false),
+        keyword("gas line installation", 400, Vec::new(), false),
+        keyword("sump pump alarm", 300, Vec::new(), true),
+        keyword("leak detection", 100, Vec::new(), false),
+    ];
+    let clusters = [
+        cluster("water heater repair", vec![0]),
+        cluster("gas line installation", vec![1]),
+        cluster("sump pump alarm", vec![2]),
+        cluster("leak detection", vec![3]),
+    ];
+    let pages = [
+        page("/water-heater-repair", "Water Heater Repair"),
+        page("/services/gas-lines", "Gas Line Installation"),
+        page("/gas-line-installation", "Gas Line Installation"),
+        page("/", "Plumbers in Montclair"),
+    ];
+    let serps = vec![
+        None,
+        None,
+        None,
+        Some(vec![
+            "https://rival.test/leaks".to_string(),
+            "https://www.acme.test/leak-detection/".to_string(),
+        ]),
+    ];
+    let planned = run(&clusters, keywords, &serps, &pages);
+    let [heater, gas, sump, leak] = &planned.records[..] else {
+        panic!()
+    };
+
+    assert_eq!(heater.action, Some(ClusterAction::Improve));
+    assert_eq!(
+        heater.target_url.as_deref(),
+        Some("https://acme.test/water-heater-repair")
+    );
+    assert_eq!(heater.target_score, Some(1.0));
+    assert_eq!(heater.target_position, None);
+
+    assert_eq!(gas.action, Some(ClusterAction::Consolidate));
+    assert_eq!(
+        gas.cannibalizing_urls,
+        [
+            "https://acme.test/gas-line-installation",
+            "https://acme.test/services/gas-lines"
+        ]
+    );
+
+    assert_eq!(sump.action, Some(ClusterAction::Create));
+    assert!(
+        sump.content_gap,
+        "offline: every keyword a content gap of the crawl"
+    );
+
+    assert_eq!(leak.action, Some(ClusterAction::Improve));
+    assert_eq!(leak.target_position, Some(2));
+    assert_eq!(leak.competitor_positions[0].position, 1);
+}
+
+#[test]
+fn every_cluster_and_keyword_gets_its_topic_and_topics_add_up() {
+    let keywords = vec![
+        keyword("sump pump", 1000, Vec::new(), false),
+        keyword("sump pumps", 200, Vec::new(), false),
+        keyword("sump pump alarm", 300, Vec::new(), false),
+        keyword("french drain", 100, Vec::new(), false),
+    ];
+    let clusters = [
+        cluster("sump pump", vec![0, 1]),
+        cluster("sump pump alarm", vec![2]),
+        cluster("french drain", vec![3]),
+    ];
+    let pages = [page("/sump-pumps", "Sump Pumps")];
+    let planned = run(&clusters, keywords, &[], &pages);
+    assert_eq!(planned.topics.len(), 2);
+    let pump = &planned.topics[0];
+    assert_eq!(pump.id, "t-sump-pump");
+    assert_eq!(pump.pillar_cluster_id, "c-sump-pump");
+    assert_eq!(pump.cluster_ids, ["c-sump-pump", "c-sump-pump-alarm"]);
+    assert_eq!((pump.cluster_count, pump.keyword_count), (2, 3));
+    assert_eq!(pump.total_search_volume, 1500);
+    assert_eq!(pump.opportunity_value, 3.0);
+    assert_eq!((pump.actions.improve, pump.actions.create), (1, 1));
+    for (record, cluster) in planned.records.iter().zip(&clusters) {
+        let topic = record.topic_id.as_deref().unwrap();
+        for &m in &cluster.members {
+            assert_eq!(planned.keywords[m].topic_id.as_deref(), Some(topic));
+        }
+    }
+    assert_eq!(
+        planned.records[2].topic_id.as_deref(),
+        Some("t-french-drain")
+    );
+}
