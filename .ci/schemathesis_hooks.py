@@ -13,6 +13,9 @@ hook touches positive cases only; negative cases are sent as generated.
 - A job's own keywords must be phrases the data provider accepts (no symbols it refuses, at most
   10 words, not blank): generated ones become lower-case letters, digits and spaces; a
   `discoverKeywords: false` without keywords gets one; a keyword file gets at least one line.
+- A clusters filter's `topicId` must be a topic of the job (400 otherwise): a generated one
+  becomes one of the demo job's topic ids (any job's list is empty before completion, and
+  other jobs' answers are 404 whatever the filter).
 - The same `Idempotency-Key` with another body is refused (400): a case's key is the hash of
   the case's id and body, so no two cases share one (and a case sent twice replays).
 
@@ -32,6 +35,7 @@ import schemathesis
 from schemathesis.generation import GenerationMode
 
 PROTECTED_KEY_ID = os.environ.get("KR_ST_API_KEY_ID", "")
+TOPIC_IDS = [t for t in os.environ.get("KR_ST_TOPIC_IDS", "").split(",") if t]
 
 # (min, max) query parameters of the keyword filters.
 RANGES = [
@@ -120,6 +124,13 @@ def _fix_keyword_file(case):
     case.body = "\n".join(lines or ["coffee beans"]) + "\n"
 
 
+def _fix_topic_filter(case):
+    query = case.query
+    if isinstance(query, MutableMapping) and "topicId" in query and TOPIC_IDS:
+        digest = hashlib.sha256(str(query["topicId"]).encode()).digest()
+        query["topicId"] = TOPIC_IDS[digest[0] % len(TOPIC_IDS)]
+
+
 def _fix_job_request(case):
     body = case.body
     if isinstance(body, MutableMapping):
@@ -148,6 +159,8 @@ def before_call(context, case, kwargs):
         return
     if method == "GET" and path.endswith("/keywords"):
         _fix_keyword_ranges(case)
+    elif method == "GET" and path.endswith("/clusters"):
+        _fix_topic_filter(case)
     elif method == "POST" and path in ("/api/v1/jobs", "/api/v1/jobs/estimate"):
         _fix_job_request(case)
     elif method == "POST" and path == "/api/v1/jobs/import":

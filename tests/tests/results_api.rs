@@ -168,7 +168,7 @@ async fn fixture(demo: bool) -> Fixture {
     let job = stored_job(&store, &owner, JobStatus::Completed).await;
     let data = dataset(job.id);
     let mut csv = Vec::new();
-    kr_core::dataset::export::write_csv(&data.keywords, &mut csv).unwrap();
+    kr_core::dataset::export::write_csv(&data, &mut csv).unwrap();
     results
         .put_artifact(job.id, &objects::export(), csv)
         .await

@@ -11,8 +11,9 @@ use crate::ExportState;
 
 /// All keywords of the job with their cluster assignments, as CSV (RFC 4180, header row:
 /// `Keyword,Cluster,Cluster ID,Search Volume,CPC,Competition,Difficulty,Intent,Persona,
-/// Organic Opportunity Score,Paid Opportunity Score,Opportunity Value,Metrics Source`; an
-/// empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
+/// Organic Opportunity Score,Paid Opportunity Score,Opportunity Value,Metrics Source`, then
+/// the content plan's `Topic,Action,Target URL` of the keyword's cluster (its topic's name,
+/// `create`/`improve`/`consolidate`, the page to work on); an empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
 /// `'`). The file is named `keywords-<primaryDomain>-<YYYY-MM-DD>.csv` after the day the job
 /// completed.
 #[utoipa::path(

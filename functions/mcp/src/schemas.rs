@@ -7,13 +7,16 @@ use kr_core::dataset::KeywordRecord;
 use kr_core::domain::JobStatus;
 use kr_core::service::jobs::{CreateJobRequest, MAX_IDEMPOTENCY_KEY_CHARS};
 use kr_http::extract::QueryParams;
-use kr_query::{ClusterQuery, KeywordQuery};
+use kr_query::{ClusterFilter, ClusterQuery, KeywordQuery, TopicQuery};
 use serde_json::{json, Map, Value};
 use utoipa::openapi::path::{Parameter, ParameterIn};
 use utoipa::{IntoParams, PartialSchema};
 
 /// Keywords a query tool answers when the caller asks for no `limit`: a page a model can read.
 pub const DEFAULT_KEYWORDS: u32 = 10;
+/// Topics `content_plan` answers when the caller asks for no `limit`: each comes with its
+/// clusters.
+pub const DEFAULT_TOPICS: u32 = 5;
 /// Jobs `list_jobs` answers by default, and at most.
 pub const DEFAULT_JOBS: u32 = 10;
 pub const MAX_JOBS: u32 = 100;
@@ -141,6 +144,13 @@ pub fn cluster_keywords() -> Map<String, Value> {
 
 pub fn list_clusters() -> Map<String, Value> {
     let mut properties = parameters(ClusterQuery::into_params(query));
+    properties.insert("jobId".into(), job_id());
+    object(properties, &["jobId"])
+}
+
+pub fn content_plan() -> Map<String, Value> {
+    let mut properties = parameters(TopicQuery::into_params(query));
+    properties.extend(parameters(ClusterFilter::into_params(query)));
     properties.insert("jobId".into(), job_id());
     object(properties, &["jobId"])
 }

@@ -50,7 +50,7 @@ impl ServerHandler for KeywordResearchTools {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(
-            "Keyword research for a website and its competitors: create_job starts one (it takes minutes), get_job follows it, and once it is completed query_keywords, list_clusters, cluster_keywords, get_personas and get_references read its results.",
+            "Keyword research for a website and its competitors: create_job starts one (it takes minutes), get_job follows it, and once it is completed query_keywords, list_clusters, cluster_keywords, content_plan, get_personas and get_references read its results.",
         )
     }
 

@@ -7,10 +7,12 @@ use kr_core::service::jobs::{self, CreateJobRequest, JobView};
 use kr_http::auth::Principal;
 use kr_http::extract::{viewable_job, QueryParams, Viewer};
 use kr_http::ApiError;
-use kr_query::{ClusterQuery, KeywordQuery, Results};
+use kr_query::{ClusterFilter, ClusterQuery, KeywordQuery, Results, TopicQuery};
 use serde_json::{json, Map, Value};
 
-use crate::schemas::{self, DEFAULT_FIELDS, DEFAULT_JOBS, DEFAULT_KEYWORDS, MAX_JOBS};
+use crate::schemas::{
+    self, DEFAULT_FIELDS, DEFAULT_JOBS, DEFAULT_KEYWORDS, DEFAULT_TOPICS, MAX_JOBS,
+};
 use crate::McpState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,19 +23,21 @@ pub enum Tool {
     QueryKeywords,
     ListClusters,
     ClusterKeywords,
+    ContentPlan,
     GetPersonas,
     GetReferences,
     GetBalances,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 9] = [
+    pub const ALL: [Tool; 10] = [
         Self::CreateJob,
         Self::GetJob,
         Self::ListJobs,
         Self::QueryKeywords,
         Self::ListClusters,
         Self::ClusterKeywords,
+        Self::ContentPlan,
         Self::GetPersonas,
         Self::GetReferences,
         Self::GetBalances,
@@ -47,6 +51,7 @@ impl Tool {
             Self::QueryKeywords => "query_keywords",
             Self::ListClusters => "list_clusters",
             Self::ClusterKeywords => "cluster_keywords",
+            Self::ContentPlan => "content_plan",
             Self::GetPersonas => "get_personas",
             Self::GetReferences => "get_references",
             Self::GetBalances => "get_balances",
@@ -65,6 +70,7 @@ impl Tool {
             Self::QueryKeywords => "A completed job's keywords with every filter and sort of GET /api/v1/jobs/{jobId}/keywords (search, intent, source, persona, volume/difficulty/CPC/competition/score ranges, sortBy, sortOrder), paged (default 10 per page). `fields` picks the keyword fields to answer.",
             Self::ListClusters => "A completed job's keyword clusters with their volume, difficulty and scores, paged and sorted.",
             Self::ClusterKeywords => "The keywords of one cluster, with the same filters, sorts, paging and fields as query_keywords.",
+            Self::ContentPlan => "A completed job's content plan: topics (a pillar cluster and its supporting clusters), each with its clusters and what to do for each on the primary site: `create` a page, `improve` `targetUrl` (at `targetPosition`), or `consolidate` the `cannibalizingUrls`; competitors' best positions per cluster. Paged by topic (default 5), sorted like GET /api/v1/jobs/{jobId}/topics; `action`, `intent` and `topicId` filter the clusters shown.",
             Self::GetPersonas => "A completed job's audience personas, each with its goals, pain points and best keywords.",
             Self::GetReferences => "Previews (title, description, image, link) of the job's sites, primary first.",
             Self::GetBalances => "The account's plan, runs left (credits_balance) and new primary domains left (domains_balance).",
@@ -79,6 +85,7 @@ impl Tool {
             Self::QueryKeywords => schemas::query_keywords(),
             Self::ListClusters => schemas::list_clusters(),
             Self::ClusterKeywords => schemas::cluster_keywords(),
+            Self::ContentPlan => schemas::content_plan(),
             Self::GetBalances => schemas::no_arguments(),
         }
     }
@@ -246,6 +253,16 @@ pub async fn run(
         Tool::ListClusters => {
             let query = ClusterQuery::parse(&query_params(args, DEFAULT_KEYWORDS)?)?;
             to_value(results.clusters(&job().await?, &query).await?)
+        }
+        Tool::ContentPlan => {
+            let params = query_params(args, DEFAULT_TOPICS)?;
+            let topics = TopicQuery::parse(&params)?;
+            let filter = ClusterFilter::parse(&params)?;
+            to_value(
+                results
+                    .content_plan(&job().await?, &topics, &filter)
+                    .await?,
+            )
         }
         Tool::GetPersonas => to_value(results.personas(&job().await?).await?),
         Tool::GetReferences => to_value(results.references(&job().await?).await?),

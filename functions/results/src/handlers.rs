@@ -8,6 +8,7 @@ use kr_http::ApiError;
 use crate::ResultsState;
 use kr_query::{
     ClusterPage, ClusterQuery, KeywordPage, KeywordQuery, PersonaList, ReferenceList, Results,
+    TopicPage, TopicQuery,
 };
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
@@ -86,7 +87,9 @@ pub async fn cluster_keywords(
 }
 
 /// The job's clusters, paged and sorted (`sortBy` default `totalSearchVolume`, `sortOrder`
-/// default `desc`; nulls last, ties by name then id).
+/// default `desc`; nulls last, ties by name then id), each with its topic and what to do on
+/// the primary site (`action`, `targetUrl`; see "Content plan" in the description). Filters:
+/// `action`, `topicId`, `intent`.
 #[utoipa::path(
     get,
     path = "/api/v1/jobs/{jobId}/clusters",
@@ -95,7 +98,7 @@ pub async fn cluster_keywords(
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "A page of clusters", body = ClusterPage),
-        (status = 400, description = "Invalid query parameter", body = ErrorBody),
+        (status = 400, description = "Invalid query parameter, or a `topicId` the job does not have (named in details)", body = ErrorBody),
         (status = 404, description = "No such job, or not yours", body = ErrorBody),
     )
 )]
@@ -108,6 +111,33 @@ pub async fn clusters(
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = ClusterQuery::parse(&query)?;
     Ok(Json(results(&state).clusters(&job, &query).await?))
+}
+
+/// The job's topics: its clusters grouped as a pillar page and its supporting pages would be
+/// (see "Content plan" in the description), paged and sorted (`sortBy` default
+/// `totalSearchVolume`, `sortOrder` default `desc`; ties by name then id). Empty until the
+/// job completes, like the other results.
+#[utoipa::path(
+    get,
+    path = "/api/v1/jobs/{jobId}/topics",
+    tag = "results",
+    params(("jobId" = String, Path, format = Uuid), TopicQuery),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "A page of topics", body = TopicPage),
+        (status = 400, description = "Invalid query parameter", body = ErrorBody),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn topics(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    PathParams([job_id]): PathParams<1>,
+    query: QueryParams,
+) -> Result<Json<TopicPage>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let query = TopicQuery::parse(&query)?;
+    Ok(Json(results(&state).topics(&job, &query).await?))
 }
 
 /// The job's personas, each with the keywords that fit it best.

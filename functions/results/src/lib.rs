@@ -1,5 +1,5 @@
 //! The results function: a job's keywords (filtered, sorted, paged), clusters and their
-//! keywords, personas and site references. Owner or demo job; everyone else gets 404.
+//! keywords, topics, personas and site references. Owner or demo job; everyone else gets 404.
 
 mod handlers;
 
@@ -47,6 +47,7 @@ pub fn api() -> OpenApiRouter<ResultsState> {
         .routes(routes!(handlers::keywords))
         .routes(routes!(handlers::clusters))
         .routes(routes!(handlers::cluster_keywords))
+        .routes(routes!(handlers::topics))
         .routes(routes!(handlers::personas))
         .routes(routes!(handlers::references))
 }

@@ -2,9 +2,11 @@
 
 use std::cmp::Ordering;
 
-use kr_core::dataset::ClusterRecord;
+use kr_core::dataset::{ClusterAction, ClusterRecord, Intent, ResultsDataset};
 use kr_http::extract::QueryParams;
 use kr_http::ApiError;
+
+use crate::sorting::{directed, parse_sort, sorted_page};
 
 pub const CLUSTER_SORTS: [&str; 6] = [
     "totalSearchVolume",
@@ -26,31 +28,36 @@ pub struct ClusterQuery {
     pub offset: u32,
     pub sort: &'static str,
     pub descending: bool,
+    pub filter: ClusterFilter,
 }
+
+/// Which clusters a list shows: `action`, `topicId`, `intent` (the dominant one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterFilter {
+    pub action: Option<ClusterAction>,
+    pub topic_id: Option<String>,
+    pub intent: Option<Intent>,
+}
+
+/// The longest topic id accepted (ids are "t-" and at most 48 characters of slug, and a
+/// suffix).
+pub const MAX_TOPIC_ID_LENGTH: usize = 64;
 
 impl ClusterQuery {
     pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
         let (limit, offset) = query.paging(MAX_CLUSTER_LIMIT, DEFAULT_CLUSTER_LIMIT)?;
-        let sort = query
-            .choice("sortBy", &CLUSTER_SORTS, Some("totalSearchVolume"))?
-            .unwrap_or("totalSearchVolume");
-        let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
+        let (sort, descending) = parse_sort(query, &CLUSTER_SORTS)?;
         Ok(Self {
             limit,
             offset,
             sort,
             descending,
+            filter: ClusterFilter::parse(query)?,
         })
     }
 
     fn compare(&self, a: &ClusterRecord, b: &ClusterRecord) -> Ordering {
-        let ordered = |order: Ordering| {
-            if self.descending {
-                order.reverse()
-            } else {
-                order
-            }
-        };
+        let ordered = |order: Ordering| directed(order, self.descending);
         let by_value = match self.sort {
             "keywordCount" => ordered(a.keyword_count.cmp(&b.keyword_count)),
             "name" => ordered(a.name.cmp(&b.name)),
@@ -72,16 +79,91 @@ impl ClusterQuery {
             .then_with(|| a.id.cmp(&b.id))
     }
 
-    /// The requested page, and how many clusters there are in all.
-    pub fn page<'a>(&self, clusters: &'a [ClusterRecord]) -> (Vec<&'a ClusterRecord>, usize) {
-        let mut sorted: Vec<&ClusterRecord> = clusters.iter().collect();
-        sorted.sort_by(|a, b| self.compare(a, b));
-        let total = sorted.len();
-        let page = sorted
-            .into_iter()
-            .skip(self.offset as usize)
-            .take(self.limit as usize)
-            .collect();
-        (page, total)
+    /// The requested page, and how many clusters match in all; see [`ClusterFilter::check`].
+    pub fn page<'a>(
+        &self,
+        dataset: &'a ResultsDataset,
+    ) -> Result<(Vec<&'a ClusterRecord>, usize), ApiError> {
+        self.filter.check(dataset)?;
+        Ok(sorted_page(
+            dataset.clusters.iter().filter(|c| self.filter.admits(c)),
+            |a, b| self.compare(a, b),
+            self.offset,
+            self.limit,
+        ))
     }
+}
+
+impl ClusterFilter {
+    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+        let action = query
+            .value("action")
+            .map(|raw| {
+                raw.parse()
+                    .map_err(|message| ApiError::field("action", message))
+            })
+            .transpose()?;
+        let intent = query
+            .value("intent")
+            .map(|raw| {
+                Intent::ALL
+                    .into_iter()
+                    .find(|i| i.as_str().eq_ignore_ascii_case(raw))
+                    .ok_or_else(|| {
+                        ApiError::field(
+                            "intent",
+                            "must be one of informational, commercial, transactional, navigational",
+                        )
+                    })
+            })
+            .transpose()?;
+        let topic_id = match query.value("topicId") {
+            None => None,
+            Some(raw) if is_topic_id(raw) => Some(raw.to_string()),
+            Some(_) => return Err(unknown_topic()),
+        };
+        Ok(Self {
+            action,
+            topic_id,
+            intent,
+        })
+    }
+
+    /// A `topicId` the dataset does not have is refused, naming the parameter.
+    pub fn check(&self, dataset: &ResultsDataset) -> Result<(), ApiError> {
+        match &self.topic_id {
+            Some(topic) if !dataset.topics.iter().any(|t| &t.id == topic) => Err(unknown_topic()),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn admits(&self, cluster: &ClusterRecord) -> bool {
+        self.action
+            .is_none_or(|action| cluster.action == Some(action))
+            && self
+                .intent
+                .is_none_or(|intent| cluster.dominant_intent == intent)
+            && self
+                .topic_id
+                .as_deref()
+                .is_none_or(|topic| cluster.topic_id.as_deref() == Some(topic))
+    }
+}
+
+/// "t-" and lowercase ASCII letters, digits and hyphens: the form topic ids take.
+fn is_topic_id(raw: &str) -> bool {
+    raw.len() <= MAX_TOPIC_ID_LENGTH
+        && raw.strip_prefix("t-").is_some_and(|slug| {
+            !slug.is_empty()
+                && slug
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        })
+}
+
+fn unknown_topic() -> ApiError {
+    ApiError::field(
+        "topicId",
+        "is not a topic of this job (see GET /jobs/{jobId}/topics)",
+    )
 }

@@ -8,10 +8,16 @@ mod clusters;
 mod parameters;
 mod query;
 mod results;
+mod sorting;
+mod topics;
 
 pub use cache::DatasetCache;
-pub use clusters::{ClusterQuery, CLUSTER_SORTS};
+pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
 pub use query::{
     IndexedDataset, KeywordQuery, Page, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,
 };
-pub use results::{ClusterPage, KeywordPage, PersonaList, ReferenceList, Results};
+pub use results::{
+    ClusterPage, ContentPlanPage, KeywordPage, PersonaList, PlannedTopic, ReferenceList, Results,
+    TopicPage,
+};
+pub use topics::{TopicQuery, TOPIC_SORTS};

@@ -2,7 +2,7 @@
 //! from the same constants and range table the parsers (`query.rs`, `clusters.rs`) read, so
 //! names, types, bounds and defaults cannot drift apart.
 
-use kr_core::dataset::{Intent, KeywordSource};
+use kr_core::dataset::{ClusterAction, Intent, KeywordSource};
 use serde_json::json;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
@@ -11,8 +11,12 @@ use utoipa::IntoParams;
 
 use kr_http::extract::QueryParams;
 
-use crate::clusters::{ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT};
+use crate::clusters::{
+    ClusterFilter, ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT,
+    MAX_TOPIC_ID_LENGTH,
+};
 use crate::query::{KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA, RANGES};
+use crate::topics::{TopicQuery, DEFAULT_TOPIC_LIMIT, MAX_TOPIC_LIMIT, TOPIC_SORTS};
 
 fn integer() -> ObjectBuilder {
     ObjectBuilder::new()
@@ -84,6 +88,52 @@ impl IntoParams for ClusterQuery {
             text()
                 .enum_values(Some(CLUSTER_SORTS))
                 .default(Some(json!(CLUSTER_SORTS[0]))),
+        ));
+        parameters.push(sort_order(&parameter_in));
+        parameters.extend(ClusterFilter::into_params(parameter_in));
+        parameters
+    }
+}
+
+impl IntoParams for ClusterFilter {
+    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let actions: Vec<&str> = ClusterAction::ALL.iter().map(|a| a.as_str()).collect();
+        let intents: Vec<&str> = Intent::ALL.iter().map(|i| i.as_str()).collect();
+        vec![
+            parameter(
+                &parameter_in,
+                "action",
+                "Only clusters with this action on the primary site: `create` (no page serves it), `improve` (one page does), `consolidate` (several compete).".into(),
+                text().enum_values(Some(actions)),
+            ),
+            parameter(
+                &parameter_in,
+                "topicId",
+                "Only clusters of this topic (an id from `GET /jobs/{jobId}/topics`); an id the completed job does not have is refused with 400.".into(),
+                text()
+                    .pattern(Some(format!("^t-[a-z0-9-]{{1,{}}}$", MAX_TOPIC_ID_LENGTH - 2))),
+            ),
+            parameter(
+                &parameter_in,
+                "intent",
+                "Only clusters whose dominant intent is this one.".into(),
+                text().enum_values(Some(intents)),
+            ),
+        ]
+    }
+}
+
+impl IntoParams for TopicQuery {
+    fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let mut parameters =
+            QueryParams::paging_parameters("Topics", MAX_TOPIC_LIMIT, DEFAULT_TOPIC_LIMIT).to_vec();
+        parameters.push(parameter(
+            &parameter_in,
+            "sortBy",
+            "The order of the topics; ties by name then id.".into(),
+            text()
+                .enum_values(Some(TOPIC_SORTS))
+                .default(Some(json!(TOPIC_SORTS[0]))),
         ));
         parameters.push(sort_order(&parameter_in));
         parameters

@@ -4,13 +4,17 @@
 
 use std::sync::Arc;
 
-use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, Persona, Reference};
+use std::collections::HashMap;
+
+use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, Persona, Reference, TopicRecord};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::store::{get_json, ArtifactStore, StoreError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::{ClusterQuery, DatasetCache, IndexedDataset, KeywordQuery};
+use kr_http::ApiError;
+
+use crate::{ClusterFilter, ClusterQuery, DatasetCache, IndexedDataset, KeywordQuery, TopicQuery};
 
 #[derive(Serialize, ToSchema)]
 pub struct KeywordPage {
@@ -23,6 +27,32 @@ pub struct KeywordPage {
 #[derive(Serialize, ToSchema)]
 pub struct ClusterPage {
     pub clusters: Vec<ClusterRecord>,
+    pub total: usize,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TopicPage {
+    pub topics: Vec<TopicRecord>,
+    pub total: usize,
+    pub limit: u32,
+    pub offset: u32,
+}
+
+/// A topic with the clusters shown of it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedTopic {
+    #[serde(flatten)]
+    pub topic: TopicRecord,
+    /// Pillar first, then by descending volume.
+    pub clusters: Vec<ClusterRecord>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ContentPlanPage {
+    pub topics: Vec<PlannedTopic>,
     pub total: usize,
     pub limit: u32,
     pub offset: u32,
@@ -92,14 +122,11 @@ impl Results<'_> {
             .map(Some)
     }
 
-    pub async fn clusters(
-        &self,
-        job: &Job,
-        query: &ClusterQuery,
-    ) -> Result<ClusterPage, StoreError> {
+    /// A page of clusters; a `topicId` the completed job does not have is refused.
+    pub async fn clusters(&self, job: &Job, query: &ClusterQuery) -> Result<ClusterPage, ApiError> {
         let (clusters, total) = match self.dataset(job).await? {
             Some(dataset) => {
-                let (page, total) = query.page(&dataset.dataset.clusters);
+                let (page, total) = query.page(&dataset.dataset)?;
                 (page.into_iter().cloned().collect(), total)
             }
             None => (Vec::new(), 0),
@@ -109,6 +136,78 @@ impl Results<'_> {
             total,
             limit: query.limit,
             offset: query.offset,
+        })
+    }
+
+    pub async fn topics(&self, job: &Job, query: &TopicQuery) -> Result<TopicPage, StoreError> {
+        let (topics, total) = match self.dataset(job).await? {
+            Some(dataset) => {
+                let (page, total) = query.page(&dataset.dataset.topics);
+                (page.into_iter().cloned().collect(), total)
+            }
+            None => (Vec::new(), 0),
+        };
+        Ok(TopicPage {
+            topics,
+            total,
+            limit: query.limit,
+            offset: query.offset,
+        })
+    }
+
+    /// A page of topics, each with its clusters (pillar first) that pass `filter`; topics
+    /// with none are left out, and `total` counts the topics that have some.
+    pub async fn content_plan(
+        &self,
+        job: &Job,
+        topics: &TopicQuery,
+        filter: &ClusterFilter,
+    ) -> Result<ContentPlanPage, ApiError> {
+        let Some(dataset) = self.dataset(job).await? else {
+            return Ok(ContentPlanPage {
+                topics: Vec::new(),
+                total: 0,
+                limit: topics.limit,
+                offset: topics.offset,
+            });
+        };
+        filter.check(&dataset.dataset)?;
+        let clusters: HashMap<&str, &ClusterRecord> = dataset
+            .dataset
+            .clusters
+            .iter()
+            .map(|c| (c.id.as_str(), c))
+            .collect();
+        let planned: Vec<PlannedTopic> = dataset
+            .dataset
+            .topics
+            .iter()
+            .filter_map(|topic| {
+                let shown: Vec<ClusterRecord> = topic
+                    .cluster_ids
+                    .iter()
+                    .filter_map(|id| clusters.get(id.as_str()))
+                    .filter(|c| filter.admits(c))
+                    .map(|c| (*c).clone())
+                    .collect();
+                (!shown.is_empty()).then(|| PlannedTopic {
+                    topic: topic.clone(),
+                    clusters: shown,
+                })
+            })
+            .collect();
+        let kept: Vec<TopicRecord> = planned.iter().map(|p| p.topic.clone()).collect();
+        let (page, total) = topics.page(&kept);
+        let wanted: Vec<&str> = page.iter().map(|t| t.id.as_str()).collect();
+        let mut by_id: HashMap<String, PlannedTopic> = planned
+            .into_iter()
+            .map(|p| (p.topic.id.clone(), p))
+            .collect();
+        Ok(ContentPlanPage {
+            topics: wanted.iter().filter_map(|id| by_id.remove(*id)).collect(),
+            total,
+            limit: topics.limit,
+            offset: topics.offset,
         })
     }
 

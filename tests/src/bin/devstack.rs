@@ -308,6 +308,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
             .await?
             .ok_or_else(|| anyhow!("the completed demo job has no dataset"))?;
     let cluster_ids: Vec<&str> = dataset.clusters.iter().map(|c| c.id.as_str()).collect();
+    let topic_ids: Vec<&str> = dataset.topics.iter().map(|t| t.id.as_str()).collect();
 
     let listener = tokio::net::TcpListener::bind(address).await?;
     let bound = kr_tests::gateway::Gateway::with_every_function(config)
@@ -322,6 +323,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         "jobId": completed[0].to_string(),
         "ownJobId": completed[1].to_string(),
         "clusterIds": cluster_ids,
+        "topicIds": topic_ids,
         "devEmail": seeded.dev_email,
         "devPassword": seeded.dev_password,
     });

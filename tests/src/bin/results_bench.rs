@@ -169,7 +169,7 @@ async fn seed(count: usize) -> Result<()> {
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();
-    write_csv(&dataset.keywords, &mut csv)?;
+    write_csv(&dataset, &mut csv)?;
     results
         .put_artifact(job.id, &objects::export(), csv)
         .await?;

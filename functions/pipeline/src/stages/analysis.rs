@@ -140,7 +140,7 @@ impl ResearchRunner {
             topics: output.topics,
         };
         let mut csv = Vec::new();
-        write_csv(&dataset.keywords, &mut csv).map_err(|err| {
+        write_csv(&dataset, &mut csv).map_err(|err| {
             tracing::error!(%err, "csv export");
             StageError::transient("Writing the CSV export failed.")
         })?;

@@ -1,10 +1,13 @@
 //! The CSV export: header row, then one row per keyword in dataset order.
 
+use std::collections::HashMap;
 use std::io::Write;
 
-use super::KeywordRecord;
+use super::{ClusterRecord, ResultsDataset};
 
-pub const COLUMNS: [&str; 13] = [
+/// The first 13 are the contract's; the content plan's three come after them, so a reader of
+/// the older layout finds every column where it was.
+pub const COLUMNS: [&str; 16] = [
     "Keyword",
     "Cluster",
     "Cluster ID",
@@ -18,6 +21,9 @@ pub const COLUMNS: [&str; 13] = [
     "Paid Opportunity Score",
     "Opportunity Value",
     "Metrics Source",
+    "Topic",
+    "Action",
+    "Target URL",
 ];
 
 /// A spreadsheet would run a cell starting with these as a formula; the leading `'`
@@ -33,13 +39,31 @@ fn number<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
 }
 
-/// RFC 4180 quoting; an empty cell for null.
-pub fn write_csv<W: Write>(keywords: &[KeywordRecord], out: W) -> csv::Result<()> {
+/// RFC 4180 quoting; an empty cell for null. Topic, action and target page are the keyword's
+/// cluster's (empty in results computed before content plans).
+pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .from_writer(out);
     writer.write_record(COLUMNS)?;
-    for keyword in keywords {
+    let clusters: HashMap<&str, &ClusterRecord> = dataset
+        .clusters
+        .iter()
+        .map(|c| (c.id.as_str(), c))
+        .collect();
+    let topics: HashMap<&str, &str> = dataset
+        .topics
+        .iter()
+        .map(|t| (t.id.as_str(), t.name.as_str()))
+        .collect();
+    for keyword in &dataset.keywords {
+        let cluster = clusters.get(keyword.cluster_id.as_str());
+        let topic = keyword
+            .topic_id
+            .as_deref()
+            .and_then(|id| topics.get(id))
+            .copied()
+            .unwrap_or_default();
         writer.write_record([
             guarded(&keyword.keyword),
             guarded(&keyword.cluster_name),
@@ -58,6 +82,16 @@ pub fn write_csv<W: Write>(keywords: &[KeywordRecord], out: W) -> csv::Result<()
             keyword.paid_opportunity_score.to_string(),
             keyword.opportunity_value.to_string(),
             guarded(&keyword.metrics_source),
+            guarded(topic),
+            cluster
+                .and_then(|c| c.action)
+                .map(|a| a.as_str().to_string())
+                .unwrap_or_default(),
+            guarded(
+                cluster
+                    .and_then(|c| c.target_url.as_deref())
+                    .unwrap_or_default(),
+            ),
         ])?;
     }
     writer.flush()?;

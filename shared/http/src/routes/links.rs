@@ -28,6 +28,7 @@ const JOB: &str = "/api/v1/jobs/{jobId}";
 const KEYWORDS: &str = "/api/v1/jobs/{jobId}/keywords";
 const CLUSTERS: &str = "/api/v1/jobs/{jobId}/clusters";
 const CLUSTER_KEYWORDS: &str = "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords";
+const TOPICS: &str = "/api/v1/jobs/{jobId}/topics";
 const PERSONAS: &str = "/api/v1/jobs/{jobId}/personas";
 const REFERENCES: &str = "/api/v1/jobs/{jobId}/references";
 const EXPORT: &str = "/api/v1/jobs/{jobId}/export-keywords";
@@ -61,6 +62,14 @@ macro_rules! job_links {
                 (Get, CLUSTERS),
                 &[("jobId", $id)],
                 "The job's clusters.",
+            ),
+            link(
+                "GetTopics",
+                $from,
+                $status,
+                (Get, TOPICS),
+                &[("jobId", $id)],
+                "The job's topics.",
             ),
             link(
                 "GetPersonas",
@@ -116,9 +125,9 @@ const fn link(
     }
 }
 
-const FROM_CREATED: [Link; 7] = job_links!((Post, JOBS), "201", "$response.body#/job/id");
-const FROM_LIST: [Link; 7] = job_links!((Get, JOBS), "200", "$response.body#/jobs/0/id");
-const FROM_JOB: [Link; 7] = job_links!((Get, JOB), "200", "$response.body#/job/id");
+const FROM_CREATED: [Link; 8] = job_links!((Post, JOBS), "201", "$response.body#/job/id");
+const FROM_LIST: [Link; 8] = job_links!((Get, JOBS), "200", "$response.body#/jobs/0/id");
+const FROM_JOB: [Link; 8] = job_links!((Get, JOB), "200", "$response.body#/job/id");
 
 const WITHIN_RESULTS: [Link; 3] = [
     link(

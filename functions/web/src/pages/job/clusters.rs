@@ -29,12 +29,14 @@ fn keywords_of(view: &View, cluster: &ClusterRecord) -> String {
 }
 
 pub fn render(view: &View) -> (StatusCode, Markup) {
-    let query = match view
-        .params
-        .query()
-        .and_then(|query| ClusterQuery::parse(&query))
-    {
-        Ok(query) => query,
+    let clusters = &view.dataset.dataset.clusters;
+    let parsed = view.params.query().and_then(|query| {
+        let query = ClusterQuery::parse(&query)?;
+        let page = query.page(&view.dataset.dataset)?;
+        Ok((query, page))
+    });
+    let (query, (page, total)) = match parsed {
+        Ok(found) => found,
         Err(err) => {
             return (
                 StatusCode::BAD_REQUEST,
@@ -42,8 +44,6 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
             )
         }
     };
-    let clusters = &view.dataset.dataset.clusters;
-    let (page, total) = query.page(clusters);
     let all: Vec<&ClusterRecord> = clusters.iter().collect();
     let base = format!("/jobs/{}", view.job.id);
     (
