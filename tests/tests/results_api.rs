@@ -513,7 +513,13 @@ async fn before_completion_lists_are_empty_and_references_available() {
     let f = fixture(false).await;
     let running = stored_job(&f.store, &f.owner, JobStatus::Running).await;
     let base = format!("/api/v1/jobs/{}", running.id);
-    for path in ["keywords", "clusters", "personas", "clusters/c-1/keywords"] {
+    for path in [
+        "keywords",
+        "clusters",
+        "topics",
+        "personas",
+        "clusters/c-1/keywords",
+    ] {
         let reply = Call::get(&format!("{base}/{path}"))
             .api_key(&f.key)
             .send(&f.app)
@@ -550,6 +556,7 @@ async fn access_matrix_for_every_results_endpoint() {
         "keywords",
         "clusters",
         "clusters/c-1/keywords",
+        "topics",
         "personas",
         "references",
     ] {

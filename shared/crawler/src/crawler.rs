@@ -418,7 +418,11 @@ impl Crawler {
             let body = gunzip_if_needed(fetched.body, self.config.max_sitemap_bytes);
             let entries = parse_sitemap(&body, self.config.max_sitemap_urls);
             for page in entries.pages {
-                let Some(page) = Url::parse(&page).ok().and_then(crawlable) else {
+                let Some(page) = Url::parse(&page)
+                    .ok()
+                    .and_then(crawlable)
+                    .map(|page| in_scheme_of(page, home))
+                else {
                     continue;
                 };
                 if queued < wanted
@@ -442,6 +446,17 @@ impl Crawler {
             }
         }
     }
+}
+
+/// `page` as the site is reached: a sitemap of a site reached over `http://` (TLS unavailable)
+/// often lists its pages as `https://`, and queued so they would fail to fetch and, being
+/// known, never be queued again from the links that reach them.
+fn in_scheme_of(mut page: Url, home: &Url) -> Url {
+    if page.scheme() != home.scheme() {
+        // Only http and https are crawlable, and switching between them always succeeds.
+        let _ = page.set_scheme(home.scheme());
+    }
+    page
 }
 
 /// Whether the fetch cost a request to the site (refusals are decided before any request).

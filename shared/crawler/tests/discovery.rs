@@ -18,6 +18,33 @@ fn page(title: &str, links: &[&str]) -> String {
 }
 
 #[tokio::test]
+async fn a_site_reached_over_http_gets_the_pages_its_sitemap_lists_as_https() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => html("Sitemap: https://shop.test/sitemap.xml\n"),
+        "/sitemap.xml" => with_type(
+            "application/xml",
+            Body::from(
+                "<urlset><url><loc>https://shop.test/blog/</loc></url>\
+                 <url><loc>https://shop.test/blog/post</loc></url></urlset>",
+            ),
+        ),
+        "/" => html(page("Home", &["/blog/"])),
+        "/blog/" => html(page("Blog", &["/blog/post"])),
+        "/blog/post" => html(page("Post", &[])),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
+    let crawl = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+    let mut titles: Vec<&str> = crawl.pages.iter().map(|p| p.title.as_str()).collect();
+    titles.sort();
+    assert_eq!(titles, ["Blog", "Home", "Post"]);
+}
+
+#[tokio::test]
 async fn sitemap_indexes_and_gzip_sitemaps_are_read() {
     let index = "<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
         <sitemap><loc>http://shop.test/sitemaps/pages.xml.gz</loc></sitemap>\

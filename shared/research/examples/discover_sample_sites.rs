@@ -84,6 +84,7 @@ fn print_research(pages: &[PageContent], domains: &[String], top: usize) {
     let input = ResearchInput {
         brand_terms: domains.to_vec(),
         primary_domain: domains.first().cloned(),
+        competitor_domains: domains.iter().skip(1).cloned().collect(),
         ..ResearchInput::default()
     };
     let output = research(pages, &input);
@@ -110,6 +111,29 @@ fn print_research(pages: &[PageContent], domains: &[String], top: usize) {
     println!("largest clusters:");
     for c in clusters.iter().take(10) {
         println!("  {:>4} {}", c.keyword_count, c.name);
+    }
+    println!("content plan (largest topics):");
+    let by_id: std::collections::HashMap<&str, &kr_research::research::ClusterRecord> =
+        output.clusters.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut actions = std::collections::BTreeMap::new();
+    for c in &output.clusters {
+        *actions.entry(format!("{:?}", c.action)).or_insert(0) += 1;
+    }
+    println!("  actions: {actions:?}, {} topics", output.topics.len());
+    let mut topics: Vec<_> = output.topics.iter().collect();
+    topics.sort_by_key(|t| std::cmp::Reverse(t.cluster_count));
+    for topic in topics.iter().take(top) {
+        println!("  {} ({} clusters)", topic.name, topic.cluster_count);
+        for id in &topic.cluster_ids {
+            let c = by_id[id.as_str()];
+            println!(
+                "    {:<40} {:<12} {} {:?}",
+                c.name,
+                c.action.map_or("-", |a| a.as_str()),
+                c.target_url.as_deref().unwrap_or("-"),
+                c.cannibalizing_urls
+            );
+        }
     }
     println!("personas:");
     for p in &output.personas {

@@ -10,8 +10,9 @@
 //!    them in the top [`COMPETING_DEPTH`]: `consolidate` (they compete; the best is the
 //!    target, all of them are listed). Otherwise the best ranking page: `improve`, with its
 //!    position.
-//! 2. **Titles.** Without rankings, the crawled page whose title (the part that names the
-//!    page, not the site), first heading and address words match the cluster name best
+//! 2. **Titles.** Without rankings, the crawled page whose title and first heading (the
+//!    part that names the page: "Drain Cleaning | Acme" and "Drain Cleaning: a Guide" name
+//!    "drain cleaning") and address words match the cluster name best
 //!    ([`pages`]: Dice's coefficient of content stems, weighted 0.4, 0.4 and 0.2). A page
 //!    whose title or first heading holds every content word of the name, at a score of
 //!    [`SERVES`] or more, serves the cluster: `improve`, with the score ("Sump Pumps" does not

@@ -42,16 +42,29 @@ const URL_WEIGHT: f64 = 0.2;
 pub const SERVES: f64 = 0.5;
 /// Two pages that both reach this, the second within [`EQUAL_RATIO`] of the first, compete
 /// for the cluster.
-pub const COMPETES: f64 = 0.75;
+pub const COMPETES: f64 = 0.85;
 pub const EQUAL_RATIO: f64 = 0.85;
 
-/// Separators between a title's parts ("Drain Cleaning | Acme Plumbing").
-const TITLE_SEPARATORS: [&str; 5] = [" | ", " - ", " – ", " — ", " · "];
+/// Separators between a title's or heading's parts ("Drain Cleaning | Acme Plumbing",
+/// "Espresso Machine Maintenance: Daily Checklist"): each part may name the page.
+const TITLE_SEPARATORS: [&str; 6] = [" | ", " - ", " – ", " — ", " · ", ": "];
 
 struct Fields {
     title_parts: Vec<HashSet<String>>,
-    h1: HashSet<String>,
+    h1_parts: Vec<HashSet<String>>,
     url: HashSet<String>,
+}
+
+/// The content stems of a title or heading, whole and of each of its parts.
+fn parts(analyzer: &Analyzer, text: &str) -> Vec<HashSet<String>> {
+    let mut parts = vec![text];
+    for separator in TITLE_SEPARATORS {
+        parts = parts.iter().flat_map(|p| p.split(separator)).collect();
+    }
+    if parts.len() > 1 {
+        parts.push(text);
+    }
+    parts.iter().map(|p| content_stems(analyzer, p)).collect()
 }
 
 /// The primary site's pages, ready to be matched against cluster names.
@@ -69,21 +82,16 @@ impl<'a> PageMatcher<'a> {
         let mut by_stem: HashMap<String, Vec<usize>> = HashMap::new();
         let fields: Vec<Fields> = pages
             .iter()
-            .map(|page| {
-                let mut parts = vec![page.title.as_str()];
-                for separator in TITLE_SEPARATORS {
-                    parts = parts.iter().flat_map(|p| p.split(separator)).collect();
-                }
-                Fields {
-                    title_parts: parts.iter().map(|p| content_stems(&analyzer, p)).collect(),
-                    h1: content_stems(&analyzer, &page.h1),
-                    url: content_stems(&analyzer, &path_words(&page.url)),
-                }
+            .map(|page| Fields {
+                title_parts: parts(&analyzer, &page.title),
+                h1_parts: parts(&analyzer, &page.h1),
+                url: content_stems(&analyzer, &path_words(&page.url)),
             })
             .collect();
         for (index, page) in fields.iter().enumerate() {
-            let mut stems: HashSet<&String> = page.h1.iter().chain(&page.url).collect();
+            let mut stems: HashSet<&String> = page.url.iter().collect();
             stems.extend(page.title_parts.iter().flatten());
+            stems.extend(page.h1_parts.iter().flatten());
             for stem in stems {
                 by_stem.entry(stem.clone()).or_default().push(index);
             }
@@ -121,16 +129,17 @@ impl<'a> PageMatcher<'a> {
     /// "Sump Pumps" does not serve "sump pump alarm", which wants a page of its own.
     fn score(&self, page: &Fields, core: &HashSet<String>) -> f64 {
         let covers = |field: &HashSet<String>| core.is_subset(field);
-        if !page.title_parts.iter().any(covers) && !covers(&page.h1) {
+        if !page.title_parts.iter().chain(&page.h1_parts).any(covers) {
             return 0.0;
         }
-        let title = page
-            .title_parts
-            .iter()
-            .map(|part| dice(part, core))
-            .fold(0.0, f64::max);
-        let score = TITLE_WEIGHT * title
-            + H1_WEIGHT * dice(&page.h1, core)
+        let best = |parts: &[HashSet<String>]| {
+            parts
+                .iter()
+                .map(|part| dice(part, core))
+                .fold(0.0, f64::max)
+        };
+        let score = TITLE_WEIGHT * best(&page.title_parts)
+            + H1_WEIGHT * best(&page.h1_parts)
             + URL_WEIGHT * dice(&page.url, core);
         (score * 1000.0).round() / 1000.0
     }
