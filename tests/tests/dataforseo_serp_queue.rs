@@ -15,6 +15,11 @@ use kr_tests::dataforseo_mock::{paths, MockConfig, MockDataForSeo};
 use kr_tests::pipeline_rig::{provider_at, rig, RecordedUsage, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 
+/// `task_post` requests that `tasks` SERPs take: one per full batch of 100.
+fn posts_for(tasks: usize) -> u64 {
+    tasks.div_ceil(kr_dataforseo::Endpoint::SerpTaskPost.batch_size()) as u64
+}
+
 const MARKET: Market<'static> = Market {
     location_code: 2840,
     language_code: "en",
@@ -218,7 +223,7 @@ async fn a_post_whose_answer_was_lost_is_not_sent_again_and_its_tasks_are_found_
     let stats = mock.stats();
     assert_eq!(
         stats.requests_to(paths::SERP_TASK_POST),
-        1,
+        posts_for(stats.tasks_to(paths::SERP_TASK_POST).len()),
         "the post whose answer was lost is not sent again"
     );
     let posted = stats.tasks_to(paths::SERP_TASK_POST).len() as u64;
@@ -274,8 +279,11 @@ async fn a_queued_job_gets_the_results_of_a_live_one_for_less() {
         .await;
     let stats = queue_mock.stats();
     assert_eq!(stats.requests_to(paths::SERP_ORGANIC), 0);
-    assert_eq!(stats.requests_to(paths::SERP_TASK_POST), 1);
     assert_eq!(stats.tasks_to(paths::SERP_TASK_POST).len() as u64, serps);
+    assert_eq!(
+        stats.requests_to(paths::SERP_TASK_POST),
+        posts_for(serps as usize)
+    );
     // Not ready on the first round, so the job came back more than once.
     assert!(stats.requests_to(paths::SERP_TASKS_READY) >= 2, "{stats:?}");
     // Collected: with results, or with none (40102), as Live answered.
@@ -341,8 +349,8 @@ async fn a_duplicate_message_while_tasks_wait_does_not_post_them_again() {
     let posted = mock.stats().tasks_to(paths::SERP_TASK_POST).len();
     let done = rig.complete(job.id).await;
     let stats = mock.stats();
-    assert_eq!(stats.requests_to(paths::SERP_TASK_POST), 1);
     assert_eq!(stats.tasks_to(paths::SERP_TASK_POST).len(), posted);
+    assert_eq!(stats.requests_to(paths::SERP_TASK_POST), posts_for(posted));
     let usage = done.usage.unwrap();
     assert!((usage.cost_usd - stats.total_cost).abs() < 1e-6);
     assert!(rig.dataset(job.id).await.keywords.len() > 40);

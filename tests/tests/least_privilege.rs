@@ -724,6 +724,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
             json!({"jobId": completes.to_string(), "limit": 3}),
         ),
         ("list_clusters", json!({"jobId": completes.to_string()})),
+        ("content_plan", json!({"jobId": completes.to_string()})),
         ("get_personas", json!({"jobId": completes.to_string()})),
         ("get_references", json!({"jobId": completes.to_string()})),
         ("get_balances", json!({})),
@@ -782,6 +783,9 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .api_ok("GET", &format!("{base}/clusters/{cluster}/keywords"), |c| {
             c.api_key(&results)
         })
+        .await;
+    service
+        .api_ok("GET", &format!("{base}/topics"), |c| c.api_key(&results))
         .await;
     service
         .api_ok("GET", &format!("{base}/personas"), |c| c.api_key(&results))

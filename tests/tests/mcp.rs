@@ -96,6 +96,7 @@ async fn an_assistant_researches_through_the_tools() {
             "query_keywords",
             "list_clusters",
             "cluster_keywords",
+            "content_plan",
             "get_personas",
             "get_references",
             "get_balances"
@@ -169,6 +170,32 @@ async fn an_assistant_researches_through_the_tools() {
     )
     .await;
     assert!(ok(&members)["total"].as_u64().unwrap() >= 1);
+    // The content plan: topics with their clusters, 5 a page; a filter keeps matching clusters.
+    let plan = call(&client, "content_plan", json!({"jobId": id})).await;
+    let topics = ok(&plan)["topics"].as_array().unwrap();
+    assert!(!topics.is_empty() && topics.len() <= 5, "{}", ok(&plan));
+    assert!(topics[0]["clusters"][0]["action"].is_string());
+    let creates = call(
+        &client,
+        "content_plan",
+        json!({"jobId": id, "action": "create", "limit": 50}),
+    )
+    .await;
+    for topic in ok(&creates)["topics"].as_array().unwrap() {
+        for cluster in topic["clusters"].as_array().unwrap() {
+            assert_eq!(cluster["action"], "create");
+        }
+    }
+    let bad_topic = call(
+        &client,
+        "content_plan",
+        json!({"jobId": id, "topicId": "t-nowhere"}),
+    )
+    .await;
+    assert_eq!(
+        failed(&bad_topic)["details"]["fields"][0]["field"],
+        "topicId"
+    );
     let personas = call(&client, "get_personas", json!({"jobId": id})).await;
     assert!(!ok(&personas)["personas"].as_array().unwrap().is_empty());
     let references = call(&client, "get_references", json!({"jobId": id})).await;
@@ -224,6 +251,7 @@ async fn an_assistant_researches_through_the_tools() {
         "get_personas",
         "get_references",
         "list_clusters",
+        "content_plan",
     ] {
         let hidden = call(&other, tool, json!({"jobId": id})).await;
         assert_eq!(failed(&hidden)["code"], "not_found", "{tool}");

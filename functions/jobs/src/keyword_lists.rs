@@ -59,6 +59,7 @@ impl EstimateSettings {
             provider: kr_dataforseo::PROVIDER.to_string(),
             max_cost_usd: job_cost_bound(&job, cap_usd),
             cap_usd,
+            serp_budget: serp_budget.min(self.max_keywords),
         })
     }
 }

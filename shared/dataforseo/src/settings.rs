@@ -5,7 +5,9 @@ use std::time::Duration;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.dataforseo.com";
 pub const DEFAULT_MAX_COST_PER_JOB: f64 = 5.0;
-pub const DEFAULT_SERP_BUDGET: usize = 100;
+pub const DEFAULT_SERP_BUDGET: usize = 1000;
+/// As many SERPs as a job can keep keywords.
+pub const MAX_SERP_BUDGET: usize = 20_000;
 pub const DEFAULT_CACHE_TTL_HOURS: u64 = 168;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -16,7 +18,8 @@ pub struct ProviderSettings {
     pub base_url: String,
     /// Spending cap per job, USD (`KR_DATAFORSEO_MAX_COST_PER_JOB`).
     pub max_cost_per_job: f64,
-    /// Keywords whose SERP is fetched, highest volume first (`KR_DATAFORSEO_SERP_BUDGET`, 0 to 1,000).
+    /// Keywords whose SERP is fetched, highest volume first (`KR_DATAFORSEO_SERP_BUDGET`, 0 to
+    /// 20,000, default 1,000).
     pub serp_budget: usize,
     /// How long a cached response serves later jobs (`KR_DATAFORSEO_CACHE_TTL_HOURS`; 0 = no cache).
     pub cache_ttl: Duration,
@@ -122,7 +125,7 @@ impl ProviderSettings {
             serp_budget: number(
                 "KR_DATAFORSEO_SERP_BUDGET",
                 0.0,
-                1000.0,
+                MAX_SERP_BUDGET as f64,
                 DEFAULT_SERP_BUDGET as f64,
             )? as usize,
             cache_ttl: Duration::from_secs(
@@ -182,7 +185,7 @@ mod tests {
         assert_eq!(settings.cache_ttl, Duration::from_secs(168 * 3600));
         let local = with(&[("KR_DATAFORSEO_BASE_URL", "http://127.0.0.1:8790/")]).unwrap();
         assert_eq!(local.unwrap().base_url, "http://127.0.0.1:8790");
-        assert!(with(&[("KR_DATAFORSEO_SERP_BUDGET", "1001")]).is_err());
+        assert!(with(&[("KR_DATAFORSEO_SERP_BUDGET", "20001")]).is_err());
         assert!(with(&[("KR_DATAFORSEO_MAX_COST_PER_JOB", "-1")]).is_err());
         assert!(with(&[("KR_DATAFORSEO_BASE_URL", "ftp://x")]).is_err());
         assert_eq!(ProviderSettings::from_vars(|_| None, None), Ok(None));

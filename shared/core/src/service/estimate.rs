@@ -80,6 +80,11 @@ pub struct ProviderEstimate {
     /// The per-job spending cap, at which a job stops paid calls and finishes with what it has.
     #[schema(example = 5.0)]
     pub cap_usd: f64,
+    /// The most keywords whose search results the job fetches (highest volume first) and
+    /// clusters by shared results; the others are clustered by words. Fewer when the cap or
+    /// the job's keyword count stops it first.
+    #[schema(example = 1000)]
+    pub serp_budget: usize,
 }
 
 /// The estimate for `owner`, read from the account's balances and registered domains.

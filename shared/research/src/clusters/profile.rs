@@ -2,6 +2,7 @@
 //! that carry its meaning) and its spelling without spaces.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use crate::intent::places::{AMBIGUOUS_CODES, PLACES};
 use crate::text::us_states::{US_STATES, US_STATE_CODES};
@@ -88,7 +89,12 @@ impl Profiles {
     pub(super) fn build(keywords: &[&str], language: &Language) -> Profiles {
         let analyzer = Analyzer::new(language);
         let english = language.code() == "en";
-        let generic: &[&str] = if english { &GENERIC_EN } else { &[] };
+        // Sets, not the lists: every word of every keyword is looked up.
+        let generic: HashSet<&str> = if english {
+            GENERIC_EN.into_iter().collect()
+        } else {
+            HashSet::new()
+        };
         let words: Vec<Vec<String>> = keywords
             .iter()
             .map(|k| analyzer.tokenizer().words(k))
@@ -98,11 +104,7 @@ impl Profiles {
         } else {
             Towns::default()
         };
-        let mut ids: HashMap<String, u32> = HashMap::new();
-        let mut intern = |stem: &str| {
-            let next = ids.len() as u32;
-            *ids.entry(stem.to_string()).or_insert(next)
-        };
+        let mut stems = StemIds::default();
         let mut cores = Vec::with_capacity(keywords.len());
         let mut spellings = Vec::with_capacity(keywords.len());
         let mut lengths = Vec::with_capacity(keywords.len());
@@ -135,7 +137,7 @@ impl Profiles {
             };
             let mut core: Vec<u32> = kept
                 .iter()
-                .map(|&i| intern(&analyzer.stem(&words[i])))
+                .map(|&i| stems.id(&words[i], &analyzer))
                 .collect();
             core.sort_unstable();
             core.dedup();
@@ -160,6 +162,29 @@ impl Profiles {
             spellings,
             lengths,
         }
+    }
+}
+
+/// Stems as small integers. Keywords of one niche repeat a few hundred words, so each word is
+/// stemmed once and then looked up.
+#[derive(Default)]
+struct StemIds {
+    by_stem: HashMap<String, u32>,
+    by_word: HashMap<String, u32>,
+}
+
+impl StemIds {
+    fn id(&mut self, word: &str, analyzer: &Analyzer) -> u32 {
+        if let Some(&id) = self.by_word.get(word) {
+            return id;
+        }
+        let next = self.by_stem.len() as u32;
+        let id = *self
+            .by_stem
+            .entry(analyzer.stem(word).into_owned())
+            .or_insert(next);
+        self.by_word.insert(word.to_string(), id);
+        id
     }
 }
 
@@ -230,8 +255,15 @@ impl Towns {
 
 /// A US state by name ("michigan") or by a postal code that is not also a word ("mi", "nj").
 fn is_state(word: &str) -> bool {
-    (US_STATE_CODES.contains(&word) && !AMBIGUOUS_CODES.contains(&word))
-        || US_STATES.contains(&word)
+    static STATES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+        US_STATE_CODES
+            .iter()
+            .filter(|code| !AMBIGUOUS_CODES.contains(code))
+            .chain(US_STATES.iter())
+            .copied()
+            .collect()
+    });
+    STATES.contains(word)
 }
 
 /// A year ("ai tools 2024"): searchers add it for freshness, the pages wanted are the same.

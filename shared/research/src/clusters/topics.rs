@@ -9,12 +9,15 @@
 //!   unplaced SERP cluster whose shared URLs have at least [`TOPIC_OVERLAP`] in common with the
 //!   pillar's. URLs that are in the shared lists of more than [`common_limit`] clusters
 //!   (encyclopedias, marketplaces, video sites) say nothing about a topic and are left out.
-//! - **By head term**, for the others (lexical clusters): a cluster joins the topic of the
-//!   cluster whose name's core (content stems without generic words, as the lexical
-//!   clustering reads it) is the largest proper subset of its own, at least two words long:
-//!   "sump pump alarm" and "zoeller sump pump" join "sump pump". One word is too broad a head
-//!   ("pump" would hold every pump). Ties go to the higher-volume cluster; a cluster with no
-//!   head is the pillar of a topic of its own.
+//! - **By head term**, for the others (lexical clusters): a cluster's *head* is the cluster
+//!   whose name's core (content stems without generic words, as the lexical clustering reads
+//!   it) is the largest proper subset of its own, at least two words long ("sump pump" for
+//!   "zoeller sump pump"; ties to the higher volume). One word is too broad a head ("pump"
+//!   would hold every pump). A cluster that is some other's head is a pillar; every other
+//!   cluster joins its head's topic (a head placed by results keeps its SERP topic), or is
+//!   alone. So "sump pump alarm battery" is under "sump pump alarm", which is a pillar of its
+//!   own rather than a member of "sump pump": on a one-niche list, a topic is one head term
+//!   and its direct variants, not every keyword with the niche's two words.
 //!
 //! A topic is named after its pillar.
 //!
@@ -35,7 +38,7 @@ use crate::text::Language;
 /// that join keywords, since supporting pages answer neighbouring questions, not the same one.
 pub const TOPIC_OVERLAP: usize = 2;
 
-/// Cores longer than this look for no head term (2^n subsets).
+/// Cores longer than this look for no head term (up to 2^n subsets).
 pub const MAX_HEAD_SEARCH_WORDS: usize = 10;
 
 /// What topic grouping reads of a cluster.
@@ -160,7 +163,10 @@ fn by_results(clusters: &[TopicInput], order: &[usize], pillar_of: &mut [Option<
     }
 }
 
-/// The clusters not placed by results, under the head term of their names.
+/// The clusters not placed by results, under the head term of their names: each joins the
+/// cluster whose core is the largest proper subset of its own (its *head*); a cluster that is
+/// some other's head is a pillar itself, so a topic is one head term and its direct
+/// specialisations rather than everything that shares two words.
 fn by_head_term(
     clusters: &[TopicInput],
     rank: &[usize],
@@ -169,78 +175,89 @@ fn by_head_term(
 ) {
     let names: Vec<&str> = clusters.iter().map(|c| c.name).collect();
     let cores = Profiles::build(&names, language).cores;
-    // Core → the highest-volume placed cluster with it.
+    // Core → the highest-volume cluster with it.
     let mut heads: HashMap<&[u32], usize> = HashMap::new();
-    fn offer<'c>(
-        heads: &mut HashMap<&'c [u32], usize>,
-        rank: &[usize],
-        cluster: usize,
-        core: &'c [u32],
-    ) {
-        let best = heads.entry(core).or_insert(cluster);
-        if rank[cluster] < rank[*best] {
-            *best = cluster;
+    for (cluster, core) in cores.iter().enumerate() {
+        if core.len() >= 2 {
+            let best = heads.entry(core.as_slice()).or_insert(cluster);
+            if rank[cluster] < rank[*best] {
+                *best = cluster;
+            }
         }
     }
-    for cluster in 0..clusters.len() {
-        if pillar_of[cluster].is_some() && cores[cluster].len() >= 2 {
-            offer(&mut heads, rank, cluster, cores[cluster].as_slice());
-        }
-    }
-    let mut pending: Vec<usize> = (0..clusters.len())
+    let unplaced: Vec<usize> = (0..clusters.len())
         .filter(|&c| pillar_of[c].is_none())
         .collect();
-    pending.sort_by_key(|&c| (cores[c].len(), rank[c]));
     let mut subset = Vec::new();
-    for cluster in pending {
-        let core = &cores[cluster];
-        let head = if core.len() > 2 && core.len() <= MAX_HEAD_SEARCH_WORDS {
-            largest_head(core, &heads, rank, &mut subset)
-        } else {
-            None
-        };
+    let head_of: Vec<Option<usize>> = unplaced
+        .iter()
+        .map(|&cluster| largest_head(&cores[cluster], &heads, rank, &mut subset))
+        .collect();
+    let mut is_head = vec![false; clusters.len()];
+    for head in head_of.iter().flatten() {
+        is_head[*head] = true;
+    }
+    for (&cluster, head) in unplaced.iter().zip(&head_of) {
         pillar_of[cluster] = Some(match head {
-            Some(head) => pillar_of[head].unwrap_or(head),
+            _ if is_head[cluster] => cluster,
+            // A head placed by results keeps its topic; an unplaced head is a pillar.
+            Some(head) => pillar_of[*head].unwrap_or(*head),
             None => cluster,
         });
-        if core.len() >= 2 {
-            offer(&mut heads, rank, cluster, core.as_slice());
-        }
     }
 }
 
-/// The placed cluster whose core is the largest proper subset of `core` (two words or more),
-/// ties by volume.
+/// The cluster whose core is the largest proper subset of `core`, two words or more, ties by
+/// volume: subsets are tried from the largest size down, and the first size with one wins.
 fn largest_head(
     core: &[u32],
     heads: &HashMap<&[u32], usize>,
     rank: &[usize],
     subset: &mut Vec<u32>,
 ) -> Option<usize> {
-    let full = (1u32 << core.len()) - 1;
-    let mut best: Option<(usize, usize)> = None; // (size, cluster)
-    for mask in 1..full {
-        let size = mask.count_ones() as usize;
-        if size < 2 || best.is_some_and(|(s, _)| s > size) {
-            continue;
-        }
-        subset.clear();
-        subset.extend(
-            (0..core.len())
-                .filter(|&i| mask & (1 << i) != 0)
-                .map(|i| core[i]),
-        );
-        if let Some(&found) = heads.get(subset.as_slice()) {
-            let better = match best {
-                None => true,
-                Some((s, b)) => size > s || rank[found] < rank[b],
-            };
-            if better {
-                best = Some((size, found));
+    if core.len() <= 2 || core.len() > MAX_HEAD_SEARCH_WORDS {
+        return None;
+    }
+    for size in (2..core.len()).rev() {
+        let mut best: Option<usize> = None;
+        for_each_subset(core, size, subset, &mut |candidate| {
+            if let Some(&found) = heads.get(candidate) {
+                if best.is_none_or(|b| rank[found] < rank[b]) {
+                    best = Some(found);
+                }
             }
+        });
+        if best.is_some() {
+            return best;
         }
     }
-    best.map(|(_, cluster)| cluster)
+    None
+}
+
+/// Calls `visit` with every `size`-element subset of `items`, in order, through `buffer`.
+fn for_each_subset(
+    items: &[u32],
+    size: usize,
+    buffer: &mut Vec<u32>,
+    visit: &mut dyn FnMut(&[u32]),
+) {
+    fn walk(items: &[u32], size: usize, buffer: &mut Vec<u32>, visit: &mut dyn FnMut(&[u32])) {
+        if buffer.len() == size {
+            visit(buffer);
+            return;
+        }
+        let needed = size - buffer.len();
+        for i in 0..items.len() {
+            if items.len() - i < needed {
+                break;
+            }
+            buffer.push(items[i]);
+            walk(&items[i + 1..], size, buffer, visit);
+            buffer.pop();
+        }
+    }
+    buffer.clear();
+    walk(items, size, buffer, visit);
 }
 
 #[cfg(test)]
@@ -268,7 +285,7 @@ mod tests {
     }
 
     #[test]
-    fn clusters_with_a_two_word_head_term_join_its_topic_and_one_word_is_no_head() {
+    fn a_cluster_joins_its_largest_head_a_head_is_a_pillar_and_one_word_is_no_head() {
         let inputs = [
             lexical("sump pump", 500.0),
             lexical("pump", 900.0),
@@ -282,13 +299,9 @@ mod tests {
             names(&topics, &inputs),
             vec![
                 vec!["pump"],
-                vec![
-                    "sump pump",
-                    "zoeller sump pump",
-                    "sump pump alarm",
-                    "sump pump alarm battery"
-                ],
+                vec!["sump pump", "zoeller sump pump"],
                 vec!["water heater"],
+                vec!["sump pump alarm", "sump pump alarm battery"],
             ]
         );
         assert_eq!(topics[1].id, "t-sump-pump");

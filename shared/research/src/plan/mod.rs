@@ -61,6 +61,13 @@ pub fn plan(
     sites: &PlanSites,
 ) -> Vec<TopicRecord> {
     let matcher = PageMatcher::new(sites.primary_pages, sites.language);
+    // The primary first (when known), then the competitors, as compared.
+    let domains: Vec<String> = sites
+        .primary_domain
+        .into_iter()
+        .chain(sites.competitor_domains.iter().map(String::as_str))
+        .map(bare_domain)
+        .collect();
     for (cluster, record) in clusters.iter().zip(records.iter_mut()) {
         let members: Vec<&KeywordRecord> = cluster.members.iter().map(|&m| &keywords[m]).collect();
         let member_serps: Vec<Option<&[String]>> = cluster
@@ -68,7 +75,7 @@ pub fn plan(
             .iter()
             .map(|&m| serps.get(m).and_then(|s| s.as_deref()))
             .collect();
-        map_cluster(record, &members, &member_serps, sites, &matcher);
+        map_cluster(record, &members, &member_serps, sites, &domains, &matcher);
     }
 
     let inputs: Vec<TopicInput> = clusters
@@ -128,16 +135,17 @@ fn map_cluster(
     members: &[&KeywordRecord],
     serps: &[Option<&[String]>],
     sites: &PlanSites,
+    domains: &[String],
     matcher: &PageMatcher,
 ) {
-    let ranking = sites
-        .primary_domain
-        .map(|domain| site_pages(domain, members, serps))
-        .unwrap_or_default();
-    let mut competitors: Vec<SitePosition> = sites
-        .competitor_domains
-        .iter()
-        .filter_map(|domain| site_pages(domain, members, serps).into_iter().next())
+    let mut per_site = site_pages(domains, members, serps).into_iter();
+    let ranking = if sites.primary_domain.is_some() {
+        per_site.next().unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let mut competitors: Vec<SitePosition> = per_site
+        .filter_map(|pages| pages.into_iter().next())
         .collect();
     competitors.sort_by(|a, b| {
         a.position

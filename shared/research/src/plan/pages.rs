@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::clusters::intersection_size;
 use crate::text::{Analyzer, Language};
 use crate::{PageContent, SiteRole};
 
@@ -50,9 +51,141 @@ pub const EQUAL_RATIO: f64 = 0.85;
 const TITLE_SEPARATORS: [&str; 6] = [" | ", " - ", " – ", " — ", " · ", ": "];
 
 struct Fields {
-    title_parts: Vec<HashSet<String>>,
-    h1_parts: Vec<HashSet<String>>,
-    url: HashSet<String>,
+    /// Sorted, deduplicated stem ids of each part (and the whole) of the title and the heading.
+    title_parts: Vec<Vec<u32>>,
+    h1_parts: Vec<Vec<u32>>,
+    url: Vec<u32>,
+}
+
+/// Stems as small integers, so a page is a few sorted lists and a match is a merge.
+#[derive(Default)]
+struct Stems(HashMap<String, u32>);
+
+impl Stems {
+    fn intern(&mut self, stems: HashSet<String>) -> Vec<u32> {
+        let mut ids: Vec<u32> = stems
+            .into_iter()
+            .map(|stem| {
+                let next = self.0.len() as u32;
+                *self.0.entry(stem).or_insert(next)
+            })
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// `None` when a stem was never seen: no page can hold it.
+    fn known(&self, stems: HashSet<String>) -> Option<Vec<u32>> {
+        let mut ids = stems
+            .iter()
+            .map(|stem| self.0.get(stem).copied())
+            .collect::<Option<Vec<u32>>>()?;
+        ids.sort_unstable();
+        Some(ids)
+    }
+}
+
+/// The primary site's pages, ready to be matched against cluster names.
+pub struct PageMatcher<'a> {
+    analyzer: Analyzer,
+    pages: &'a [PageOutline],
+    fields: Vec<Fields>,
+    stems: Stems,
+    /// Stem id → pages whose title or heading holds it: a page serves a name only when one of
+    /// them holds all its words, so the candidates are the pages of its rarest stem.
+    holding: Vec<Vec<usize>>,
+}
+
+impl<'a> PageMatcher<'a> {
+    pub fn new(pages: &'a [PageOutline], language: &Language) -> Self {
+        let analyzer = Analyzer::new(language);
+        let mut stems = Stems::default();
+        let mut parts_of = |text: &str| -> Vec<Vec<u32>> {
+            parts(&analyzer, text)
+                .into_iter()
+                .map(|part| stems.intern(part))
+                .collect()
+        };
+        let mut fields: Vec<Fields> = Vec::with_capacity(pages.len());
+        for page in pages {
+            let title_parts = parts_of(&page.title);
+            let h1_parts = parts_of(&page.h1);
+            fields.push(Fields {
+                title_parts,
+                h1_parts,
+                url: Vec::new(),
+            });
+        }
+        for (field, page) in fields.iter_mut().zip(pages) {
+            field.url = stems.intern(content_stems(&analyzer, &path_words(&page.url)));
+        }
+        let mut holding: Vec<Vec<usize>> = vec![Vec::new(); stems.0.len()];
+        for (index, page) in fields.iter().enumerate() {
+            let mut held: Vec<u32> = page
+                .title_parts
+                .iter()
+                .chain(&page.h1_parts)
+                .flatten()
+                .copied()
+                .collect();
+            held.sort_unstable();
+            held.dedup();
+            for stem in held {
+                holding[stem as usize].push(index);
+            }
+        }
+        PageMatcher {
+            analyzer,
+            pages,
+            fields,
+            stems,
+            holding,
+        }
+    }
+
+    /// Pages that serve `name` (score ≥ [`SERVES`], title or H1 holding all its words), best
+    /// first, ties by address.
+    pub fn matches(&self, name: &str) -> Vec<(&'a PageOutline, f64)> {
+        let Some(core) = self.stems.known(content_stems(&self.analyzer, name)) else {
+            return Vec::new();
+        };
+        let mut lists: Vec<&[usize]> = core
+            .iter()
+            .map(|&stem| self.holding[stem as usize].as_slice())
+            .collect();
+        lists.sort_by_key(|list| list.len());
+        let Some((rarest, others)) = lists.split_first() else {
+            return Vec::new();
+        };
+        // Only pages whose title and heading hold every word between them are scored.
+        let mut scored: Vec<(&PageOutline, f64)> = rarest
+            .iter()
+            .filter(|page| others.iter().all(|list| list.binary_search(page).is_ok()))
+            .map(|&i| (&self.pages[i], score(&self.fields[i], &core)))
+            .filter(|(_, score)| *score >= SERVES)
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.url.cmp(&b.0.url)));
+        scored
+    }
+}
+
+/// 0 unless the title (one of its parts) or the H1 holds every content word of the name:
+/// "Sump Pumps" does not serve "sump pump alarm", which wants a page of its own.
+fn score(page: &Fields, core: &[u32]) -> f64 {
+    let covers = |field: &Vec<u32>| intersection_size(field, core) == core.len();
+    if !page.title_parts.iter().chain(&page.h1_parts).any(covers) {
+        return 0.0;
+    }
+    let best = |parts: &[Vec<u32>]| {
+        parts
+            .iter()
+            .map(|part| dice(part, core))
+            .fold(0.0, f64::max)
+    };
+    let score = TITLE_WEIGHT * best(&page.title_parts)
+        + H1_WEIGHT * best(&page.h1_parts)
+        + URL_WEIGHT * dice(&page.url, core);
+    (score * 1000.0).round() / 1000.0
 }
 
 /// The content stems of a title or heading, whole and of each of its parts.
@@ -65,84 +198,6 @@ fn parts(analyzer: &Analyzer, text: &str) -> Vec<HashSet<String>> {
         parts.push(text);
     }
     parts.iter().map(|p| content_stems(analyzer, p)).collect()
-}
-
-/// The primary site's pages, ready to be matched against cluster names.
-pub struct PageMatcher<'a> {
-    analyzer: Analyzer,
-    pages: &'a [PageOutline],
-    fields: Vec<Fields>,
-    /// Stem → pages with it in a field: only pages sharing a stem with a name are scored.
-    by_stem: HashMap<String, Vec<usize>>,
-}
-
-impl<'a> PageMatcher<'a> {
-    pub fn new(pages: &'a [PageOutline], language: &Language) -> Self {
-        let analyzer = Analyzer::new(language);
-        let mut by_stem: HashMap<String, Vec<usize>> = HashMap::new();
-        let fields: Vec<Fields> = pages
-            .iter()
-            .map(|page| Fields {
-                title_parts: parts(&analyzer, &page.title),
-                h1_parts: parts(&analyzer, &page.h1),
-                url: content_stems(&analyzer, &path_words(&page.url)),
-            })
-            .collect();
-        for (index, page) in fields.iter().enumerate() {
-            let mut stems: HashSet<&String> = page.url.iter().collect();
-            stems.extend(page.title_parts.iter().flatten());
-            stems.extend(page.h1_parts.iter().flatten());
-            for stem in stems {
-                by_stem.entry(stem.clone()).or_default().push(index);
-            }
-        }
-        PageMatcher {
-            analyzer,
-            pages,
-            fields,
-            by_stem,
-        }
-    }
-
-    /// Pages that serve `name` (score ≥ [`SERVES`], title or H1 holding all its words), best
-    /// first, ties by address.
-    pub fn matches(&self, name: &str) -> Vec<(&'a PageOutline, f64)> {
-        let core = content_stems(&self.analyzer, name);
-        let mut candidates: Vec<usize> = core
-            .iter()
-            .filter_map(|stem| self.by_stem.get(stem))
-            .flatten()
-            .copied()
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        let mut scored: Vec<(&PageOutline, f64)> = candidates
-            .into_iter()
-            .map(|i| (&self.pages[i], self.score(&self.fields[i], &core)))
-            .filter(|(_, score)| *score >= SERVES)
-            .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.url.cmp(&b.0.url)));
-        scored
-    }
-
-    /// 0 unless the title (one of its parts) or the H1 holds every content word of the name:
-    /// "Sump Pumps" does not serve "sump pump alarm", which wants a page of its own.
-    fn score(&self, page: &Fields, core: &HashSet<String>) -> f64 {
-        let covers = |field: &HashSet<String>| core.is_subset(field);
-        if !page.title_parts.iter().chain(&page.h1_parts).any(covers) {
-            return 0.0;
-        }
-        let best = |parts: &[HashSet<String>]| {
-            parts
-                .iter()
-                .map(|part| dice(part, core))
-                .fold(0.0, f64::max)
-        };
-        let score = TITLE_WEIGHT * best(&page.title_parts)
-            + H1_WEIGHT * best(&page.h1_parts)
-            + URL_WEIGHT * dice(&page.url, core);
-        (score * 1000.0).round() / 1000.0
-    }
 }
 
 /// Stems of the words of `text` that are not stop words.
@@ -175,12 +230,12 @@ fn path_words(url: &str) -> String {
         .join(" ")
 }
 
-/// Dice's coefficient of two sets: 1 when equal, 0 when disjoint.
-fn dice(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+/// Dice's coefficient of two sorted sets: 1 when equal, 0 when disjoint.
+fn dice(a: &[u32], b: &[u32]) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
-    2.0 * a.intersection(b).count() as f64 / (a.len() + b.len()) as f64
+    2.0 * intersection_size(a, b) as f64 / (a.len() + b.len()) as f64
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Where the job's sites rank for a cluster's keywords: the provider's rankings and the
-//! fetched SERPs, read together.
+//! fetched SERPs, read together in one pass over the cluster's keywords.
 
 use std::collections::HashMap;
 
@@ -13,62 +13,79 @@ pub(crate) fn bare_domain(domain: &str) -> String {
     lower.strip_prefix("www.").unwrap_or(&lower).to_string()
 }
 
-/// Whether `host` is `domain` or one of its subdomains (both bare).
+/// Whether `host` (any case, with or without "www.") is `domain` (bare) or one of its
+/// subdomains, without allocating: this runs for every ranking and result URL of a job.
 fn belongs(host: &str, domain: &str) -> bool {
-    host == domain
-        || host
-            .strip_suffix(domain)
-            .is_some_and(|rest| rest.ends_with('.'))
+    let host = host.trim_end_matches('.');
+    let host = match host.get(..4) {
+        Some(prefix) if prefix.eq_ignore_ascii_case("www.") => &host[4..],
+        _ => host,
+    };
+    if host.len() < domain.len() {
+        return false;
+    }
+    let (rest, tail) = host.split_at(host.len() - domain.len());
+    tail.eq_ignore_ascii_case(domain) && (rest.is_empty() || rest.ends_with('.'))
 }
 
-/// The bare host of a result URL.
-fn host_of(url: &str) -> String {
-    let normal = normalize_url(url);
-    bare_domain(normal.split(['/', '?']).next().unwrap_or_default())
+/// The host of a result URL, as written.
+fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = &rest[..end];
+    // No user info or port in the comparison.
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    host.split_once(':').map_or(host, |(h, _)| h)
 }
 
-/// Each page of one site that ranks for some of the keywords, with its best position,
-/// best first (ties by address).
-pub(crate) fn site_pages(
-    domain: &str,
-    members: &[&KeywordRecord],
-    serps: &[Option<&[String]>],
-) -> Vec<SitePosition> {
-    let domain = bare_domain(domain);
-    // normalised URL → best position and the URL as first seen there
-    let mut best: HashMap<String, (u32, String)> = HashMap::new();
-    let mut offer = |url: &str, position: u32| {
-        let entry = best
+/// Per site of `domains` (bare), each of its pages that ranks for some of the keywords with
+/// its best position, best first (ties by address).
+pub(crate) fn site_pages<'a>(
+    domains: &[String],
+    members: &[&'a KeywordRecord],
+    serps: &[Option<&'a [String]>],
+) -> Vec<Vec<SitePosition>> {
+    // Per site: normalised URL → best position and the URL as first seen there.
+    let mut best: Vec<HashMap<String, (u32, &'a str)>> = vec![HashMap::new(); domains.len()];
+    let mut offer = |site: usize, url: &'a str, position: u32| {
+        let entry = best[site]
             .entry(normalize_url(url))
-            .or_insert_with(|| (position, url.to_string()));
+            .or_insert((position, url));
         if position < entry.0 {
-            *entry = (position, url.to_string());
+            *entry = (position, url);
         }
     };
+    let site_of = |host: &str| domains.iter().position(|domain| belongs(host, domain));
     for (keyword, serp) in members.iter().zip(serps) {
         for ranking in &keyword.rankings {
-            if ranking.kind == RankingKind::Organic
-                && belongs(&bare_domain(&ranking.domain), &domain)
-            {
-                offer(&ranking.url, ranking.position);
+            if ranking.kind == RankingKind::Organic {
+                if let Some(site) = site_of(&ranking.domain) {
+                    offer(site, &ranking.url, ranking.position);
+                }
             }
         }
         for (index, url) in serp.iter().copied().flatten().enumerate() {
-            if belongs(&host_of(url), &domain) {
-                offer(url, index as u32 + 1);
+            if let Some(site) = site_of(host_of(url)) {
+                offer(site, url, index as u32 + 1);
             }
         }
     }
-    let mut pages: Vec<SitePosition> = best
-        .into_values()
-        .map(|(position, url)| SitePosition {
-            domain: domain.clone(),
-            position,
-            url,
+    best.into_iter()
+        .zip(domains)
+        .map(|(pages, domain)| {
+            let mut pages: Vec<SitePosition> = pages
+                .into_values()
+                .map(|(position, url)| SitePosition {
+                    domain: domain.clone(),
+                    position,
+                    url: url.to_string(),
+                })
+                .collect();
+            pages.sort_by(|a, b| a.position.cmp(&b.position).then_with(|| a.url.cmp(&b.url)));
+            pages
         })
-        .collect();
-    pages.sort_by(|a, b| a.position.cmp(&b.position).then_with(|| a.url.cmp(&b.url)));
-    pages
+        .collect()
 }
 
 #[cfg(test)]
@@ -78,8 +95,11 @@ mod tests {
     #[test]
     fn subdomains_belong_and_lookalikes_do_not() {
         assert!(belongs("acme.com", "acme.com"));
-        assert!(belongs("blog.acme.com", "acme.com"));
+        assert!(belongs("WWW.Acme.com", "acme.com"));
+        assert!(belongs("blog.acme.com.", "acme.com"));
         assert!(!belongs("notacme.com", "acme.com"));
-        assert_eq!(host_of("https://WWW.Acme.com/x"), "acme.com");
+        assert!(!belongs("com", "acme.com"));
+        assert_eq!(host_of("https://WWW.Acme.com:8443/x?y"), "WWW.Acme.com");
+        assert_eq!(host_of("//user@acme.com/"), "acme.com");
     }
 }

@@ -51,7 +51,7 @@ fn cluster(name: &str, members: Vec<usize>) -> Cluster {
 }
 
 fn record(cluster: &Cluster, keywords: &[KeywordRecord]) -> ClusterRecord {
-    crate::research::summarize_for_tests(cluster, keywords)
+    crate::research::summarize_cluster(cluster, keywords)
 }
 
 fn page(path: &str, title: &str) -> PageOutline {

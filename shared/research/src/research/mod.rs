@@ -216,7 +216,7 @@ pub fn assemble(
     assign_personas(&mut keywords, &persona_set);
     let mut cluster_records: Vec<ClusterRecord> = clusters
         .iter()
-        .map(|c| aggregate::summarize(c, &keywords))
+        .map(|c| summarize_cluster(c, &keywords))
         .collect();
     let serps: Vec<Option<Vec<String>>> = cluster_inputs.into_iter().map(|c| c.serp_urls).collect();
     let topics = plan(
@@ -282,9 +282,8 @@ fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Optio
         .min()
 }
 
-/// A cluster's record before the plan, for the plan's tests.
-#[cfg(test)]
-pub(crate) fn summarize_for_tests(
+/// A cluster's record from its member keywords, before the plan fills its plan fields.
+pub fn summarize_cluster(
     cluster: &crate::clusters::Cluster,
     keywords: &[KeywordRecord],
 ) -> ClusterRecord {
