@@ -106,6 +106,24 @@ async fn column(browser: &Browser, css: &str, attribute: &str) -> Vec<String> {
         .collect()
 }
 
+/// Nothing wider than the screen but the tables, which scroll inside their frames.
+async fn assert_no_sideways_scroll(browser: &Browser) {
+    let overflow = js(
+        browser,
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+    )
+    .await;
+    let widest = js(
+        browser,
+        "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 6).map(e => e.tagName + '.' + e.className + '#' + e.id);",
+    )
+    .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 1,
+        "the page scrolls sideways by {overflow} px: {widest}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_user_researches_keywords_in_the_dashboard() {
     let store = harness::store().await;
@@ -333,6 +351,94 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .unwrap();
     assert!(browser.current_url().await.unwrap().contains("cluster="));
 
+    // The content plan: a topic opens onto its clusters, each with what to do on the site.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=plan"))
+        .await
+        .unwrap();
+    browser.wait_for("details.topic", SHORT).await.unwrap();
+    let actions = column(&browser, "details.cluster[data-action]", "data-action").await;
+    assert!(actions.iter().any(|a| a == "create"), "{actions:?}");
+    assert!(actions.iter().any(|a| a == "improve"), "{actions:?}");
+    let opened = "return Array.from(document.querySelectorAll('details.topic')).map(d => d.open);";
+    assert!(
+        js(&browser, opened)
+            .await
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|open| open == false),
+        "topics start closed"
+    );
+    browser.click("details.topic > summary").await.unwrap();
+    assert_eq!(js(&browser, opened).await[0], json!(true));
+    // Its clusters' action badges are shown, in words, once the topic is open.
+    let badges = js(
+        &browser,
+        "return Array.from(document.querySelectorAll('details.topic[open] details.cluster > summary .action')).filter(b => b.getClientRects().length > 0).map(b => b.textContent.trim());",
+    )
+    .await;
+    let badges: Vec<&str> = badges
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert!(
+        !badges.is_empty(),
+        "an open topic shows its clusters' actions"
+    );
+    assert!(
+        badges
+            .iter()
+            .all(|b| ["+ Create", "↑ Improve", "⇄ Consolidate"].contains(b)),
+        "{badges:?}"
+    );
+    browser
+        .click("details.topic[open] details.cluster > summary")
+        .await
+        .unwrap();
+    browser
+        .wait_for("details.cluster[open] table.plan-keywords", SHORT)
+        .await
+        .unwrap();
+    assert_eq!(
+        js(
+            &browser,
+            "return document.querySelectorAll('a[href^=\"javascript\" i]').length;"
+        )
+        .await,
+        json!(0)
+    );
+    // For the picture, a page to improve open as well, where the topic has one.
+    js(
+        &browser,
+        "const c = document.querySelector('details.topic[open] details.cluster[data-action=improve]'); if (c) c.open = true; return true;",
+    )
+    .await;
+    results_screenshot(&browser, "content-plan").await;
+    // Filtered by action with the form: every cluster left is one to improve.
+    js(
+        &browser,
+        "document.querySelector('form.filters select[name=action]').value = 'improve'; return true;",
+    )
+    .await;
+    browser
+        .click("form.filters button[type=submit]")
+        .await
+        .unwrap();
+    browser
+        .wait_for_url(
+            |url| url.contains("tab=plan") && url.contains("action=improve"),
+            SHORT,
+        )
+        .await
+        .unwrap();
+    browser.wait_for("details.topic", SHORT).await.unwrap();
+    let actions = column(&browser, "details.cluster[data-action]", "data-action").await;
+    assert!(!actions.is_empty());
+    assert!(actions.iter().all(|a| a == "improve"), "{actions:?}");
+
     // A persona opens its keywords.
     browser
         .goto(&format!("{base}/jobs/{job_id}?tab=personas"))
@@ -387,20 +493,19 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .await
         .unwrap();
     browser.screenshot("job-page-phone").await.unwrap();
-    let overflow = js(
+    assert_no_sideways_scroll(&browser).await;
+    // The content plan with a topic and a cluster open.
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=plan"))
+        .await
+        .unwrap();
+    js(
         &browser,
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+        "const t = document.querySelector('details.topic'); t.open = true; t.querySelector('details.cluster').open = true; return true;",
     )
     .await;
-    let widest = js(
-        &browser,
-        "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 6).map(e => e.tagName + '.' + e.className + '#' + e.id);",
-    )
-    .await;
-    assert!(
-        overflow.as_i64().unwrap() <= 1,
-        "the page scrolls sideways by {overflow} px: {widest}"
-    );
+    results_screenshot(&browser, "content-plan-phone").await;
+    assert_no_sideways_scroll(&browser).await;
     browser.set_size(1280, 900).await.unwrap();
 
     // API keys: created and shown once, listed, revoked after confirming.

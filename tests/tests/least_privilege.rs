@@ -862,7 +862,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // Not found when the demo account has no completed job, as in this test's stack.
     let demo = service.page(Call::get("/demo")).await;
     assert!(demo.status < 500, "/demo: {} {}", demo.status, demo.text);
-    for tab in ["keywords", "clusters", "personas", "overview"] {
+    for tab in ["keywords", "clusters", "plan", "personas", "overview"] {
         ok(
             service
                 .page(page(format!("/jobs/{completes}?tab={tab}")))

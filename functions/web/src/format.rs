@@ -29,6 +29,14 @@ pub fn count(count: usize) -> String {
     group_thousands(count as u64)
 }
 
+/// A count with its noun, singular for one: "1 keyword", "1,284 keywords".
+pub fn counted(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{} {noun}s", self::count(count)),
+    }
+}
+
 /// Cost per click in dollars with cents: `$0.45`.
 pub fn cpc(cpc: Option<f64>) -> String {
     match cpc.filter(|cpc| cpc.is_finite()) {
@@ -290,6 +298,31 @@ pub fn safe_http_url(url: &str) -> Option<&str> {
     is_valid_authority(&after_slashes[..authority_end]).then_some(url)
 }
 
+/// `content` linking to `url` in a new tab when [`safe_http_url`] passes it, else `content` as
+/// plain text. The page is someone else's: no `window.opener` for it, no referrer, and no
+/// endorsement of it for search engines.
+pub fn external_link(url: &str, content: impl maud::Render) -> Markup {
+    html! {
+        @match safe_http_url(url) {
+            Some(href) => a href=(href) rel="noopener noreferrer nofollow" target="_blank" { (content) },
+            None => (content),
+        }
+    }
+}
+
+/// A URL as link text: without its scheme, which every crawled page shares.
+pub fn url_text(url: &str) -> &str {
+    let url = url.trim();
+    ["https://", "http://"]
+        .into_iter()
+        .find_map(|scheme| {
+            url.get(..scheme.len())
+                .filter(|head| head.eq_ignore_ascii_case(scheme))
+                .map(|_| &url[scheme.len()..])
+        })
+        .unwrap_or(url)
+}
+
 /// Browsers strip tabs and newlines anywhere in a URL and control characters at its ends, which
 /// is how `java\nscript:` slips past naive filters; the invisible and bidirectional formatting
 /// characters disguise where a link goes; the rest never appear unencoded in a real URL and
@@ -469,6 +502,9 @@ mod tests {
         assert_eq!(count(0), "0");
         assert_eq!(count(1_284), "1,284");
         assert_eq!(count(100_000), "100,000");
+        assert_eq!(counted(1, "keyword"), "1 keyword");
+        assert_eq!(counted(0, "topic"), "0 topics");
+        assert_eq!(counted(1_284, "keyword"), "1,284 keywords");
     }
 
     #[test]
@@ -624,6 +660,20 @@ mod tests {
         for input in hostile {
             assert_eq!(safe_http_url(input), None, "{input:?}");
         }
+    }
+
+    #[test]
+    fn external_links_only_for_web_urls() {
+        let link = external_link("https://ok.example/a", "ok").into_string();
+        assert_eq!(
+            link,
+            r#"<a href="https://ok.example/a" rel="noopener noreferrer nofollow" target="_blank">ok</a>"#
+        );
+        let text = external_link("javascript:alert(1)", "javascript:alert(1)").into_string();
+        assert_eq!(text, "javascript:alert(1)");
+        assert_eq!(url_text("HTTPS://ok.example/a"), "ok.example/a");
+        assert_eq!(url_text("javascript:alert(1)"), "javascript:alert(1)");
+        assert_eq!(url_text("http:"), "http:");
     }
 
     #[test]

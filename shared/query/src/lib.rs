@@ -6,6 +6,7 @@
 mod cache;
 mod clusters;
 mod parameters;
+mod plan;
 mod query;
 mod results;
 mod sorting;
@@ -13,6 +14,7 @@ mod topics;
 
 pub use cache::DatasetCache;
 pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
+pub use plan::{content_plan, PlanEntry, PlanSlice};
 pub use query::{
     IndexedDataset, KeywordQuery, Page, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,
 };

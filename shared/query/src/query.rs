@@ -3,6 +3,7 @@
 //! is one pass over a presorted index.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, ResultsDataset};
@@ -489,6 +490,41 @@ impl IndexedDataset {
             total += 1;
         }
         Page { keywords, total }
+    }
+
+    /// The first `per_cluster` keywords of each of `cluster_ids` (answered in the same order)
+    /// in `sort`'s order, as the keyword list of that cluster would begin: one pass over the
+    /// presorted index for all of them, rather than one query per cluster.
+    pub fn cluster_heads(
+        &self,
+        cluster_ids: &[&str],
+        sort: SortKey,
+        descending: bool,
+        per_cluster: usize,
+    ) -> Vec<Vec<&KeywordRecord>> {
+        let slots: HashMap<&str, usize> = cluster_ids
+            .iter()
+            .enumerate()
+            .map(|(slot, id)| (*id, slot))
+            .collect();
+        let mut heads: Vec<Vec<&KeywordRecord>> = vec![Vec::new(); cluster_ids.len()];
+        let mut full = 0;
+        for &position in self.order(sort, descending) {
+            if full == slots.len() {
+                break;
+            }
+            let keyword = &self.dataset.keywords[position as usize];
+            let Some(&slot) = slots.get(keyword.cluster_id.as_str()) else {
+                continue;
+            };
+            if heads[slot].len() < per_cluster {
+                heads[slot].push(keyword);
+                if heads[slot].len() == per_cluster {
+                    full += 1;
+                }
+            }
+        }
+        heads
     }
 
     pub fn has_cluster(&self, cluster_id: &str) -> bool {

@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use std::collections::HashMap;
-
 use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, Persona, Reference, TopicRecord};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::store::{get_json, ArtifactStore, StoreError};
@@ -171,41 +169,17 @@ impl Results<'_> {
                 offset: topics.offset,
             });
         };
-        filter.check(&dataset.dataset)?;
-        let clusters: HashMap<&str, &ClusterRecord> = dataset
-            .dataset
-            .clusters
-            .iter()
-            .map(|c| (c.id.as_str(), c))
-            .collect();
-        let planned: Vec<PlannedTopic> = dataset
-            .dataset
-            .topics
-            .iter()
-            .filter_map(|topic| {
-                let shown: Vec<ClusterRecord> = topic
-                    .cluster_ids
-                    .iter()
-                    .filter_map(|id| clusters.get(id.as_str()))
-                    .filter(|c| filter.admits(c))
-                    .map(|c| (*c).clone())
-                    .collect();
-                (!shown.is_empty()).then(|| PlannedTopic {
-                    topic: topic.clone(),
-                    clusters: shown,
-                })
-            })
-            .collect();
-        let kept: Vec<TopicRecord> = planned.iter().map(|p| p.topic.clone()).collect();
-        let (page, total) = topics.page(&kept);
-        let wanted: Vec<&str> = page.iter().map(|t| t.id.as_str()).collect();
-        let mut by_id: HashMap<String, PlannedTopic> = planned
-            .into_iter()
-            .map(|p| (p.topic.id.clone(), p))
-            .collect();
+        let slice = crate::plan::content_plan(&dataset.dataset, topics, filter)?;
         Ok(ContentPlanPage {
-            topics: wanted.iter().filter_map(|id| by_id.remove(*id)).collect(),
-            total,
+            topics: slice
+                .topics
+                .into_iter()
+                .map(|entry| PlannedTopic {
+                    topic: entry.topic.clone(),
+                    clusters: entry.clusters.into_iter().cloned().collect(),
+                })
+                .collect(),
+            total: slice.total,
             limit: topics.limit,
             offset: topics.offset,
         })

@@ -56,9 +56,18 @@ impl TopicQuery {
 
     /// The requested page, and how many topics there are in all.
     pub fn page<'a>(&self, topics: &'a [TopicRecord]) -> (Vec<&'a TopicRecord>, usize) {
+        self.page_by(topics, |topic| topic)
+    }
+
+    /// [`Self::page`] over items that each stand for a topic, e.g. a topic with its clusters.
+    pub(crate) fn page_by<'a, T>(
+        &self,
+        items: &'a [T],
+        topic: impl Fn(&T) -> &TopicRecord,
+    ) -> (Vec<&'a T>, usize) {
         sorted_page(
-            topics.iter(),
-            |a, b| self.compare(a, b),
+            items.iter(),
+            |a, b| self.compare(topic(a), topic(b)),
             self.offset,
             self.limit,
         )

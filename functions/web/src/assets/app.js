@@ -93,7 +93,10 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form.hasAttribute("data-partial") && form.method.toLowerCase() === "get") {
+    // Attributes, not form.action and form.method: a field named "action" (the content plan's
+    // filter) takes the place of those properties.
+    var method = (form.getAttribute("method") || "get").toLowerCase();
+    if (form.hasAttribute("data-partial") && method === "get") {
       event.preventDefault();
       var query = new URLSearchParams();
       new FormData(form).forEach(function (value, name) {
@@ -102,7 +105,7 @@
         if (known !== null && (name === "intent" || name === "personaAvatarNames")) query.set(name, known + "," + value);
         else query.set(name, value);
       });
-      swap(form.action + "?" + query.toString(), true);
+      swap((form.getAttribute("action") || window.location.pathname) + "?" + query.toString(), true);
       return;
     }
     if (form.hasAttribute("data-once")) {

@@ -60,7 +60,7 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                 div.empty { p { "No keyword matches these filters." } a href=(clear_link(view)) data-partial { "Clear all filters" } }
             } @else {
                 (table(view, &query, &page))
-                (pager(view, &query, page.total))
+                (super::pager(view, query.offset, query.limit, page.total))
             }
         },
     )
@@ -252,22 +252,6 @@ fn table(view: &View, query: &KeywordQuery, page: &Page) -> Markup {
             "KD: Semrush's bands — "
             @for band in format::DifficultyBand::ALL { span class={"kd " (band.css_class())} { (band.label()) } " " }
             "· ≈ estimate: not measured"
-        }
-    }
-}
-
-fn pager(view: &View, query: &KeywordQuery, total: usize) -> Markup {
-    let base = format!("/jobs/{}", view.job.id);
-    let (offset, limit) = (query.offset as usize, query.limit as usize);
-    let first = if total == 0 { 0 } else { offset + 1 };
-    let last = (offset + limit).min(total);
-    let previous = offset.saturating_sub(limit).to_string();
-    let next = (offset + limit).to_string();
-    html! {
-        nav.pager aria-label="Pages" {
-            @if offset > 0 { a rel="prev" href=(view.params.link(&base, &[("offset", Some(&previous))])) data-partial { "← Previous" } }
-            span { (format::count(first)) "–" (format::count(last)) " of " (format::count(total)) }
-            @if offset + limit < total { a rel="next" href=(view.params.link(&base, &[("offset", Some(&next))])) data-partial { "Next →" } }
         }
     }
 }

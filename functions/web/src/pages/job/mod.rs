@@ -1,11 +1,13 @@
 //! A job: its status, previews of its sites, and its results in tabs (keywords, clusters,
-//! personas, overview). Readable by its owner, and by anyone for a demo job.
+//! content plan, personas, overview). Readable by its owner, and by anyone for a demo job.
 
 mod clusters;
 mod keywords;
 mod overview;
 mod params;
 mod personas;
+mod plan;
+mod plan_tree;
 mod summary;
 
 use std::sync::Arc;
@@ -20,6 +22,7 @@ use kr_core::store::User;
 use kr_query::IndexedDataset;
 use maud::{html, Markup};
 
+use crate::format;
 use crate::layout;
 use crate::session::Visitor;
 use crate::WebState;
@@ -29,17 +32,25 @@ use params::Params;
 enum Tab {
     Keywords,
     Clusters,
+    Plan,
     Personas,
     Overview,
 }
 
 impl Tab {
-    const ALL: [Tab; 4] = [Tab::Keywords, Tab::Clusters, Tab::Personas, Tab::Overview];
+    const ALL: [Tab; 5] = [
+        Tab::Keywords,
+        Tab::Clusters,
+        Tab::Plan,
+        Tab::Personas,
+        Tab::Overview,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Tab::Keywords => "keywords",
             Tab::Clusters => "clusters",
+            Tab::Plan => "plan",
             Tab::Personas => "personas",
             Tab::Overview => "overview",
         }
@@ -49,6 +60,7 @@ impl Tab {
         match self {
             Tab::Keywords => "Keywords",
             Tab::Clusters => "Clusters",
+            Tab::Plan => "Content plan",
             Tab::Personas => "Personas",
             Tab::Overview => "Overview",
         }
@@ -77,6 +89,23 @@ fn tabs(job: &Job, current: Tab) -> Markup {
                     aria-current=[(tab == current).then_some("page")] { (tab.title()) }
             }
             a.button.export href={"/api/v1/jobs/" (job.id) "/export-keywords"} download { "Export CSV" }
+        }
+    }
+}
+
+/// Previous and next links around "1–50 of 120", over whatever the tab pages.
+fn pager(view: &View, offset: u32, limit: u32, total: usize) -> Markup {
+    let base = format!("/jobs/{}", view.job.id);
+    let (offset, limit) = (offset as usize, limit as usize);
+    let first = if total == 0 { 0 } else { offset + 1 };
+    let last = (offset + limit).min(total);
+    let previous = offset.saturating_sub(limit).to_string();
+    let next = (offset + limit).to_string();
+    html! {
+        nav.pager aria-label="Pages" {
+            @if offset > 0 { a rel="prev" href=(view.params.link(&base, &[("offset", Some(&previous))])) data-partial { "← Previous" } }
+            span { (format::count(first)) "–" (format::count(last)) " of " (format::count(total)) }
+            @if offset + limit < total { a rel="next" href=(view.params.link(&base, &[("offset", Some(&next))])) data-partial { "Next →" } }
         }
     }
 }
@@ -142,6 +171,7 @@ pub fn render(
             match tab {
                 Tab::Keywords => keywords::render(&view),
                 Tab::Clusters => clusters::render(&view),
+                Tab::Plan => plan::render(&view),
                 Tab::Personas => (StatusCode::OK, personas::render(&view)),
                 Tab::Overview => (StatusCode::OK, overview::render(&view)),
             }

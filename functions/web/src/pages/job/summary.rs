@@ -130,14 +130,8 @@ pub fn reference_cards(job: &Job, references: &[Option<Reference>]) -> Markup {
                                 Some(image) => img src=(image) alt="" loading="lazy" referrerpolicy="no-referrer";,
                                 None => div.placeholder aria-hidden="true" { (initial(domain.as_str())) },
                             }
-                            h2 {
-                                @match reference.link.as_deref().and_then(format::safe_http_url) {
-                                    Some(link) => a href=(link) rel="noopener noreferrer nofollow" target="_blank" {
-                                        (reference.title.as_deref().unwrap_or(domain.as_str()))
-                                    },
-                                    None => (reference.title.as_deref().unwrap_or(domain.as_str())),
-                                }
-                            }
+                            @let title = reference.title.as_deref().unwrap_or(domain.as_str());
+                            h2 { (format::external_link(reference.link.as_deref().unwrap_or_default(), title)) }
                             @if let Some(description) = &reference.description { p { (description) } }
                             p.muted { (domain.as_str()) }
                         },
