@@ -47,8 +47,9 @@ pub const COMPETES: f64 = 0.85;
 pub const EQUAL_RATIO: f64 = 0.85;
 
 /// Separators between a title's or heading's parts ("Drain Cleaning | Acme Plumbing",
-/// "Espresso Machine Maintenance: Daily Checklist"): each part may name the page.
-const TITLE_SEPARATORS: [&str; 6] = [" | ", " - ", " – ", " — ", " · ", ": "];
+/// "Espresso Machine Maintenance: Daily Checklist", "Easy Cold Brew Recipe (Concentrate and
+/// Ready-to-Drink)"): each part may name the page.
+const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " – ", " — ", " · ", ": ", " ("];
 
 struct Fields {
     /// Sorted, deduplicated stem ids of each part (and the whole) of the title and the heading.
