@@ -10,6 +10,45 @@ use kr_core::domain::{ApiKeySecret, Email, Password, Plan, UserId};
 use kr_core::service::account::{create_account, issue_api_key};
 use kr_core::store::{User, UserStore};
 
+/// A job of `owner` in `status` for `primary` and `competitors`, created now, as a test stores
+/// it directly (no queue, no pipeline); adjust the fields a test cares about.
+pub fn job_record(
+    owner: UserId,
+    status: kr_core::domain::JobStatus,
+    primary: &str,
+    competitors: &[&str],
+) -> kr_core::domain::Job {
+    use kr_core::domain::{DomainName, Job, JobId, Progress};
+    Job {
+        id: JobId::new(),
+        owner,
+        status,
+        primary_domain: DomainName::parse(primary).unwrap(),
+        competitor_domains: competitors
+            .iter()
+            .map(|d| DomainName::parse(d).unwrap())
+            .collect(),
+        language_code: "en".into(),
+        location_code: 2840,
+        created_at: chrono::Utc::now(),
+        started_at: None,
+        completed_at: None,
+        progress: Progress::waiting(),
+        error_message: None,
+        keyword_count: None,
+        stage: None,
+        version: 3,
+        refunded: false,
+        usage: None,
+        heartbeat_at: None,
+        redrives: 0,
+        expires_at: None,
+        imported_keywords: 0,
+        discover_keywords: true,
+        callback_url: None,
+    }
+}
+
 /// The configuration the functions would get, pointing at the emulator.
 pub fn config() -> Config {
     let config = Config::from_env().unwrap_or_else(|err| {

@@ -9,7 +9,7 @@ use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_core::dataset::{objects, KeywordSource, Reference, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
-use kr_core::domain::{DomainName, JobId, JobStatus, Progress};
+use kr_core::domain::{JobId, JobStatus};
 use kr_core::store::{put_json, ArtifactStore, User};
 use kr_research::intent::Intent;
 use kr_research::personas::Persona;
@@ -87,16 +87,7 @@ fn dataset(job: JobId) -> ResultsDataset {
             organic_opportunity_score: c as f64,
             paid_opportunity_score: 1.0,
             opportunity_value: 10.0 * c as f64,
-            method: None,
-            shared_urls: Vec::new(),
-            topic_id: None,
-            action: None,
-            target_url: None,
-            target_position: None,
-            target_score: None,
-            cannibalizing_urls: Vec::new(),
-            competitor_positions: Vec::new(),
-            content_gap: false,
+            ..ClusterRecord::default()
         })
         .collect();
     let persona = |name: &str| Persona {
@@ -129,31 +120,7 @@ struct Fixture {
 }
 
 async fn stored_job(store: &DynamoStore, owner: &User, status: JobStatus) -> Job {
-    let job = Job {
-        id: JobId::new(),
-        owner: owner.id,
-        status,
-        primary_domain: DomainName::parse("example.com").unwrap(),
-        competitor_domains: vec![DomainName::parse("rival.com").unwrap()],
-        language_code: "en".into(),
-        location_code: 2840,
-        created_at: chrono::Utc::now(),
-        started_at: None,
-        completed_at: None,
-        progress: Progress::waiting(),
-        error_message: None,
-        keyword_count: None,
-        stage: None,
-        version: 3,
-        refunded: false,
-        usage: None,
-        heartbeat_at: None,
-        redrives: 0,
-        expires_at: None,
-        imported_keywords: 0,
-        discover_keywords: true,
-        callback_url: None,
-    };
+    let job = harness::job_record(owner.id, status, "example.com", &["rival.com"]);
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     job
 }

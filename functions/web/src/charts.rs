@@ -738,16 +738,7 @@ mod tests {
             paid_opportunity_score: 0.0,
             opportunity_value: 0.0,
 
-            method: None,
-            shared_urls: Vec::new(),
-            topic_id: None,
-            action: None,
-            target_url: None,
-            target_position: None,
-            target_score: None,
-            cannibalizing_urls: Vec::new(),
-            competitor_positions: Vec::new(),
-            content_gap: false,
+            ..ClusterRecord::default()
         }
     }
 

@@ -81,16 +81,9 @@ mod tests {
             organic_opportunity_score: 0.0,
             paid_opportunity_score: 0.0,
             opportunity_value: 0.0,
-            method: None,
-            shared_urls: Vec::new(),
             topic_id: Some(topic.into()),
             action: Some(action),
-            target_url: None,
-            target_position: None,
-            target_score: None,
-            cannibalizing_urls: Vec::new(),
-            competitor_positions: Vec::new(),
-            content_gap: false,
+            ..ClusterRecord::default()
         }
     }
 

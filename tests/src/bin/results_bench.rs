@@ -95,16 +95,7 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
             organic_opportunity_score: 1.0,
             paid_opportunity_score: 1.0,
             opportunity_value: 1.0,
-            method: None,
-            shared_urls: Vec::new(),
-            topic_id: None,
-            action: None,
-            target_url: None,
-            target_position: None,
-            target_score: None,
-            cannibalizing_urls: Vec::new(),
-            competitor_positions: Vec::new(),
-            content_gap: false,
+            ..ClusterRecord::default()
         })
         .collect();
     ResultsDataset {

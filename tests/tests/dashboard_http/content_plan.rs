@@ -7,7 +7,7 @@ use kr_core::dataset::{
     objects, ActionCounts, ClusterAction, ClusterRecord, Intent, KeywordRecord, ResultsDataset,
     SitePosition, TopicRecord, DATASET_FORMAT,
 };
-use kr_core::domain::{DomainName, Job, JobId, JobStatus, Plan, Progress};
+use kr_core::domain::{Job, JobId, JobStatus, Plan};
 use kr_core::store::put_json;
 use kr_tests::harness::{self, Call};
 
@@ -51,16 +51,9 @@ fn cluster(id: &str, topic: &str, action: ClusterAction, keywords: usize) -> Clu
         organic_opportunity_score: 10.0,
         paid_opportunity_score: 0.0,
         opportunity_value: keywords as f64,
-        method: None,
-        shared_urls: Vec::new(),
         topic_id: Some(topic.into()),
         action: Some(action),
-        target_url: None,
-        target_position: None,
-        target_score: None,
-        cannibalizing_urls: Vec::new(),
-        competitor_positions: Vec::new(),
-        content_gap: false,
+        ..ClusterRecord::default()
     }
 }
 
@@ -140,29 +133,13 @@ async fn job_with(dataset: impl FnOnce(JobId) -> ResultsDataset) -> (axum::Route
     let store = harness::store().await;
     let owner = harness::new_user(&store, Plan::Agency, 1, 1).await;
     let job = Job {
-        id: JobId::new(),
-        owner: owner.id,
-        status: JobStatus::Completed,
-        primary_domain: DomainName::parse("brightbrew-coffee.com").unwrap(),
-        competitor_domains: vec![DomainName::parse("roastrivals.com").unwrap()],
-        language_code: "en".into(),
-        location_code: 2840,
-        created_at: chrono::Utc::now(),
-        started_at: None,
         completed_at: Some(chrono::Utc::now()),
-        progress: Progress::waiting(),
-        error_message: None,
-        keyword_count: None,
-        stage: None,
-        version: 3,
-        refunded: false,
-        usage: None,
-        heartbeat_at: None,
-        redrives: 0,
-        expires_at: None,
-        imported_keywords: 0,
-        discover_keywords: true,
-        callback_url: None,
+        ..harness::job_record(
+            owner.id,
+            JobStatus::Completed,
+            "brightbrew-coffee.com",
+            &["roastrivals.com"],
+        )
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     let config = harness::config();

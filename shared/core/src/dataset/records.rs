@@ -131,7 +131,8 @@ impl KeywordRecord {
     }
 }
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `Default` is an empty, unplanned cluster: a base for records built field by field.
+#[derive(ToSchema, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterRecord {
     pub id: String,
@@ -190,10 +191,23 @@ pub struct ClusterRecord {
 }
 
 #[derive(
-    ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Intent {
+    /// The default: the first in the order ties are broken in.
+    #[default]
     Informational,
     Commercial,
     Transactional,

@@ -36,13 +36,6 @@ pub(crate) fn summarize(cluster: &Cluster, keywords: &[KeywordRecord]) -> Cluste
         method: Some(cluster.method),
         shared_urls: cluster.shared_urls.clone(),
         // The plan's fields are filled by `crate::plan::plan`.
-        topic_id: None,
-        action: None,
-        target_url: None,
-        target_position: None,
-        target_score: None,
-        cannibalizing_urls: Vec::new(),
-        competitor_positions: Vec::new(),
-        content_gap: false,
+        ..ClusterRecord::default()
     }
 }
