@@ -33,8 +33,7 @@
 //! "how to") or a place is a word like any other, and sharing one word ("water" in "add water
 //! to sump pump" and "best sump pump water alarm") is never enough. A keyword that is no close
 //! variant of a hub stays alone. Spokes are compared with the hub only, so a cluster cannot
-//! drift. [`ClusterConfig::threshold`] no longer changes the rule (see there).
-//! The cluster's name is its best-ranked member, exactly as typed, that starts with a letter
+//! drift. The cluster's name is its best-ranked member, exactly as typed, that starts with a letter
 //! or digit (the hub unless the hub is spelt like ".75 hp sump pump"), see [`display_name`].
 //!
 //! # Cost
@@ -64,8 +63,6 @@ mod profile;
 pub mod serp;
 pub mod topics;
 
-pub const DEFAULT_THRESHOLD: f64 = 0.5;
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterInput {
@@ -78,17 +75,12 @@ pub struct ClusterInput {
 #[serde(rename_all = "camelCase")]
 pub struct ClusterConfig {
     pub language: Language,
-    /// No longer used: it was the Jaccard similarity of two cores at which a keyword one
-    /// specific word longer than a hub joined it, and only close variants join now (issue 22).
-    /// Kept so settings (`KR_CLUSTER_THRESHOLD`) and stored configurations still parse.
-    pub threshold: f64,
 }
 
 impl Default for ClusterConfig {
     fn default() -> Self {
         ClusterConfig {
             language: Language::english(),
-            threshold: DEFAULT_THRESHOLD,
         }
     }
 }

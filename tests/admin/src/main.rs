@@ -84,9 +84,6 @@ pub enum Command {
     Cluster {
         #[arg(long, default_value = "en")]
         language: String,
-        /// Token overlap (0 to 1) that joins a keyword to a cluster by its words.
-        #[arg(long, default_value_t = kr_research::clusters::DEFAULT_THRESHOLD)]
-        threshold: f64,
         /// Shared top-10 result URLs (1 to 10) that join a keyword to a cluster.
         #[arg(long, default_value_t = kr_research::clusters::DEFAULT_SERP_OVERLAP,
               value_parser = parse_serp_overlap)]

@@ -53,7 +53,6 @@ pub fn run(command: Command) -> Result<(), String> {
         }
         Command::Cluster {
             language,
-            threshold,
             serp_overlap,
         } => {
             let items = parse_cluster_lines(&read_stdin()?)?;
@@ -63,7 +62,6 @@ pub fn run(command: Command) -> Result<(), String> {
                     overlap: serp_overlap,
                     lexical: ClusterConfig {
                         language: Language::new(&language),
-                        threshold,
                     },
                 },
             );

@@ -103,7 +103,6 @@ impl ResearchRunner {
             language,
             brand_terms: brand_terms.collect(),
             max_keywords: self.settings.max_keywords,
-            cluster_threshold: self.settings.cluster_threshold,
             primary_domain: Some(job.primary_domain.to_string()),
             serp_overlap: self.settings.serp_overlap,
             site,

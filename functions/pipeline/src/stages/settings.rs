@@ -3,8 +3,6 @@
 pub struct ResearchSettings {
     /// Keywords kept per job (`KR_MAX_KEYWORDS`, default 500, 1 to 20,000).
     pub max_keywords: usize,
-    /// Token overlap that puts two keywords in one cluster (`KR_CLUSTER_THRESHOLD`, 0 to 1).
-    pub cluster_threshold: f64,
     /// Shared top-10 URLs that put two keywords in one SERP cluster
     /// (`KR_DATAFORSEO_SERP_OVERLAP`, 1 to 10; used when SERPs were fetched).
     pub serp_overlap: usize,
@@ -17,7 +15,6 @@ impl Default for ResearchSettings {
     fn default() -> Self {
         Self {
             max_keywords: kr_research::discovery::DEFAULT_MAX_KEYWORDS,
-            cluster_threshold: kr_research::clusters::DEFAULT_THRESHOLD,
             serp_overlap: kr_research::clusters::DEFAULT_SERP_OVERLAP,
             crawl_budget: std::time::Duration::from_secs(600),
         }
@@ -29,13 +26,6 @@ impl ResearchSettings {
         let defaults = Self::default();
         Ok(Self {
             max_keywords: kr_research::discovery::max_keywords_from_vars(&lookup)?,
-            cluster_threshold: bounded(
-                &lookup,
-                "KR_CLUSTER_THRESHOLD",
-                0.0..=1.0,
-                defaults.cluster_threshold,
-                "KR_CLUSTER_THRESHOLD must be a number from 0 to 1",
-            )?,
             serp_overlap: bounded(
                 &lookup,
                 "KR_DATAFORSEO_SERP_OVERLAP",
@@ -85,7 +75,6 @@ mod tests {
         assert_eq!(with("KR_MAX_KEYWORDS", "2000").unwrap().max_keywords, 2000);
         assert!(with("KR_MAX_KEYWORDS", "0").is_err());
         assert!(with("KR_MAX_KEYWORDS", "20001").is_err());
-        assert!(with("KR_CLUSTER_THRESHOLD", "1.5").is_err());
         assert_eq!(
             ResearchSettings::from_vars(|_| None).unwrap(),
             ResearchSettings::default()

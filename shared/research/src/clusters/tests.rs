@@ -153,19 +153,13 @@ fn one_more_specific_word_is_another_query() {
         ("waterproof trail running shoes for women", 2.0),
         ("trail running shoes store near me", 1.0),
     ]);
-    for threshold in [0.01, 0.5, 1.0] {
-        let config = ClusterConfig {
-            threshold,
-            ..ClusterConfig::default()
-        };
-        let clusters = cluster(&input, &config);
-        assert_eq!(
-            clusters.len(),
-            input.len(),
-            "{:?}",
-            named(&clusters, &input)
-        );
-    }
+    let clusters = cluster(&input, &ClusterConfig::default());
+    assert_eq!(
+        clusters.len(),
+        input.len(),
+        "{:?}",
+        named(&clusters, &input)
+    );
 }
 
 #[test]
@@ -189,7 +183,6 @@ fn names_never_start_with_punctuation() {
 fn word_order_and_stop_words_in_romance_languages() {
     let config = ClusterConfig {
         language: Language::new("fr"),
-        threshold: 0.5,
     };
     let input = items(&[
         ("chaussures de course", 10.0),

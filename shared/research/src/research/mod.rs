@@ -20,7 +20,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::clusters::{
     cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
-    DEFAULT_THRESHOLD,
 };
 use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::IntentClassifier;
@@ -60,8 +59,6 @@ pub struct ResearchInput {
     pub brand_terms: Vec<String>,
     /// Clamped to 1..=20,000.
     pub max_keywords: usize,
-    /// [`ClusterConfig::threshold`], which no longer changes the lexical clusters.
-    pub cluster_threshold: f64,
     /// The primary domain, to find its position among a keyword's rankings.
     pub primary_domain: Option<String>,
     pub scores: ScoreConfig,
@@ -86,7 +83,6 @@ impl Default for ResearchInput {
             language: Language::english(),
             brand_terms: Vec::new(),
             max_keywords: DEFAULT_MAX_KEYWORDS,
-            cluster_threshold: DEFAULT_THRESHOLD,
             primary_domain: None,
             scores: ScoreConfig::default(),
             serp_overlap: DEFAULT_SERP_OVERLAP,
@@ -201,7 +197,6 @@ pub fn assemble(
             overlap: input.serp_overlap,
             lexical: ClusterConfig {
                 language: input.language.clone(),
-                threshold: input.cluster_threshold,
             },
         },
     );
