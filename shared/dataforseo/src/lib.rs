@@ -24,5 +24,7 @@ pub use client::{DataForSeo, JobSession};
 pub use endpoint::{Endpoint, RateLimit};
 pub use error::ProviderError;
 pub use serp_queue::{Collected, PostedSerps, ReadySerp, SerpTask};
-pub use settings::{spending_limits_from_vars, ProviderSettings, RetryPolicy, SerpMethod};
+pub use settings::{
+    spending_limits_from_vars, ProviderSettings, RetryPolicy, SerpMethod, DEFAULT_SERP_BUDGET,
+};
 pub use spend::{UsageSink, PROVIDER};

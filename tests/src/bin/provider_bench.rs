@@ -56,6 +56,102 @@ async fn run_job(rig: &Rig, mock: &MockDataForSeo) -> Result<Figures> {
     })
 }
 
+/// A job of `DEFAULT_SERP_BUDGET` keywords of the user's own (the synthetic niche of the
+/// research benchmarks: "{brand} {product} {modifier}"), discovery off, with a job size
+/// allowing them all: every one gets its SERP through the queue, none from a cache.
+async fn serp_budget_job(aliases: &[(&str, &str)]) -> Result<(usize, Figures)> {
+    let budget = kr_dataforseo::DEFAULT_SERP_BUDGET;
+    let mock = MockDataForSeo::start(MockConfig::default().without_faults()).await?;
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
+    let settings = kr_pipeline::stages::ResearchSettings {
+        max_keywords: budget,
+        ..Default::default()
+    };
+    let rig = kr_tests::pipeline_rig::rig_with(Some(provider), aliases, settings).await;
+    const BRANDS: [&str; 10] = [
+        "acme",
+        "zoeller",
+        "wayne",
+        "superior",
+        "basement watchdog",
+        "liberty",
+        "everbilt",
+        "little giant",
+        "ridgid",
+        "pentair",
+    ];
+    const PRODUCTS: [&str; 10] = [
+        "sump pump",
+        "sump pump alarm",
+        "sump pump check valve",
+        "battery backup sump pump",
+        "sump pump float switch",
+        "utility pump",
+        "sewage pump",
+        "well pump",
+        "drain pump",
+        "pedestal sump pump",
+    ];
+    const MODIFIERS: [&str; 10] = [
+        "",
+        "review",
+        "price",
+        "near me",
+        "installation",
+        "replacement",
+        "parts",
+        "manual",
+        "warranty",
+        "for sale",
+    ];
+    let phrases: Vec<String> = BRANDS
+        .iter()
+        .flat_map(|b| PRODUCTS.iter().map(move |p| (b, p)))
+        .flat_map(|(b, p)| {
+            MODIFIERS
+                .iter()
+                .map(move |m| format!("{b} {p} {m}").trim().to_string())
+        })
+        .take(budget)
+        .collect();
+    let request = kr_core::service::jobs::CreateJobRequest {
+        primary_domain: kr_core::domain::DomainName::parse(PRIMARY).map_err(anyhow::Error::msg)?,
+        competitor_domains: Vec::new(),
+        language_code: kr_core::domain::LanguageCode::parse("en").map_err(anyhow::Error::msg)?,
+        location_code: kr_core::domain::LocationCode::parse(2840).map_err(anyhow::Error::msg)?,
+        keywords: Some(
+            kr_core::domain::KeywordList::from_json(&serde_json::json!(phrases))
+                .map_err(|errors| anyhow::anyhow!("{errors:?}"))?,
+        ),
+        discover_keywords: false,
+        callback_url: None,
+    };
+    let (_, job) = rig.start_request(request).await;
+    let started = Instant::now();
+    let (done, _) = rig.run(job.id).await;
+    let wall = started.elapsed();
+    if done.status != JobStatus::Completed {
+        bail!(
+            "job {} ended {:?}: {:?}",
+            done.id,
+            done.status,
+            done.error_message
+        );
+    }
+    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), done.id, &objects::dataset())
+        .await?
+        .context("the job stored no dataset")?;
+    Ok((
+        phrases.len(),
+        Figures {
+            stats: mock.stats(),
+            usage: usage(&done)?,
+            result: dataset,
+            wall,
+        },
+    ))
+}
+
 fn usage(job: &Job) -> Result<ProviderUsage> {
     job.usage
         .clone()
@@ -207,9 +303,42 @@ async fn main() -> Result<()> {
         100.0 * (1.0 - first.usage.cost_usd / live.usage.cost_usd)
     );
 
+    let (budget, serp_job) = serp_budget_job(&aliases).await?;
+    print_table(
+        &format!("Job 4: {budget} keywords of your own, each with its SERP through the Standard queue (the default SERP budget)"),
+        &serp_job,
+    );
+    let tasks = serp_job.stats.tasks_to(paths::SERP_TASK_POST).len();
+    let task_price = kr_dataforseo::pricing::list_price(kr_dataforseo::Endpoint::SerpTaskPost).task;
+    let serp_cost: f64 = serp_job
+        .stats
+        .tasks
+        .iter()
+        .filter(|t| t.path == paths::SERP_TASK_POST)
+        .map(|t| t.cost)
+        .sum();
+    let serp_clustered = serp_job
+        .result
+        .clusters
+        .iter()
+        .filter(|c| c.method == Some(kr_core::dataset::ClusterMethod::Serp))
+        .map(|c| c.keyword_count)
+        .sum::<usize>();
+    println!(
+        "SERP tasks posted: {tasks} in {} requests, {serp_cost:.4} USD ({task_price} each at list price); keywords in SERP clusters: {serp_clustered} of {}\n",
+        serp_job.stats.requests_to(paths::SERP_TASK_POST),
+        serp_job.result.keywords.len()
+    );
+
     let mut problems = check(&first);
     problems.extend(check(&second));
     problems.extend(check(&live));
+    problems.extend(check(&serp_job));
+    if tasks != budget || (serp_cost - budget as f64 * task_price).abs() > 1e-6 {
+        problems.push(format!(
+            "job 4 posted {tasks} SERP tasks for {serp_cost} USD; expected {budget} at list price"
+        ));
+    }
     if first.result.keywords != live.result.keywords {
         problems.push("the queued job's keywords differ from the Live job's".into());
     }

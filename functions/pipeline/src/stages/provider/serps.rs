@@ -73,14 +73,38 @@ pub enum Round {
     Waiting,
 }
 
-/// The keywords whose SERP is fetched: those with a volume, highest first, up to `budget`.
+/// The keywords whose SERP is fetched, up to `budget`: every kept keyword, those with a volume
+/// first (highest first), then the others in the job's order (most relevant first). A keyword
+/// the provider has no volume for still has results, and without them it could only be
+/// grouped by its words.
 pub fn serp_targets(facts: &[KeywordFacts], budget: usize) -> Vec<usize> {
-    let mut by_volume: Vec<usize> = (0..facts.len())
-        .filter(|&i| facts[i].volume().is_some_and(|v| v > 0))
-        .collect();
-    by_volume.sort_by(|&a, &b| facts[b].volume().cmp(&facts[a].volume()).then(a.cmp(&b)));
-    by_volume.truncate(budget);
-    by_volume
+    let mut order: Vec<usize> = (0..facts.len()).collect();
+    // Known volumes first, highest first; the rest keep the job's order (a stable sort).
+    order.sort_by_key(|&i| std::cmp::Reverse(facts[i].volume().filter(|&v| v > 0)));
+    order.truncate(budget);
+    order
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::*;
+
+    #[test]
+    fn every_keyword_is_a_target_known_volumes_first_then_in_job_order() {
+        let facts: Vec<KeywordFacts> = [None, Some(50), Some(0), Some(900), None]
+            .into_iter()
+            .map(|volume| KeywordFacts {
+                metrics: Some(kr_research::metrics::KeywordMetrics {
+                    search_volume: volume,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .collect();
+        assert_eq!(serp_targets(&facts, 10), [3, 1, 0, 2, 4]);
+        assert_eq!(serp_targets(&facts, 3), [3, 1, 0]);
+        assert!(serp_targets(&facts, 0).is_empty());
+    }
 }
 
 /// The top organic URLs of a SERP, in rank order.
