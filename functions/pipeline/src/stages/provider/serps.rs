@@ -85,28 +85,6 @@ pub fn serp_targets(facts: &[KeywordFacts], budget: usize) -> Vec<usize> {
     order
 }
 
-#[cfg(test)]
-mod target_tests {
-    use super::*;
-
-    #[test]
-    fn every_keyword_is_a_target_known_volumes_first_then_in_job_order() {
-        let facts: Vec<KeywordFacts> = [None, Some(50), Some(0), Some(900), None]
-            .into_iter()
-            .map(|volume| KeywordFacts {
-                metrics: Some(kr_research::metrics::KeywordMetrics {
-                    search_volume: volume,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            })
-            .collect();
-        assert_eq!(serp_targets(&facts, 10), [3, 1, 0, 2, 4]);
-        assert_eq!(serp_targets(&facts, 3), [3, 1, 0]);
-        assert!(serp_targets(&facts, 0).is_empty());
-    }
-}
-
 /// The top organic URLs of a SERP, in rank order.
 fn organic_urls(serp: SerpResult) -> Vec<String> {
     let mut organic: Vec<_> = serp
@@ -407,4 +385,26 @@ fn waitable(err: ProviderError, what: &str) -> Result<bool, StageError> {
         return Ok(true);
     }
     settle_error(err, what).map(|()| false)
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::*;
+
+    #[test]
+    fn every_keyword_is_a_target_known_volumes_first_then_in_job_order() {
+        let facts: Vec<KeywordFacts> = [None, Some(50), Some(0), Some(900), None]
+            .into_iter()
+            .map(|volume| KeywordFacts {
+                metrics: Some(kr_research::metrics::KeywordMetrics {
+                    search_volume: volume,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .collect();
+        assert_eq!(serp_targets(&facts, 10), [3, 1, 0, 2, 4]);
+        assert_eq!(serp_targets(&facts, 3), [3, 1, 0]);
+        assert!(serp_targets(&facts, 0).is_empty());
+    }
 }
