@@ -131,7 +131,7 @@ impl KeywordRecord {
     }
 }
 
-/// `Default` is an empty, unplanned cluster: a base for records built field by field.
+// `Default` is an empty, unplanned cluster: a base for records built field by field.
 #[derive(ToSchema, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterRecord {
