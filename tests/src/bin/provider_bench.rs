@@ -34,6 +34,11 @@ fn short(path: &str) -> &str {
 
 async fn run_job(rig: &Rig, mock: &MockDataForSeo) -> Result<Figures> {
     let job = rig.start(PRIMARY, &COMPETITORS).await;
+    finish(rig, mock, job).await
+}
+
+/// Runs `job` to its end; what it cost and gave.
+async fn finish(rig: &Rig, mock: &MockDataForSeo, job: Job) -> Result<Figures> {
     let started = Instant::now();
     let (done, _) = rig.run(job.id).await;
     let wall = started.elapsed();
@@ -127,29 +132,7 @@ async fn serp_budget_job(aliases: &[(&str, &str)]) -> Result<(usize, Figures)> {
         callback_url: None,
     };
     let (_, job) = rig.start_request(request).await;
-    let started = Instant::now();
-    let (done, _) = rig.run(job.id).await;
-    let wall = started.elapsed();
-    if done.status != JobStatus::Completed {
-        bail!(
-            "job {} ended {:?}: {:?}",
-            done.id,
-            done.status,
-            done.error_message
-        );
-    }
-    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), done.id, &objects::dataset())
-        .await?
-        .context("the job stored no dataset")?;
-    Ok((
-        phrases.len(),
-        Figures {
-            stats: mock.stats(),
-            usage: usage(&done)?,
-            result: dataset,
-            wall,
-        },
-    ))
+    Ok((phrases.len(), finish(&rig, &mock, job).await?))
 }
 
 fn usage(job: &Job) -> Result<ProviderUsage> {
