@@ -254,6 +254,17 @@ pub fn intent_class(intent: Intent) -> &'static str {
     }
 }
 
+/// A keyword difficulty in tables: the number on its band's colour, the band in its tooltip;
+/// [`MISSING`] when unknown.
+pub fn difficulty_badge(difficulty: Option<i64>) -> Markup {
+    html! {
+        @match difficulty {
+            Some(kd) => span class={"kd " (difficulty_band(kd).css_class())} title=(difficulty_band(kd).label()) { (kd) },
+            None => (MISSING),
+        }
+    }
+}
+
 /// The one-letter intent badge of tables, its colour from the stylesheet, the full word in
 /// its tooltip.
 pub fn intent_badge(intent: Intent) -> Markup {

@@ -210,10 +210,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
             }
             td.num title=(format::volume_exact(keyword.search_volume)) data-volume=[keyword.search_volume] { (format::volume(keyword.search_volume)) }
             td.trend { @if let Some(line) = format::sparkline(&keyword.monthly_searches) { (line) } }
-            td.num { @match keyword.difficulty {
-                Some(kd) => span class={"kd " (format::difficulty_band(kd).css_class())} title=(format::difficulty_band(kd).label()) { (kd) },
-                None => "—",
-            } }
+            td.num { (format::difficulty_badge(keyword.difficulty)) }
             td.num { (format::cpc(keyword.cpc)) }
             td.num { (format::competition(keyword.competition)) }
             td.num { (format!("{:.0}", keyword.organic_opportunity_score)) }

@@ -211,10 +211,7 @@ fn keyword_table(cluster: &str, keywords: &[&KeywordRecord]) -> Markup {
                             th scope="row" .keyword { (keyword.keyword) }
                             td { (format::intent_badge(keyword.intent)) }
                             td.num title=(format::volume_exact(keyword.search_volume)) data-volume=[keyword.search_volume] { (format::volume(keyword.search_volume)) }
-                            td.num { @match keyword.difficulty {
-                                Some(kd) => span class={"kd " (format::difficulty_band(kd).css_class())} title=(format::difficulty_band(kd).label()) { (kd) },
-                                None => (format::MISSING),
-                            } }
+                            td.num { (format::difficulty_badge(keyword.difficulty)) }
                         }
                     }
                 }
