@@ -63,6 +63,13 @@ impl Gateway {
         }
     }
 
+    /// Serves `function` with `router` instead: for a test that needs other settings than the
+    /// environment gives (the provider's limits in a cost preview).
+    pub fn with_router(mut self, function: Function, router: Router) -> Self {
+        self.functions.insert(function, router);
+        self
+    }
+
     fn router_for(&self, path: &str) -> &Router {
         ROUTES
             .iter()

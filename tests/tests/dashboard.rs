@@ -9,6 +9,8 @@ use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::{JobStore, RegisteredDomains, User};
+use kr_http::routes::Function;
+use kr_jobs::EstimateSettings;
 use kr_tests::bridge::{Bridge, InProcessPipeline};
 use kr_tests::browser::Browser;
 use kr_tests::gateway::Gateway;
@@ -24,8 +26,9 @@ struct Stack {
     rig: Rig,
 }
 
-/// Every function on one port, with the rig's queue drained by the real pipeline.
-async fn stack(demo_owner: &User) -> Stack {
+/// Every function on one port, with the rig's queue drained by the real pipeline; the jobs
+/// function previews costs with `estimates` when given (the pipeline has no provider either way).
+async fn stack(demo_owner: &User, estimates: Option<EstimateSettings>) -> Stack {
     let rig = rig(None, &[]).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
@@ -33,10 +36,13 @@ async fn stack(demo_owner: &User) -> Stack {
     config.jobs_queue_url = rig.queue_url.clone();
     config.allowed_origins.push(base.clone());
     config.demo_user_id = Some(demo_owner.id.as_uuid());
-    Gateway::with_every_function(config)
-        .await
-        .serve(listener)
-        .await;
+    let mut gateway = Gateway::with_every_function(config.clone()).await;
+    if let Some(estimates) = estimates {
+        let mut jobs = kr_jobs::JobsState::from_config(config).await;
+        jobs.estimates = estimates;
+        gateway = gateway.with_router(Function::Jobs, kr_jobs::router(jobs));
+    }
+    gateway.serve(listener).await;
     let bridge = Bridge {
         sqs: rig.clients.sqs.clone(),
         queue_url: rig.queue_url.clone(),
@@ -128,7 +134,7 @@ async fn assert_no_sideways_scroll(browser: &Browser) {
 async fn a_user_researches_keywords_in_the_dashboard() {
     let store = harness::store().await;
     let ana = harness::new_user(&store, Plan::Agency, 5, 5).await;
-    let stack = stack(&ana).await;
+    let stack = stack(&ana, None).await;
     let browser = Browser::start().await.expect("headless Chromium");
     let base = stack.base.clone();
 
@@ -188,6 +194,20 @@ async fn a_user_researches_keywords_in_the_dashboard() {
     .await;
     assert_eq!(browser.value("#keywordsFormat").await.unwrap(), "csv");
     std::fs::remove_file(&export).unwrap();
+    // The preview counts the file's keywords and says what no provider means.
+    let preview = browser
+        .wait_until_text(
+            "#job-estimate",
+            |text: &str| text.contains("2 of yours"),
+            SHORT,
+        )
+        .await
+        .unwrap();
+    assert!(preview.contains("Uses 1 of your 5 runs"), "{preview}");
+    assert!(
+        preview.contains("No data provider is configured"),
+        "{preview}"
+    );
     js(
         &browser,
         "const b = document.querySelector('form[action=\"/jobs/new\"] button[type=submit]'); b.click(); b.click(); return true;",
@@ -575,7 +595,14 @@ async fn a_user_researches_keywords_in_the_dashboard() {
 async fn plans_and_balances_gate_what_a_user_can_do() {
     let store = harness::store().await;
     let free = harness::new_user(&store, Plan::Free, 1, 1).await;
-    let stack = stack(&free).await;
+    let stack = stack(
+        &free,
+        Some(EstimateSettings {
+            max_keywords: 2000,
+            provider: Some((5.0, 1000)),
+        }),
+    )
+    .await;
     let browser = Browser::start().await.expect("headless Chromium");
     let base = stack.base.clone();
 
@@ -643,8 +670,28 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
     browser.goto(&format!("{base}/jobs/new")).await.unwrap();
     let notice = browser.text("#no-new-domains").await.unwrap();
     assert!(notice.contains("brightbrew-coffee.com"), "{notice}");
-    // A new domain is refused beside its field, and what was typed stays.
+    // A new domain is refused beside its field, and what was typed stays. Before sending, the
+    // form's preview already says so, with the provider's bound on SERPs and spend.
     browser.fill("#primaryDomain", "example.com").await.unwrap();
+    let preview = browser
+        .wait_until_text(
+            "#job-estimate",
+            |text: &str| text.contains("refused now"),
+            SHORT,
+        )
+        .await
+        .unwrap();
+    assert!(
+        preview.contains("allowance of new domains is used up"),
+        "{preview}"
+    );
+    assert!(
+        preview.contains("Search results for up to 1,000 keywords"),
+        "{preview}"
+    );
+    assert!(preview.contains("costs at most $"), "{preview}");
+    assert!(preview.contains("(per-job cap $5.00)"), "{preview}");
+    browser.screenshot("new-job-estimate").await.unwrap();
     browser
         .click("form[action='/jobs/new'] button[type=submit]")
         .await

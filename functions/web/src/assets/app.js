@@ -2,7 +2,8 @@
 // - live progress: elements with data-poll-job follow GET /api/v1/jobs/{id};
 // - partial navigation: links and forms marked data-partial swap #results in place and
 //   keep the URL (shareable, back button) in step;
-// - forms marked data-once send once; buttons with data-copy copy a field.
+// - forms marked data-once send once; buttons with data-copy copy a field;
+// - the new-job form previews what the job will use (POST /api/v1/jobs/estimate).
 (function () {
   "use strict";
 
@@ -141,8 +142,85 @@
     file.text().then(function (text) {
       box.value = text;
       if (format) format.value = /\.csv$/i.test(file.name) || file.type === "text/csv" ? "csv" : "text";
+      box.dispatchEvent(new Event("input", { bubbles: true }));
     });
   });
 
+  // What a job on the form as it stands would use, from the API's own estimate, so the form
+  // and POST /jobs/estimate can never disagree. Asked for once the user pauses typing.
+  function numbers(value) { return Number(value).toLocaleString("en-US"); }
+
+  function estimateRequest(form) {
+    var field = function (name) { var element = form.elements[name]; return element ? element.value.trim() : ""; };
+    var competitors = field("competitorDomains").split(/[\n,]/).map(function (line) { return line.trim(); })
+      .filter(function (line) { return line !== ""; });
+    var discover = !(form.elements.keywordsOnly && form.elements.keywordsOnly.checked);
+    var keywords = field("keywords");
+    if (keywords === "") {
+      var location = Number(field("locationCode"));
+      return { url: "/api/v1/jobs/estimate", type: "application/json", body: JSON.stringify({
+        primaryDomain: field("primaryDomain"), competitorDomains: competitors, languageCode: field("languageCode"),
+        locationCode: field("locationCode") !== "" && Number.isInteger(location) ? location : field("locationCode"),
+        discoverKeywords: discover }) };
+    }
+    var query = new URLSearchParams({ primaryDomain: field("primaryDomain"), languageCode: field("languageCode"),
+      locationCode: field("locationCode"), discoverKeywords: String(discover) });
+    if (competitors.length) query.set("competitorDomains", competitors.join(","));
+    return { url: "/api/v1/jobs/estimate?" + query.toString(),
+      type: field("keywordsFormat") === "csv" ? "text/csv" : "text/plain", body: form.elements.keywords.value };
+  }
+
+  function showEstimate(box, estimate) {
+    var lines = [];
+    var keywords = estimate.keywords;
+    lines.push("Keeps up to " + numbers(keywords.totalAtMost) + " keywords" +
+      (keywords.imported ? " (" + numbers(keywords.imported) + " of yours" +
+        (keywords.discoveredAtMost ? " + up to " + numbers(keywords.discoveredAtMost) + " found)" : ")") : "") + ".");
+    lines.push("Uses 1 of your " + numbers(estimate.runsBalance) + " runs" +
+      (estimate.newDomain ? " and a new domain (" + numbers(estimate.domainsBalance) + " left)." : "; you have researched this domain before."));
+    var provider = estimate.provider;
+    if (provider) {
+      lines.push("Search results for up to " + numbers(Math.min(provider.serpBudget, keywords.totalAtMost)) +
+        " keywords (highest volume first) are fetched and clustered by shared results; the rest are clustered by words.");
+      lines.push("Data from " + provider.provider + " costs at most $" + provider.maxCostUsd.toFixed(2) +
+        " (per-job cap $" + provider.capUsd.toFixed(2) + ").");
+    } else {
+      lines.push("No data provider is configured: demand is estimated from the crawl and keywords are clustered by words, at no data cost.");
+    }
+    if (estimate.refusal === "insufficient_credits") lines.push("It would be refused now: no runs left.");
+    if (estimate.refusal === "domain_limit_reached") lines.push("It would be refused now: your allowance of new domains is used up.");
+    box.replaceChildren.apply(box, lines.map(function (text) { var line = document.createElement("span"); line.textContent = text; return line; }));
+    box.setAttribute("data-state", estimate.refusal ? "refused" : "ready");
+  }
+
+  function previewEstimates(box) {
+    var form = box.form;
+    var timer = null, asked = 0;
+    function ask() {
+      var request = estimateRequest(form), mine = ++asked;
+      if (!form.elements.primaryDomain.value.trim()) {
+        box.textContent = "Enter your site to see what the job will use.";
+        box.setAttribute("data-state", "waiting");
+        return;
+      }
+      fetch(request.url, { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": request.type, Accept: "application/json" }, body: request.body })
+        .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
+        .then(function (answer) {
+          if (mine !== asked) return;
+          if (answer.ok) { showEstimate(box, answer.body.estimate); return; }
+          box.textContent = "Once every field is valid, this shows what the job will use.";
+          box.setAttribute("data-state", "invalid");
+        })
+        .catch(function () { if (mine === asked) box.textContent = ""; });
+    }
+    function later() { window.clearTimeout(timer); timer = window.setTimeout(ask, 400); }
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
+    box.hidden = false;
+    ask();
+  }
+
+  document.querySelectorAll("output[data-estimate]").forEach(previewEstimates);
   document.querySelectorAll("[data-poll-job]").forEach(follow);
 })();

@@ -253,6 +253,8 @@ fn render(
                             " Research only my keywords (the sites are still crawled for relevance and personas)"
                         }
                         (field_errors(errors, "discoverKeywords", entered))
+                        // Filled by the page's script from `POST /api/v1/jobs/estimate`.
+                        output.job-estimate #job-estimate data-estimate aria-live="polite" hidden {}
                         button.primary type="submit" disabled[no_runs] { "Start job" }
                     }
                 }
