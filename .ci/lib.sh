@@ -9,7 +9,12 @@ export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_SESSION_TOKEN
 export AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 export SAM_CLI_TELEMETRY=0
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each line says how long the outermost script has run, so a CI log shows where time goes.
+export KR_CI_STARTED=${KR_CI_STARTED:-$(date +%s)}
+log() {
+  local elapsed=$(($(date +%s) - KR_CI_STARTED))
+  printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((elapsed / 60)) $((elapsed % 60)) "$*" >&2
+}
 
 # Installs moto, cargo-lambda (with its zig), SAM CLI, cfn-lint and schemathesis into .venv,
 # once per version of .ci/requirements.txt.

@@ -7,17 +7,27 @@ DynamoDB never does: it serialises transactions on the items they touch. Seriali
 DynamoDB requests restores that guarantee; SQS and S3 requests (including SQS long polls)
 stay concurrent.
 
+Two costs of moto's own that the test suite pays on every request are cut: finding the
+backend for a host lists moto's package folder and tries every service's URL patterns (a
+fifth of the server's time in a profile of a pipeline test), so the answer is kept per host;
+and the one-line log of each request is written only when KR_MOTO_LOG_REQUESTS=1
+(.ci/local-stack sets it, where the log is read).
+
 Usage: moto_server.py HOST PORT
 """
 
+import functools
+import os
 import sys
 import threading
 
 from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-from werkzeug.serving import run_simple
+from werkzeug.serving import WSGIRequestHandler, run_simple
 
 dynamodb_lock = threading.Lock()
 backend = DomainDispatcherApplication(create_backend_app)
+# The host-to-backend answer depends on the host alone (the patterns and the package are fixed).
+backend.get_backend_for_host = functools.lru_cache(maxsize=None)(backend.get_backend_for_host)
 
 
 def app(environ, start_response):
@@ -28,6 +38,14 @@ def app(environ, start_response):
     return backend(environ, start_response)
 
 
+class QuietRequestHandler(WSGIRequestHandler):
+    """Logs errors, not each request."""
+
+    def log_request(self, code="-", size="-"):
+        pass
+
+
 if __name__ == "__main__":
     host, port = sys.argv[1], int(sys.argv[2])
-    run_simple(host, port, app, threaded=True)
+    handler = None if os.environ.get("KR_MOTO_LOG_REQUESTS") == "1" else QuietRequestHandler
+    run_simple(host, port, app, threaded=True, request_handler=handler)
