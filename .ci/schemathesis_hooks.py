@@ -16,6 +16,10 @@ hook touches positive cases only; negative cases are sent as generated.
 - A clusters filter's `topicId` must be a topic of the job (400 otherwise): a generated one
   becomes one of the demo job's topic ids (any job's list is empty before completion, and
   other jobs' answers are 404 whatever the filter).
+- Webhook and callback URLs must be absolute http(s) URLs without credentials (the document
+  says so in words; a pattern could only be narrower or wider than what is accepted, and either
+  way a generated case would be judged wrongly): a generated one becomes
+  `https://hooks.example.com/h/<digest of it>`.
 - The same `Idempotency-Key` with another body is refused (400): a case's key is the hash of
   the case's id and body, so no two cases share one (and a case sent twice replays).
 
@@ -124,6 +128,21 @@ def _fix_keyword_file(case):
     case.body = "\n".join(lines or ["coffee beans"]) + "\n"
 
 
+def _hook_url(raw):
+    """`raw` as a URL the service accepts. Idempotent."""
+    raw = str(raw)
+    if re.fullmatch(r"https://hooks\.example\.com/h/[0-9a-f]{16}", raw):
+        return raw
+    return "https://hooks.example.com/h/" + hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+def _fix_urls(fields, names):
+    if isinstance(fields, MutableMapping):
+        for name in names:
+            if isinstance(fields.get(name), str):
+                fields[name] = _hook_url(fields[name])
+
+
 def _fix_topic_filter(case):
     query = case.query
     if isinstance(query, MutableMapping) and "topicId" in query and TOPIC_IDS:
@@ -162,7 +181,11 @@ def before_call(context, case, kwargs):
     elif method == "GET" and path.endswith("/clusters"):
         _fix_topic_filter(case)
     elif method == "POST" and path in ("/api/v1/jobs", "/api/v1/jobs/estimate"):
+        _fix_urls(case.body, ["callbackUrl"])
         _fix_job_request(case)
     elif method == "POST" and path == "/api/v1/jobs/import":
+        _fix_urls(case.query, ["callbackUrl"])
         _fix_keyword_file(case)
         _fix_job_request(case)
+    elif method == "POST" and path == "/api/v1/webhooks":
+        _fix_urls(case.body, ["url"])

@@ -323,7 +323,7 @@ async fn topics_and_cluster_filters_through_the_api_and_the_export() {
         .iter()
         .map(str::to_string)
         .collect();
-    assert_eq!(&headers[13..], ["Topic", "Action", "Target URL"]);
+    assert_eq!(&headers[13..16], ["Topic", "Action", "Target URL"]);
     let topics: HashMap<&str, &str> = dataset
         .topics
         .iter()

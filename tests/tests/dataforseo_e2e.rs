@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kr_core::dataset::ResultsDataset;
+use kr_core::dataset::{ResultsDataset, SerpFeature};
 use kr_core::domain::JobStatus;
 use kr_core::domain::{Job, ProviderUsage};
 use kr_core::store::UserStore;
@@ -214,6 +214,61 @@ async fn a_job_gets_measured_metrics_rankings_intents_serp_clusters_and_its_cost
             "{cluster:?}"
         );
     }
+
+    // The results page beyond its links: each keyword keeps the features and questions its
+    // page shows and its forum results as weak spots; one the engine has no results for
+    // ("No Search Results") has an empty page, none of either.
+    let mut shown = (0, 0);
+    for record in &result.keywords {
+        let Some((features, questions)) = data.serp_features(&record.keyword) else {
+            let nothing = |list: Option<usize>| list.is_none_or(|length| length == 0);
+            assert!(
+                nothing(record.serp_features.as_ref().map(Vec::len))
+                    && nothing(record.weak_spots.as_ref().map(Vec::len)),
+                "{}",
+                record.keyword
+            );
+            continue;
+        };
+        if !fetched.contains(&record.keyword.as_str()) {
+            continue;
+        }
+        let mut expected: Vec<SerpFeature> = features.iter().map(|f| f.parse().unwrap()).collect();
+        expected.sort_by_key(|f| SerpFeature::ALL.iter().position(|g| g == f));
+        assert_eq!(
+            record.serp_features.as_ref(),
+            Some(&expected),
+            "{}",
+            record.keyword
+        );
+        assert_eq!(
+            record.people_also_ask.as_ref(),
+            Some(&questions),
+            "{}",
+            record.keyword
+        );
+        let forums: Vec<u32> = data
+            .serp_urls(&record.keyword)
+            .unwrap()
+            .iter()
+            .enumerate()
+            .filter(|(_, url)| url.contains("reddit.com/"))
+            .map(|(i, _)| i as u32 + 1)
+            .collect();
+        let spots: Vec<u32> = record
+            .weak_spots
+            .iter()
+            .flatten()
+            .map(|s| s.position)
+            .collect();
+        assert_eq!(spots, forums, "{}", record.keyword);
+        shown.0 += usize::from(!questions.is_empty());
+        shown.1 += usize::from(!spots.is_empty());
+    }
+    assert!(
+        shown.0 >= 1 && shown.1 >= 3,
+        "{shown:?} keywords with questions / weak spots"
+    );
 
     // The retried ranked-keywords task (40202 once) was asked twice and paid for.
     let rival_tasks = stats

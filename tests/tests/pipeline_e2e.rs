@@ -78,6 +78,10 @@ async fn a_job_on_the_sample_sites_completes_with_real_results() {
         .keywords
         .iter()
         .all(|k| k.metrics_source == "estimate" && !k.cluster_id.is_empty()));
+    // No provider, no results pages: the SERP fields are null, not empty lists.
+    assert!(dataset.keywords.iter().all(|k| k.serp_features.is_none()
+        && k.people_also_ask.is_none()
+        && k.weak_spots.is_none()));
     assert!(
         dataset.keywords.iter().any(|k| k.content_gap),
         "the competitor covers topics the primary does not"

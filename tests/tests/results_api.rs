@@ -7,7 +7,10 @@ use std::sync::Arc;
 use axum::Router;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
-use kr_core::dataset::{objects, KeywordSource, Reference, ResultsDataset, DATASET_FORMAT};
+use kr_core::dataset::{
+    objects, KeywordSource, Reference, ResultsDataset, SerpFeature, WeakSpot, WeakSpotKind,
+    DATASET_FORMAT,
+};
 use kr_core::domain::Job;
 use kr_core::domain::{JobId, JobStatus};
 use kr_core::store::{put_json, ArtifactStore, User};
@@ -54,6 +57,41 @@ fn keyword(i: usize, text: &str) -> KeywordRecord {
             KeywordSource::Crawl
         }),
         topic_id: None,
+        ..serp_page(i)
+    }
+}
+
+/// Every fifth keyword has no SERP (null fields); the others cycle through features and have
+/// `i % 3` weak spots.
+fn serp_page(i: usize) -> KeywordRecord {
+    if i.is_multiple_of(5) {
+        return KeywordRecord::default();
+    }
+    let features = match i % 4 {
+        0 => vec![],
+        1 => vec![SerpFeature::PeopleAlsoAsk],
+        2 => vec![SerpFeature::LocalPack, SerpFeature::Video],
+        _ => vec![SerpFeature::AiOverview, SerpFeature::PeopleAlsoAsk],
+    };
+    let questions = if features.contains(&SerpFeature::PeopleAlsoAsk) {
+        vec![format!("What is coffee topic {i}?")]
+    } else {
+        vec![]
+    };
+    KeywordRecord {
+        serp_features: Some(features),
+        people_also_ask: Some(questions),
+        weak_spots: Some(
+            (0..i % 3)
+                .map(|n| WeakSpot {
+                    position: n as u32 + 2,
+                    url: format!("https://www.reddit.com/r/coffee/comments/{i}/{n}/"),
+                    site: "reddit.com".into(),
+                    kind: WeakSpotKind::Forum,
+                })
+                .collect(),
+        ),
+        ..KeywordRecord::default()
     }
 }
 
@@ -224,9 +262,40 @@ async fn defaults_and_the_record_shape() {
         "monthlySearches",
         "metricsSource",
         "rankings",
+        "serpFeatures",
+        "peopleAlsoAsk",
+        "weakSpots",
     ] {
         assert!(first.get(field).is_some(), "{field} present: {first}");
     }
+    // Without a SERP the three are null; with one, lists.
+    let all = f.keywords("?limit=500").await;
+    let by_id = |id: &str| {
+        all["keywords"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let without = by_id("k-10");
+    for field in ["serpFeatures", "peopleAlsoAsk", "weakSpots"] {
+        assert!(without[field].is_null(), "{field}: {without}");
+    }
+    let with = by_id("k-11");
+    assert_eq!(
+        with["serpFeatures"],
+        json!(["ai_overview", "people_also_ask"])
+    );
+    assert_eq!(with["peopleAlsoAsk"], json!(["What is coffee topic 11?"]));
+    assert_eq!(
+        with["weakSpots"],
+        json!([
+            {"position": 2, "url": "https://www.reddit.com/r/coffee/comments/11/0/", "site": "reddit.com", "kind": "forum"},
+            {"position": 3, "url": "https://www.reddit.com/r/coffee/comments/11/1/", "site": "reddit.com", "kind": "forum"}
+        ])
+    );
     let scores: Vec<f64> = page["keywords"]
         .as_array()
         .unwrap()
@@ -237,6 +306,14 @@ async fn defaults_and_the_record_shape() {
         scores.windows(2).all(|w| w[0] >= w[1]),
         "default sort is organicOpportunityScore desc"
     );
+}
+
+/// The keyword's SERP shows one of `wanted`; never without a SERP.
+fn shows(keyword: &KeywordRecord, wanted: &[SerpFeature]) -> bool {
+    keyword
+        .serp_features
+        .as_ref()
+        .is_some_and(|shown| shown.iter().any(|f| wanted.contains(f)))
 }
 
 #[tokio::test]
@@ -262,6 +339,11 @@ async fn each_filter_alone_and_combined() {
         ("?minOpportunityValue=400", expect(&|k| k.opportunity_value >= 400.0)),
         ("?personaAvatarNames=curious%20casey", expect(&|k| k.persona_avatar_name.as_deref() == Some("Curious Casey"))),
         ("?personaAvatarNames=__none__", expect(&|k| k.persona_avatar_name.is_none())),
+        ("?serpFeature=people_also_ask", expect(&|k| shows(k, &[SerpFeature::PeopleAlsoAsk]))),
+        ("?serpFeature=Local_Pack,%20ai_overview", expect(&|k| shows(k, &[SerpFeature::LocalPack, SerpFeature::AiOverview]))),
+        ("?minWeakSpots=0", expect(&|k| k.weak_spots.is_some())),
+        ("?minWeakSpots=2", expect(&|k| k.weak_spots.as_ref().is_some_and(|w| w.len() >= 2))),
+        ("?minWeakSpots=1&serpFeature=video", expect(&|k| shows(k, &[SerpFeature::Video]) && k.weak_spots.as_ref().is_some_and(|w| !w.is_empty()))),
         ("?personaAvatarNames=__none__,Decisive%20Dana", expect(&|k| k.persona_avatar_name.as_deref() != Some("Curious Casey"))),
         (
             "?intent=informational&minVolume=1&personaAvatarNames=Curious%20Casey&minCompetition=0.1",
@@ -396,6 +478,11 @@ async fn every_bad_parameter_is_named() {
         ("?minCpc=3&maxCpc=1", "minCpc"),
         ("?sortBy=popularity", "sortBy"),
         ("?sortOrder=up", "sortOrder"),
+        ("?serpFeature=snippet", "serpFeature"),
+        ("?serpFeature=people_also_ask,reviews", "serpFeature"),
+        ("?minWeakSpots=11", "minWeakSpots"),
+        ("?minWeakSpots=-1", "minWeakSpots"),
+        ("?minWeakSpots=one", "minWeakSpots"),
     ] {
         assert_eq!(f.bad(query).await, [field], "{query}");
     }
@@ -626,6 +713,26 @@ async fn the_csv_export_matches_the_keywords_endpoint_field_by_field() {
                 "{text} {field}: csv {got:?} api {expected:?}"
             );
         }
+    }
+    // The SERP columns: names joined by "; ", questions by " | ", the weak spots counted;
+    // empty without a SERP.
+    for row in &rows {
+        let keyword = api
+            .iter()
+            .find(|k| k["keyword"] == row[0].strip_prefix('\'').unwrap_or(&row[0]))
+            .unwrap();
+        let joined = |field: &str, separator: &str| {
+            keyword[field].as_array().map_or(String::new(), |items| {
+                let items: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                items.join(separator)
+            })
+        };
+        assert_eq!(row[16], joined("serpFeatures", "; "), "{}", &row[0]);
+        assert_eq!(row[17], joined("peopleAlsoAsk", " | "), "{}", &row[0]);
+        let spots = keyword["weakSpots"]
+            .as_array()
+            .map_or(String::new(), |spots| spots.len().to_string());
+        assert_eq!(row[18], spots, "{}", &row[0]);
     }
     let guarded = rows.iter().find(|r| r[0].contains("HYPERLINK")).unwrap();
     assert!(

@@ -27,8 +27,8 @@ pub struct CreateWebhookRequest {
     /// addresses (checked when connecting) and never follow redirects.
     #[schema(
         example = "https://hooks.example.com/keyword-research",
-        max_length = 2048,
-        pattern = "^https?://[a-z][a-z0-9-]{0,30}(\\.[a-z][a-z0-9-]{0,30})+(/[A-Za-z0-9._~-]{0,40}){0,5}$"
+        min_length = 1,
+        max_length = 2048
     )]
     url: String,
     /// Optional, default both: the events to send.

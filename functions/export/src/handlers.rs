@@ -13,7 +13,9 @@ use crate::ExportState;
 /// `Keyword,Cluster,Cluster ID,Search Volume,CPC,Competition,Difficulty,Intent,Persona,
 /// Organic Opportunity Score,Paid Opportunity Score,Opportunity Value,Metrics Source`, then
 /// the content plan's `Topic,Action,Target URL` of the keyword's cluster (its topic's name,
-/// `create`/`improve`/`consolidate`, the page to work on); an empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
+/// `create`/`improve`/`consolidate`, the page to work on), then `SERP Features,People Also
+/// Ask,Weak Spots` (the features' names joined by `; `, the questions joined by ` | `, the
+/// number of weak spots; empty for a keyword without a fetched SERP); an empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
 /// `'`). The file is named `keywords-<primaryDomain>-<YYYY-MM-DD>.csv` after the day the job
 /// completed.
 #[utoipa::path(

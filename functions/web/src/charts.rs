@@ -721,6 +721,9 @@ mod tests {
             content_gap: false,
             source: None,
             topic_id: None,
+            serp_features: None,
+            people_also_ask: None,
+            weak_spots: None,
         }
     }
 

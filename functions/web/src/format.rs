@@ -2,7 +2,7 @@
 //! keyword tools (`/work/shared/design/dashboard.md`), and the guard on links built from crawled
 //! data.
 
-use kr_core::dataset::{Intent, MonthlySearch};
+use kr_core::dataset::{Intent, KeywordRecord, MonthlySearch, SerpFeature};
 use maud::{html, Markup};
 
 /// What a missing figure shows: a dash reads as "unknown", where 0 would read as a measurement.
@@ -271,6 +271,53 @@ pub fn intent_badge(intent: Intent) -> Markup {
     html! {
         span class={"badge " (intent_class(intent))} title=(intent_label(intent)) data-intent=(intent.as_str()) {
             (intent_letter(intent))
+        }
+    }
+}
+
+/// The short mark of a SERP feature in the keyword table; its full name is the text
+/// alternative beside it.
+fn serp_feature_mark(feature: SerpFeature) -> &'static str {
+    match feature {
+        SerpFeature::AiOverview => "AI",
+        SerpFeature::FeaturedSnippet => "FS",
+        SerpFeature::PeopleAlsoAsk => "PAA",
+        SerpFeature::LocalPack => "Map",
+        SerpFeature::Shopping => "Shop",
+        SerpFeature::Video => "Vid",
+        SerpFeature::Images => "Img",
+        SerpFeature::TopStories => "News",
+        SerpFeature::KnowledgeGraph => "KP",
+        SerpFeature::Sitelinks => "SL",
+    }
+}
+
+/// What a keyword's results page shows: a mark per SERP feature (the People Also Ask one
+/// lists the questions in its tooltip) and the number of weak spots (which, in its tooltip);
+/// a dash when no results page was fetched for it.
+pub fn serp_overview(keyword: &KeywordRecord) -> Markup {
+    let Some(features) = &keyword.serp_features else {
+        return html! { span.muted title="No results page was fetched for this keyword" { (MISSING) } };
+    };
+    let questions = keyword.people_also_ask.as_deref().unwrap_or_default();
+    let spots = keyword.weak_spots.as_deref().unwrap_or_default();
+    html! {
+        @for feature in features {
+            @let tooltip = if *feature == SerpFeature::PeopleAlsoAsk && !questions.is_empty() {
+                format!("{}: {}", feature.label(), questions.join(" · "))
+            } else {
+                feature.label().to_owned()
+            };
+            span.feat data-feature=(feature.as_str()) title=(tooltip) {
+                span aria-hidden="true" { (serp_feature_mark(*feature)) }
+                span.sr-only { (feature.label()) }
+            }
+        }
+        @if !spots.is_empty() {
+            @let where_ = spots.iter().map(|s| format!("{} #{} ({})", s.site, s.position, s.kind.label())).collect::<Vec<_>>().join(", ");
+            span.weak data-weak-spots=(spots.len()) title={"Weak spots, pages anyone can outrank: " (where_)} {
+                (spots.len()) " weak"
+            }
         }
     }
 }

@@ -62,10 +62,10 @@ impl Endpoint {
             }
             Endpoint::SearchIntent => "/v3/dataforseo_labs/google/search_intent/live",
             Endpoint::AdsSearchVolume => "/v3/keywords_data/google_ads/search_volume/live",
-            Endpoint::SerpOrganic => "/v3/serp/google/organic/live/regular",
+            Endpoint::SerpOrganic => "/v3/serp/google/organic/live/advanced",
             Endpoint::SerpTaskPost => "/v3/serp/google/organic/task_post",
             Endpoint::SerpTasksReady => "/v3/serp/google/organic/tasks_ready",
-            Endpoint::SerpTaskGet => "/v3/serp/google/organic/task_get/regular",
+            Endpoint::SerpTaskGet => "/v3/serp/google/organic/task_get/advanced",
         }
     }
 

@@ -14,6 +14,7 @@ pub mod keywords;
 mod lenient;
 pub mod model;
 pub mod pricing;
+mod serp_page;
 mod serp_queue;
 mod settings;
 mod spend;
@@ -23,6 +24,7 @@ pub use api::{Bulk, Market};
 pub use client::{DataForSeo, JobSession};
 pub use endpoint::{Endpoint, RateLimit};
 pub use error::ProviderError;
+pub use serp_page::{read_serp, SerpReading};
 pub use serp_queue::{Collected, PostedSerps, ReadySerp, SerpTask};
 pub use settings::{
     spending_limits_from_vars, ProviderSettings, RetryPolicy, SerpMethod, DEFAULT_SERP_BUDGET,

@@ -89,6 +89,22 @@ pub struct SerpItem {
     pub domain: Option<String>,
     #[serde(default, deserialize_with = "lenient::opt_string")]
     pub url: Option<String>,
+    /// The elements of a grouped item (the questions of `people_also_ask`, the videos of
+    /// `video`, ...); on an advanced SERP only.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub items: Vec<SerpElement>,
+    /// An organic result's sitelinks; on an advanced SERP only.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub links: Vec<SerpElement>,
+}
+
+/// One element inside a grouped SERP item, or one sitelink.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SerpElement {
+    #[serde(default, rename = "type", deserialize_with = "lenient::opt_string")]
+    pub element_type: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub title: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -2,7 +2,7 @@
 //! from the same constants and range table the parsers (`query.rs`, `clusters.rs`) read, so
 //! names, types, bounds and defaults cannot drift apart.
 
-use kr_core::dataset::{ClusterAction, Intent, KeywordSource};
+use kr_core::dataset::{ClusterAction, Intent, KeywordSource, SerpFeature};
 use serde_json::json;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
@@ -15,7 +15,9 @@ use crate::clusters::{
     ClusterFilter, ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT,
     MAX_TOPIC_ID_LENGTH,
 };
-use crate::query::{KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA, RANGES};
+use crate::query::{
+    KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, MAX_WEAK_SPOTS, NO_PERSONA, RANGES,
+};
 use crate::topics::{TopicQuery, DEFAULT_TOPIC_LIMIT, MAX_TOPIC_LIMIT, TOPIC_SORTS};
 
 fn integer() -> ObjectBuilder {
@@ -147,6 +149,7 @@ impl IntoParams for KeywordQuery {
         };
         let intents: Vec<&str> = Intent::ALL.iter().map(|intent| intent.as_str()).collect();
         let sources: Vec<&str> = KeywordSource::ALL.iter().map(|s| s.as_str()).collect();
+        let features: Vec<&str> = SerpFeature::ALL.iter().map(|f| f.as_str()).collect();
         let mut parameters =
             QueryParams::paging_parameters("Keywords", MAX_LIMIT, DEFAULT_LIMIT).to_vec();
         parameters.extend([
@@ -170,6 +173,23 @@ impl IntoParams for KeywordQuery {
                     sources.join(", ")
                 ),
                 text().pattern(Some(comma_list_pattern(&sources))),
+            ),
+            parameter(
+                "serpFeature",
+                format!(
+                    "Comma list of SERP features ({}): keywords whose first results page shows any of them. Keywords without a fetched SERP (`serpFeatures: null`: no data provider, or past the job's SERP budget) never match.",
+                    features.join(", ")
+                ),
+                text().pattern(Some(comma_list_pattern(&features))),
+            ),
+            parameter(
+                "minWeakSpots",
+                format!(
+                    "Lowest number of weak spots (top-10 results from forums, Q&A and social sites) to include: a whole number, from 0 to {MAX_WEAK_SPOTS}. Keywords without a fetched SERP are excluded."
+                ),
+                integer()
+                    .minimum(Some(0))
+                    .maximum(Some(MAX_WEAK_SPOTS as i64)),
             ),
             parameter(
                 "personaAvatarNames",

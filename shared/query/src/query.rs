@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, ResultsDataset};
+use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, ResultsDataset, SerpFeature};
 use kr_http::extract::QueryParams;
 use kr_http::ApiError;
 
@@ -14,6 +14,8 @@ pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 500;
 /// `personaAvatarNames` value selecting keywords without a persona.
 pub const NO_PERSONA: &str = "__none__";
+/// The most weak spots a keyword can have: one per result of its top 10.
+pub const MAX_WEAK_SPOTS: f64 = 10.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SortKey {
@@ -243,6 +245,8 @@ pub struct KeywordQuery {
     personas: Option<Vec<String>>,
     include_no_persona: bool,
     ranges: Vec<Range>,
+    serp_features: Option<Vec<SerpFeature>>,
+    min_weak_spots: Option<usize>,
     pub sort: SortKey,
     pub descending: bool,
     cluster: Option<String>,
@@ -355,6 +359,20 @@ impl KeywordQuery {
                     .collect::<Result<Vec<_>, _>>()?,
             ),
         };
+        let serp_features = match query.str("serpFeature") {
+            None => None,
+            Some(raw) => Some(
+                list(raw)
+                    .iter()
+                    .map(|name| {
+                        name.parse::<SerpFeature>()
+                            .map_err(|err| ApiError::field("serpFeature", err))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let min_weak_spots =
+            bound(query, "minWeakSpots", 0.0, Some(MAX_WEAK_SPOTS), true)?.map(|min| min as usize);
         let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
         Ok(Self {
             limit,
@@ -365,6 +383,8 @@ impl KeywordQuery {
             personas,
             include_no_persona,
             ranges,
+            serp_features,
+            min_weak_spots,
             sort,
             descending,
             cluster: None,
@@ -415,6 +435,25 @@ impl KeywordQuery {
                 None => self.include_no_persona,
             };
             if !fits {
+                return false;
+            }
+        }
+        // A keyword without a SERP has no features and no weak spots to match.
+        if let Some(wanted) = &self.serp_features {
+            let shown = keyword
+                .serp_features
+                .as_ref()
+                .is_some_and(|shown| shown.iter().any(|feature| wanted.contains(feature)));
+            if !shown {
+                return false;
+            }
+        }
+        if let Some(min) = self.min_weak_spots {
+            if keyword
+                .weak_spots
+                .as_ref()
+                .is_none_or(|spots| spots.len() < min)
+            {
                 return false;
             }
         }

@@ -47,6 +47,7 @@ pub mod personas;
 pub mod plan;
 pub mod research;
 pub mod scores;
+pub mod serp_page;
 pub mod text;
 
 pub use kr_core::dataset::{PageContent, SiteRole};

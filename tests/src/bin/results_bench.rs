@@ -79,6 +79,9 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
                 content_gap: i % 3 == 0,
                 source: Some(kr_core::dataset::KeywordSource::Crawl),
                 topic_id: None,
+                serp_features: None,
+                people_also_ask: None,
+                weak_spots: None,
             }
         })
         .collect();

@@ -38,6 +38,13 @@ pub(crate) struct SerpEntry {
     pub paid: Vec<String>,
     #[serde(default)]
     pub spell: Option<Value>,
+    /// SERP features shown besides the organic results, as advanced item types
+    /// (`people_also_ask`, `local_pack`, ...; `sitelinks` gives the first result sitelinks).
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// The People Also Ask questions, when `features` has `people_also_ask`.
+    #[serde(default)]
+    pub questions: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -211,6 +218,12 @@ impl MockData {
     pub fn serp_urls(&self, keyword: &str) -> Option<Vec<String>> {
         self.serp_entry(keyword)
             .map(|(entry, _)| entry.organic.clone())
+    }
+
+    /// The features and questions the SERP of `keyword` shows, as the mock answers them.
+    pub fn serp_features(&self, keyword: &str) -> Option<(Vec<String>, Vec<String>)> {
+        self.serp_entry(keyword)
+            .map(|(entry, _)| (entry.features.clone(), entry.questions.clone()))
     }
 
     /// Keywords with a SERP of their own.

@@ -44,11 +44,11 @@ pub mod paths {
         "/v3/dataforseo_labs/google/bulk_keyword_difficulty/live";
     pub const SEARCH_INTENT: &str = "/v3/dataforseo_labs/google/search_intent/live";
     pub const ADS_SEARCH_VOLUME: &str = "/v3/keywords_data/google_ads/search_volume/live";
-    pub const SERP_ORGANIC: &str = "/v3/serp/google/organic/live/regular";
+    pub const SERP_ORGANIC: &str = "/v3/serp/google/organic/live/advanced";
     /// The Standard queue: post, list the ready ones, collect one (its id follows the path).
     pub const SERP_TASK_POST: &str = "/v3/serp/google/organic/task_post";
     pub const SERP_TASKS_READY: &str = "/v3/serp/google/organic/tasks_ready";
-    pub const SERP_TASK_GET: &str = "/v3/serp/google/organic/task_get/regular";
+    pub const SERP_TASK_GET: &str = "/v3/serp/google/organic/task_get/advanced";
     pub const ALL: [&str; 10] = [
         RANKED_KEYWORDS,
         KEYWORD_IDEAS,

@@ -1,6 +1,6 @@
 //! The SERP Standard queue (FACTS.md, "Google organic SERP, Standard method"): `task_post`
 //! takes up to 100 tasks and bills each at the Standard price; a task is ready `ready_after`
-//! later and is listed by `tasks_ready` until it is collected; `task_get/regular/{id}` answers
+//! later and is listed by `tasks_ready` until it is collected; `task_get/advanced/{id}` answers
 //! "Task In Queue." before that and the SERP the Live endpoint would give after, free, as
 //! often as asked. Fault rules on the `task_get` path decide, when a task is posted, the
 //! failure it will be collected with (a search engine error, say).
@@ -127,8 +127,9 @@ pub(crate) fn ready(shared: &Shared) -> Reply {
             json!({
                 "id": t.id, "se": "google", "se_type": "organic", "date_posted": t.posted_at,
                 "tag": t.task.get("tag").cloned().unwrap_or(Value::Null),
-                "endpoint_regular": format!("{}/{}", paths::SERP_TASK_GET, t.id),
-                "endpoint_advanced": Value::Null, "endpoint_html": Value::Null,
+                "endpoint_regular": format!("/v3/serp/google/organic/task_get/regular/{}", t.id),
+                "endpoint_advanced": format!("{}/{}", paths::SERP_TASK_GET, t.id),
+                "endpoint_html": format!("/v3/serp/google/organic/task_get/html/{}", t.id),
             })
         })
         .collect();

@@ -130,7 +130,7 @@ pub(crate) fn task_data(path: &str, task: &Value) -> Value {
         fields.insert("api".into(), json!(api));
         fields.insert("se".into(), json!(se));
         if api == Some("serp") {
-            // `/v3/serp/google/organic/live/regular`, `.../task_post`, `.../task_get/regular`.
+            // `/v3/serp/google/organic/live/advanced`, `.../task_post`, `.../task_get/advanced`.
             fields.insert("function".into(), json!(segments.get(3)));
             fields.insert("se_type".into(), json!(segments.get(2)));
         } else {

@@ -35,6 +35,9 @@ fn keyword(cluster: &str, topic: &str, n: usize, intent: Intent) -> KeywordRecor
         content_gap: false,
         source: None,
         topic_id: Some(topic.into()),
+        serp_features: None,
+        people_also_ask: None,
+        weak_spots: None,
     }
 }
 
@@ -78,7 +81,7 @@ fn topic(id: &str, clusters: &[&ClusterRecord], opportunity_value: f64) -> Topic
 }
 
 /// Two topics. Cold brew has more volume, espresso more value; its URLs are hostile.
-fn dataset(job: JobId) -> ResultsDataset {
+pub(super) fn dataset(job: JobId) -> ResultsDataset {
     let mut cold_brew = cluster("cold-brew", "t-cold-brew", ClusterAction::Improve, 12);
     cold_brew.target_url = Some("https://brightbrew-coffee.com/cold-brew".into());
     cold_brew.target_position = Some(4);
@@ -129,7 +132,9 @@ fn dataset(job: JobId) -> ResultsDataset {
 }
 
 /// A completed job of a new user with `dataset` as its results, and that user's session.
-async fn job_with(dataset: impl FnOnce(JobId) -> ResultsDataset) -> (axum::Router, Job, String) {
+pub(super) async fn job_with(
+    dataset: impl FnOnce(JobId) -> ResultsDataset,
+) -> (axum::Router, Job, String) {
     let store = harness::store().await;
     let owner = harness::new_user(&store, Plan::Agency, 1, 1).await;
     let job = Job {

@@ -119,6 +119,56 @@ async fn serps_list_ads_then_organic_results_and_the_engines_correction() {
 }
 
 #[tokio::test]
+async fn serps_place_their_features_among_the_results_in_the_documented_shapes() {
+    let m = Mock::clean().await;
+    let path = paths::SERP_ORGANIC;
+    let envelope = m
+        .ok(
+            path,
+            us(json!({"keyword": "cold brew coffee", "depth": 10})),
+        )
+        .await;
+    let result = single_result(&envelope, path);
+    let items = result["items"].as_array().unwrap();
+    let (features, questions) = m.data().serp_features("cold brew coffee").unwrap();
+    let types: Vec<&str> = items.iter().filter_map(|i| i["type"].as_str()).collect();
+    for feature in features.iter().filter(|f| *f != "sitelinks") {
+        assert!(types.contains(&feature.as_str()), "{feature} in {types:?}");
+    }
+    // Every element in page order; organic results keep their own ranks.
+    let absolute: Vec<u64> = items
+        .iter()
+        .map(|i| i["rank_absolute"].as_u64().unwrap())
+        .collect();
+    assert_eq!(absolute, (1..=items.len() as u64).collect::<Vec<_>>());
+    let organic: Vec<&Value> = items.iter().filter(|i| i["type"] == "organic").collect();
+    assert_eq!(organic.len(), 10);
+    assert_eq!(organic[9]["rank_group"], 10);
+    assert!(organic[0]["links"].as_array().is_some_and(|l| l.len() == 2));
+    assert!(organic[1]["links"].is_null());
+    let asked: Vec<&str> = items
+        .iter()
+        .find(|i| i["type"] == "people_also_ask")
+        .unwrap()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            assert_eq!(q["type"], "people_also_ask_element");
+            q["title"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(asked, questions);
+    let listed: Vec<&str> = result["item_types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(listed.contains(&"people_also_ask") && listed.contains(&"organic"));
+}
+
+#[tokio::test]
 async fn labs_refuse_locations_outside_their_list_and_extra_tasks_are_refused() {
     let m = Mock::start(MockConfig {
         labs_locations: Some(vec![2826]),

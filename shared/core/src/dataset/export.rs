@@ -7,7 +7,7 @@ use super::{ClusterRecord, ResultsDataset};
 
 /// The first 13 are the contract's; the content plan's three come after them, so a reader of
 /// the older layout finds every column where it was.
-pub const COLUMNS: [&str; 16] = [
+pub const COLUMNS: [&str; 19] = [
     "Keyword",
     "Cluster",
     "Cluster ID",
@@ -24,6 +24,9 @@ pub const COLUMNS: [&str; 16] = [
     "Topic",
     "Action",
     "Target URL",
+    "SERP Features",
+    "People Also Ask",
+    "Weak Spots",
 ];
 
 /// A spreadsheet would run a cell starting with these as a formula; the leading `'`
@@ -40,7 +43,9 @@ fn number<T: ToString>(value: Option<T>) -> String {
 }
 
 /// RFC 4180 quoting; an empty cell for null. Topic, action and target page are the keyword's
-/// cluster's (empty in results computed before content plans).
+/// cluster's (empty in results computed before content plans). SERP features are their API
+/// names joined by "; ", the questions joined by " | ", weak spots a count; all three empty
+/// when no SERP was fetched for the keyword.
 pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
@@ -92,6 +97,20 @@ pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> 
                     .and_then(|c| c.target_url.as_deref())
                     .unwrap_or_default(),
             ),
+            keyword
+                .serp_features
+                .as_ref()
+                .map(|features| {
+                    let names: Vec<&str> = features.iter().map(|f| f.as_str()).collect();
+                    names.join("; ")
+                })
+                .unwrap_or_default(),
+            keyword
+                .people_also_ask
+                .as_ref()
+                .map(|questions| guarded(&questions.join(" | ")))
+                .unwrap_or_default(),
+            number(keyword.weak_spots.as_ref().map(Vec::len)),
         ])?;
     }
     writer.flush()?;

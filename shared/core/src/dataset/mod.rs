@@ -10,6 +10,7 @@ pub mod export;
 mod page;
 mod plan;
 mod records;
+mod serp_page;
 
 pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
@@ -17,6 +18,7 @@ pub use records::{
     ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking,
     RankingKind, ESTIMATE_SOURCE,
 };
+pub use serp_page::{SerpFeature, WeakSpot, WeakSpotKind};
 
 /// The format of [`ResultsDataset`]; part of its object name, so a reader never misreads an
 /// older or newer layout.

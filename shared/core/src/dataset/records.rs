@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::plan::{ClusterAction, ClusterMethod, SitePosition};
+use super::serp_page::{SerpFeature, WeakSpot};
 
 /// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
 #[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,7 +32,8 @@ pub enum RankingKind {
 /// `metricsSource` of metrics estimated from the crawl rather than measured.
 pub const ESTIMATE_SOURCE: &str = "estimate";
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+// `Default` is a base for records built field by field.
+#[derive(ToSchema, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeywordRecord {
     /// "k-" and the keyword's rank in discovery, from 1.
@@ -69,6 +71,17 @@ pub struct KeywordRecord {
     /// The topic of its cluster; `null` in results computed before topics.
     #[serde(default)]
     pub topic_id: Option<String>,
+    /// The SERP features on its first results page; `null` when no SERP was fetched for it
+    /// (no data provider, or past the job's SERP budget).
+    #[serde(default)]
+    pub serp_features: Option<Vec<SerpFeature>>,
+    /// The People Also Ask questions on that page, in order; `null` as for `serpFeatures`.
+    #[serde(default)]
+    pub people_also_ask: Option<Vec<String>>,
+    /// Its top-10 organic results from forums, Q&A and social sites, by position; `null` as
+    /// for `serpFeatures`.
+    #[serde(default)]
+    pub weak_spots: Option<Vec<WeakSpot>>,
 }
 
 /// Where a keyword came from. A keyword with several origins names the first that applies in

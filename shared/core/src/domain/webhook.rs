@@ -20,12 +20,13 @@ pub struct WebhookUrl(String);
 
 impl WebhookUrl {
     pub fn parse(raw: &str) -> Result<Self, String> {
+        // The length as sent, as the document's maxLength counts it.
+        if raw.chars().count() > MAX_URL_CHARS {
+            return Err(format!("must be at most {MAX_URL_CHARS} characters"));
+        }
         let raw = raw.trim();
         if raw.is_empty() {
             return Err("must not be empty".into());
-        }
-        if raw.chars().count() > MAX_URL_CHARS {
-            return Err(format!("must be at most {MAX_URL_CHARS} characters"));
         }
         let url =
             url::Url::parse(raw).map_err(|_| "must be an absolute http(s) URL".to_string())?;

@@ -206,5 +206,8 @@ fn record(index: usize, keyword: &str, volume: f64, rankings: Vec<Ranking>) -> K
         rankings,
         source: Some(KeywordSource::Ranked),
         topic_id: None,
+        serp_features: None,
+        people_also_ask: None,
+        weak_spots: None,
     }
 }

@@ -6,37 +6,12 @@ use std::collections::HashMap;
 use kr_core::dataset::{KeywordRecord, RankingKind, SitePosition};
 
 use crate::clusters::normalize_url;
+use crate::text::web_address::{belongs, host_of};
 
 /// A domain as compared: lowercase, no "www.", no final dot.
 pub(crate) fn bare_domain(domain: &str) -> String {
     let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
     lower.strip_prefix("www.").unwrap_or(&lower).to_string()
-}
-
-/// Whether `host` (any case, with or without "www.") is `domain` (bare) or one of its
-/// subdomains, without allocating: this runs for every ranking and result URL of a job.
-fn belongs(host: &str, domain: &str) -> bool {
-    let host = host.trim_end_matches('.');
-    let host = match host.get(..4) {
-        Some(prefix) if prefix.eq_ignore_ascii_case("www.") => &host[4..],
-        _ => host,
-    };
-    if host.len() < domain.len() {
-        return false;
-    }
-    let (rest, tail) = host.split_at(host.len() - domain.len());
-    tail.eq_ignore_ascii_case(domain) && (rest.is_empty() || rest.ends_with('.'))
-}
-
-/// The host of a result URL, as written.
-fn host_of(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let rest = rest.strip_prefix("//").unwrap_or(rest);
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let host = &rest[..end];
-    // No user info or port in the comparison.
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    host.split_once(':').map_or(host, |(h, _)| h)
 }
 
 /// Per site of `domains` (bare), each of its pages that ranks for some of the keywords with
@@ -86,20 +61,4 @@ pub(crate) fn site_pages<'a>(
             pages
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn subdomains_belong_and_lookalikes_do_not() {
-        assert!(belongs("acme.com", "acme.com"));
-        assert!(belongs("WWW.Acme.com", "acme.com"));
-        assert!(belongs("blog.acme.com.", "acme.com"));
-        assert!(!belongs("notacme.com", "acme.com"));
-        assert!(!belongs("com", "acme.com"));
-        assert_eq!(host_of("https://WWW.Acme.com:8443/x?y"), "WWW.Acme.com");
-        assert_eq!(host_of("//user@acme.com/"), "acme.com");
-    }
 }

@@ -27,6 +27,9 @@ fn keyword(text: &str, volume: i64, rankings: Vec<Ranking>, content_gap: bool) -
         content_gap,
         source: Some(KeywordSource::Crawl),
         topic_id: None,
+        serp_features: None,
+        people_also_ask: None,
+        weak_spots: None,
     }
 }
 

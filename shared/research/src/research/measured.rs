@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::intent::Intent;
 use crate::metrics::{KeywordMetrics, ESTIMATE_SOURCE};
-use kr_core::dataset::Ranking;
+use kr_core::dataset::{Ranking, SerpFeature};
 
 /// `metricsSource` of a candidate [`super::assemble`] was given no entry for.
 pub const NO_DATA_SOURCE: &str = "none";
@@ -21,6 +21,12 @@ pub struct Measured {
     pub intent: Option<Intent>,
     /// Top organic result URLs in rank order, when a SERP was fetched.
     pub serp_urls: Option<Vec<String>>,
+    /// The SERP features on that page, when a SERP was fetched.
+    #[serde(default)]
+    pub serp_features: Option<Vec<SerpFeature>>,
+    /// Its People Also Ask questions, when a SERP was fetched.
+    #[serde(default)]
+    pub people_also_ask: Option<Vec<String>>,
 }
 
 impl Measured {

@@ -30,6 +30,7 @@ use crate::personas::{
 };
 use crate::plan::{bare_domain, plan, PageOutline, PlanSites};
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
+use crate::serp_page::weak_spots;
 use crate::text::Language;
 use crate::PageContent;
 pub use kr_core::dataset::{
@@ -188,6 +189,9 @@ pub fn assemble(
             content_gap: candidate.content_gap,
             source: Some(candidate.source),
             topic_id: None,
+            serp_features: known.serp_features.clone(),
+            people_also_ask: known.people_also_ask.clone(),
+            weak_spots: known.serp_urls.as_deref().map(weak_spots),
         });
     }
 

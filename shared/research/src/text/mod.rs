@@ -4,6 +4,7 @@ mod language;
 mod stopwords;
 mod tokenize;
 pub(crate) mod us_states;
+pub(crate) mod web_address;
 
 use std::borrow::Cow;
 use std::collections::HashSet;

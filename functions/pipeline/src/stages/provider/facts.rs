@@ -1,6 +1,8 @@
 //! What the provider says about one keyword, gathered over the discovery and metrics stages.
 
-use kr_dataforseo::model::{AdsVolume, KeywordData, MonthlyEntry};
+use kr_core::dataset::SerpFeature;
+use kr_dataforseo::model::{AdsVolume, KeywordData, MonthlyEntry, SerpResult};
+use kr_dataforseo::read_serp;
 use kr_research::intent::Intent;
 use kr_research::metrics::{KeywordMetrics, MonthlySearch};
 use kr_research::research::Ranking;
@@ -20,11 +22,25 @@ pub struct KeywordFacts {
     pub rankings: Vec<Ranking>,
     /// Top organic URLs in rank order, when the SERP was fetched.
     pub serp_urls: Option<Vec<String>>,
+    /// The SERP features on that page, when the SERP was fetched.
+    #[serde(default)]
+    pub serp_features: Option<Vec<SerpFeature>>,
+    /// Its People Also Ask questions, when the SERP was fetched.
+    #[serde(default)]
+    pub people_also_ask: Option<Vec<String>>,
     /// The provider was asked for this keyword's metrics: no answer means it has no data.
     pub asked: bool,
 }
 
 impl KeywordFacts {
+    /// Keeps what the job uses of the keyword's SERP.
+    pub fn absorb_serp(&mut self, serp: SerpResult, depth: usize) {
+        let reading = read_serp(serp, depth);
+        self.serp_urls = Some(reading.organic_urls);
+        self.serp_features = Some(reading.features);
+        self.people_also_ask = Some(reading.questions);
+    }
+
     /// Takes what a Labs record holds, keeping what is already known.
     pub fn absorb_labs(&mut self, data: &KeywordData) {
         if self.metrics.is_none() {

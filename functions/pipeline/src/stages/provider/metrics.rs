@@ -144,6 +144,8 @@ pub fn measured(
                 rankings: f.rankings,
                 intent: f.intent,
                 serp_urls: f.serp_urls,
+                serp_features: f.serp_features,
+                people_also_ask: f.people_also_ask,
             }
         })
         .collect()

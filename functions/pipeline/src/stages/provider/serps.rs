@@ -12,7 +12,6 @@ use chrono::{DateTime, Utc};
 use futures_util::stream::{self, StreamExt};
 use kr_core::domain::Job;
 use kr_dataforseo::keywords::sanitize;
-use kr_dataforseo::model::SerpResult;
 use kr_dataforseo::{Collected, JobSession, Market, PostedSerps, ProviderError, SerpTask};
 use kr_research::discovery::Candidate;
 use serde::{Deserialize, Serialize};
@@ -85,22 +84,6 @@ pub fn serp_targets(facts: &[KeywordFacts], budget: usize) -> Vec<usize> {
     order
 }
 
-/// The top organic URLs of a SERP, in rank order.
-fn organic_urls(serp: SerpResult) -> Vec<String> {
-    let mut organic: Vec<_> = serp
-        .items
-        .into_iter()
-        .filter(|item| item.item_type.as_deref().is_none_or(|t| t == "organic"))
-        .filter_map(|item| Some((item.rank_group.or(item.rank_absolute)?, item.url?)))
-        .collect();
-    organic.sort_by_key(|(position, _)| *position);
-    organic
-        .into_iter()
-        .take(SERP_DEPTH)
-        .map(|(_, url)| url)
-        .collect()
-}
-
 /// Fetches the SERPs of `targets` with Live requests.
 pub async fn fetch_live(
     candidates: &[Candidate],
@@ -129,7 +112,7 @@ pub async fn fetch_live(
             )
             .await;
         if let Some(Some(serp)) = settle(answer, "SERP")? {
-            facts[i].serp_urls = Some(organic_urls(serp));
+            facts[i].absorb_serp(serp, SERP_DEPTH);
         }
     }
     Ok(())
@@ -167,7 +150,7 @@ pub async fn post(
     let mut unposted = Vec::new();
     for ((candidate, _), serp) in usable.into_iter().zip(cached) {
         match serp {
-            Some(serp) => facts[candidate].serp_urls = Some(organic_urls(serp)),
+            Some(serp) => facts[candidate].absorb_serp(serp, SERP_DEPTH),
             None => unposted.push(candidate),
         }
     }
@@ -329,7 +312,7 @@ pub async fn collect(
         match answer {
             Ok(Collected::Pending) => continue,
             Ok(Collected::Ready(serp)) => {
-                queue.facts[pending.candidate].serp_urls = Some(organic_urls(serp));
+                queue.facts[pending.candidate].absorb_serp(serp, SERP_DEPTH);
             }
             // Lost for this job (a search engine error, an unknown id): it has no SERP.
             Err(err) => {

@@ -2,7 +2,7 @@
 //! page size and paging, all in the URL; answered by the API's own query engine.
 
 use axum::http::StatusCode;
-use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, RankingKind};
+use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, RankingKind, SerpFeature};
 use kr_query::{KeywordQuery, Page, SortKey, NO_PERSONA};
 use maud::{html, Markup};
 
@@ -12,7 +12,7 @@ use crate::format;
 const PAGE_SIZES: [u32; 4] = [25, 50, 100, 200];
 
 /// Sortable columns: header, `sortBy` name, numeric.
-const COLUMNS: [(&str, Option<&str>, bool); 14] = [
+const COLUMNS: [(&str, Option<&str>, bool); 15] = [
     ("Keyword", Some("keyword"), false),
     ("Intent", Some("intent"), false),
     ("Volume", Some("searchVolume"), true),
@@ -26,6 +26,7 @@ const COLUMNS: [(&str, Option<&str>, bool); 14] = [
     ("Cluster", None, false),
     ("Persona", None, false),
     ("Rankings", None, false),
+    ("SERP", None, false),
     ("Source", None, false),
 ];
 
@@ -66,6 +67,15 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
     )
 }
 
+/// Whether any keyword of the job has a fetched results page (only with a data provider).
+fn has_serps(view: &View) -> bool {
+    view.dataset
+        .dataset
+        .keywords
+        .iter()
+        .any(|k| k.serp_features.is_some())
+}
+
 fn clear_link(view: &View) -> String {
     format!("/jobs/{}?tab=keywords", view.job.id)
 }
@@ -90,6 +100,7 @@ fn filters(view: &View) -> Markup {
     let params = view.params;
     let chosen_intents = params.list("intent");
     let chosen_personas = params.list("personaAvatarNames");
+    let chosen_features = params.list("serpFeature");
     let number = |name: &str, label: &str, step: &str| {
         html! {
             label.range {
@@ -124,6 +135,18 @@ fn filters(view: &View) -> Markup {
                 (number("minVolume", "Volume from", "1")) (number("maxVolume", "to", "1"))
                 (number("minDifficulty", "KD from", "1")) (number("maxDifficulty", "to", "1"))
                 (number("minCpc", "CPC from $", "0.01")) (number("maxCpc", "to $", "0.01"))
+            }
+            @if has_serps(view) {
+                label {
+                    span { "SERP feature " }
+                    select name="serpFeature" {
+                        option value="" { "Any" }
+                        @for feature in SerpFeature::ALL {
+                            option value=(feature.as_str()) selected[chosen_features.len() == 1 && chosen_features[0] == feature.as_str()] { (feature.label()) }
+                        }
+                    }
+                }
+                (number("minWeakSpots", "Weak spots from", "1"))
             }
             label {
                 span { "Persona " }
@@ -221,6 +244,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
                 a href=(format!("{base}?tab=keywords&personaAvatarNames={}", urlencode(persona))) data-partial { (persona) }
             } }
             td.ranks { (rankings(keyword)) }
+            td.serp { (format::serp_overview(keyword)) }
             td { @if estimated {
                 abbr.estimate title="Estimated from the crawled pages, not measured" { "≈ estimate" }
             } @else {
@@ -249,6 +273,15 @@ fn table(view: &View, query: &KeywordQuery, page: &Page) -> Markup {
             "KD: Semrush's bands — "
             @for band in format::DifficultyBand::ALL { span class={"kd " (band.css_class())} { (band.label()) } " " }
             "· ≈ estimate: not measured"
+        }
+        @if has_serps(view) {
+            p.legend.muted #serp-legend {
+                "SERP: the features on the keyword's first results page (AI Overview, featured snippet, People Also Ask, map pack, shopping, videos, images, news, knowledge panel, sitelinks; hover for names) and its weak spots, results from forums, Q&A and social sites a dedicated page can outrank. — : no results page fetched (past the job's SERP budget)."
+            }
+        } @else {
+            p.legend.muted #serp-legend {
+                "SERP features and weak spots come from the search results pages a data provider fetches; this job ran without one, so the SERP column is empty."
+            }
         }
     }
 }

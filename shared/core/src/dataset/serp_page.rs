@@ -1,0 +1,142 @@
+//! What a keyword's first results page looks like beyond its links: the SERP features Google
+//! shows on it, the People Also Ask questions, and the top results from forums, Q&A and social
+//! sites ("weak spots": pages a dedicated page can outrank, LowFruits' term).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A SERP feature, as DataForSEO names the item type on an advanced results page.
+#[derive(
+    ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum SerpFeature {
+    AiOverview,
+    FeaturedSnippet,
+    PeopleAlsoAsk,
+    LocalPack,
+    Shopping,
+    Video,
+    Images,
+    TopStories,
+    KnowledgeGraph,
+    /// Links to a site's sections under its organic result.
+    Sitelinks,
+}
+
+impl SerpFeature {
+    pub const ALL: [SerpFeature; 10] = [
+        Self::AiOverview,
+        Self::FeaturedSnippet,
+        Self::PeopleAlsoAsk,
+        Self::LocalPack,
+        Self::Shopping,
+        Self::Video,
+        Self::Images,
+        Self::TopStories,
+        Self::KnowledgeGraph,
+        Self::Sitelinks,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AiOverview => "ai_overview",
+            Self::FeaturedSnippet => "featured_snippet",
+            Self::PeopleAlsoAsk => "people_also_ask",
+            Self::LocalPack => "local_pack",
+            Self::Shopping => "shopping",
+            Self::Video => "video",
+            Self::Images => "images",
+            Self::TopStories => "top_stories",
+            Self::KnowledgeGraph => "knowledge_graph",
+            Self::Sitelinks => "sitelinks",
+        }
+    }
+
+    /// The name SEO tools show.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::AiOverview => "AI Overview",
+            Self::FeaturedSnippet => "Featured snippet",
+            Self::PeopleAlsoAsk => "People Also Ask",
+            Self::LocalPack => "Local pack",
+            Self::Shopping => "Shopping results",
+            Self::Video => "Videos",
+            Self::Images => "Images",
+            Self::TopStories => "Top stories",
+            Self::KnowledgeGraph => "Knowledge panel",
+            Self::Sitelinks => "Sitelinks",
+        }
+    }
+}
+
+impl std::str::FromStr for SerpFeature {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|feature| feature.as_str().eq_ignore_ascii_case(raw.trim()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|f| f.as_str()).collect();
+                format!("{raw:?} is not one of {}", names.join(", "))
+            })
+    }
+}
+
+/// A top-10 organic result from a site where anyone posts: an easy page to outrank.
+#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WeakSpot {
+    /// Organic position, from 1.
+    pub position: u32,
+    pub url: String,
+    /// The site, as listed in the README's weak-spot sites (`reddit.com`), or the host for a
+    /// forum found by its address (`forum.example.com`).
+    pub site: String,
+    pub kind: WeakSpotKind,
+}
+
+#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeakSpotKind {
+    /// A discussion forum or community board.
+    Forum,
+    /// A question-and-answer site.
+    QuestionsAndAnswers,
+    /// A social network.
+    Social,
+    /// A free publishing or blog platform.
+    UserBlog,
+}
+
+impl WeakSpotKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Forum => "forum",
+            Self::QuestionsAndAnswers => "Q&A site",
+            Self::Social => "social network",
+            Self::UserBlog => "user blog",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_refused() {
+        for feature in SerpFeature::ALL {
+            assert_eq!(feature.as_str().parse::<SerpFeature>(), Ok(feature));
+            let json = serde_json::to_string(&feature).unwrap();
+            assert_eq!(json, format!("\"{}\"", feature.as_str()));
+        }
+        assert_eq!(
+            " Local_Pack ".parse::<SerpFeature>(),
+            Ok(SerpFeature::LocalPack)
+        );
+        let refused = "snippet".parse::<SerpFeature>().unwrap_err();
+        assert!(refused.contains("ai_overview"), "{refused}");
+    }
+}
