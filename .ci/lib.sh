@@ -12,7 +12,7 @@ export SAM_CLI_TELEMETRY=0
 # Each line says how long the outermost script has run, so a CI log shows where time goes.
 export KR_CI_STARTED=${KR_CI_STARTED:-$(date +%s)}
 log() {
-  local elapsed=$(($(date +%s) - KR_CI_STARTED))
+  local elapsed=$(($(date +%s) - ${KR_CI_STARTED:-$(date +%s)}))
   printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((elapsed / 60)) $((elapsed % 60)) "$*" >&2
 }
 
