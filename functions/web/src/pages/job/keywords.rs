@@ -11,7 +11,8 @@ use crate::format;
 
 const PAGE_SIZES: [u32; 4] = [25, 50, 100, 200];
 
-/// Sortable columns: header, `sortBy` name, numeric.
+/// Sortable columns: header, `sortBy` name, numeric. SERP features sit after the paid
+/// figures, where Semrush's Keyword Magic Tool puts them.
 const COLUMNS: [(&str, Option<&str>, bool); 15] = [
     ("Keyword", Some("keyword"), false),
     ("Intent", Some("intent"), false),
@@ -20,13 +21,13 @@ const COLUMNS: [(&str, Option<&str>, bool); 15] = [
     ("KD", Some("difficulty"), true),
     ("CPC", Some("cpc"), true),
     ("Comp.", Some("competition"), true),
+    ("SERP", None, false),
     ("Organic", Some("organicOpportunityScore"), true),
     ("Paid", Some("paidOpportunityScore"), true),
     ("Value", Some("opportunityValue"), true),
     ("Cluster", None, false),
     ("Persona", None, false),
     ("Rankings", None, false),
-    ("SERP", None, false),
     ("Source", None, false),
 ];
 
@@ -236,6 +237,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
             td.num { (format::difficulty_badge(keyword.difficulty)) }
             td.num { (format::cpc(keyword.cpc)) }
             td.num { (format::competition(keyword.competition)) }
+            td.serp { (format::serp_overview(keyword)) }
             td.num { (format!("{:.0}", keyword.organic_opportunity_score)) }
             td.num { (format!("{:.0}", keyword.paid_opportunity_score)) }
             td.num { (format::money(keyword.opportunity_value)) }
@@ -244,7 +246,6 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
                 a href=(format!("{base}?tab=keywords&personaAvatarNames={}", urlencode(persona))) data-partial { (persona) }
             } }
             td.ranks { (rankings(keyword)) }
-            td.serp { (format::serp_overview(keyword)) }
             td { @if estimated {
                 abbr.estimate title="Estimated from the crawled pages, not measured" { "≈ estimate" }
             } @else {
