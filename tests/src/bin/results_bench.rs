@@ -16,7 +16,9 @@ use kr_aws::s3::S3ObjectStore;
 use kr_aws::AwsClients;
 use kr_core::config::Config;
 use kr_core::dataset::export::write_csv;
-use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
+use kr_core::dataset::{
+    objects, ResultsDataset, SerpFeature, WeakSpot, WeakSpotKind, DATASET_FORMAT,
+};
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, Plan, Progress};
 use kr_core::service::account::issue_api_key;
@@ -43,6 +45,44 @@ const WORDS: [&str; 16] = [
     "decaf",
     "subscription",
 ];
+
+/// Keywords with a results page: the largest SERP budget a job can have.
+const WITH_SERPS: usize = 20_000;
+
+/// The results page of keyword `i`: features, questions and weak spots for the first
+/// `WITH_SERPS`, as a job with the largest SERP budget has them; none for the rest.
+fn serp_page(i: usize) -> KeywordRecord {
+    if i >= WITH_SERPS {
+        return KeywordRecord::default();
+    }
+    let features: Vec<SerpFeature> = SerpFeature::ALL
+        .iter()
+        .copied()
+        .filter(|f| (i + *f as usize) % 3 == 0)
+        .collect();
+    let questions = if features.contains(&SerpFeature::PeopleAlsoAsk) {
+        (0..4)
+            .map(|q| format!("How does keyword {i} work, question {q}?"))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    KeywordRecord {
+        serp_features: Some(features),
+        people_also_ask: Some(questions),
+        weak_spots: Some(
+            (0..i % 3)
+                .map(|n| WeakSpot {
+                    position: 3 * n as u32 + 2,
+                    url: format!("https://www.reddit.com/r/coffee/comments/{i}/{n}/"),
+                    site: "reddit.com".into(),
+                    kind: WeakSpotKind::Forum,
+                })
+                .collect(),
+        ),
+        ..KeywordRecord::default()
+    }
+}
 
 fn synthetic(job: JobId, count: usize) -> ResultsDataset {
     let intents = [
@@ -79,9 +119,7 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
                 content_gap: i % 3 == 0,
                 source: Some(kr_core::dataset::KeywordSource::Crawl),
                 topic_id: None,
-                serp_features: None,
-                people_also_ask: None,
-                weak_spots: None,
+                ..serp_page(i)
             }
         })
         .collect();
@@ -173,7 +211,7 @@ async fn seed(count: usize) -> Result<()> {
     Ok(())
 }
 
-const QUERIES: [&str; 8] = [
+const QUERIES: [&str; 9] = [
     "?intent=commercial,transactional&minVolume=1000&sortBy=searchVolume",
     "?search=espresso&sortBy=cpc&sortOrder=asc",
     "?minDifficulty=20&maxDifficulty=60&sortBy=difficulty&offset=200",
@@ -182,6 +220,7 @@ const QUERIES: [&str; 8] = [
     "?sortBy=organicOpportunityScore&limit=500",
     "?minPaidOpportunityScore=50&sortBy=paidOpportunityScore&offset=1000",
     "?intent=informational&sortBy=intent",
+    "?serpFeature=people_also_ask,local_pack&minWeakSpots=1&sortBy=searchVolume",
 ];
 
 async fn query(job: &str, key: &str) -> Result<()> {
