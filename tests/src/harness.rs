@@ -10,6 +10,18 @@ use kr_core::domain::{ApiKeySecret, Email, Password, Plan, UserId};
 use kr_core::service::account::{create_account, issue_api_key};
 use kr_core::store::{User, UserStore};
 
+/// `count` reddit threads as the weak spots of synthetic keyword `i`, at positions 2, 5, 8, …
+pub fn reddit_weak_spots(i: usize, count: usize) -> Vec<kr_core::dataset::WeakSpot> {
+    (0..count)
+        .map(|n| kr_core::dataset::WeakSpot {
+            position: 3 * n as u32 + 2,
+            url: format!("https://www.reddit.com/r/coffee/comments/{i}/{n}/"),
+            site: "reddit.com".into(),
+            kind: kr_core::dataset::WeakSpotKind::Forum,
+        })
+        .collect()
+}
+
 /// A job of `owner` in `status` for `primary` and `competitors`, created now, as a test stores
 /// it directly (no queue, no pipeline); adjust the fields a test cares about.
 pub fn job_record(

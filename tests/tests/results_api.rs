@@ -8,8 +8,7 @@ use axum::Router;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_core::dataset::{
-    objects, KeywordSource, Reference, ResultsDataset, SerpFeature, WeakSpot, WeakSpotKind,
-    DATASET_FORMAT,
+    objects, KeywordSource, Reference, ResultsDataset, SerpFeature, DATASET_FORMAT,
 };
 use kr_core::domain::Job;
 use kr_core::domain::{JobId, JobStatus};
@@ -81,16 +80,7 @@ fn serp_page(i: usize) -> KeywordRecord {
     KeywordRecord {
         serp_features: Some(features),
         people_also_ask: Some(questions),
-        weak_spots: Some(
-            (0..i % 3)
-                .map(|n| WeakSpot {
-                    position: n as u32 + 2,
-                    url: format!("https://www.reddit.com/r/coffee/comments/{i}/{n}/"),
-                    site: "reddit.com".into(),
-                    kind: WeakSpotKind::Forum,
-                })
-                .collect(),
-        ),
+        weak_spots: Some(harness::reddit_weak_spots(i, i % 3)),
         ..KeywordRecord::default()
     }
 }
@@ -293,7 +283,7 @@ async fn defaults_and_the_record_shape() {
         with["weakSpots"],
         json!([
             {"position": 2, "url": "https://www.reddit.com/r/coffee/comments/11/0/", "site": "reddit.com", "kind": "forum"},
-            {"position": 3, "url": "https://www.reddit.com/r/coffee/comments/11/1/", "site": "reddit.com", "kind": "forum"}
+            {"position": 5, "url": "https://www.reddit.com/r/coffee/comments/11/1/", "site": "reddit.com", "kind": "forum"}
         ])
     );
     let scores: Vec<f64> = page["keywords"]

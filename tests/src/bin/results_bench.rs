@@ -16,9 +16,7 @@ use kr_aws::s3::S3ObjectStore;
 use kr_aws::AwsClients;
 use kr_core::config::Config;
 use kr_core::dataset::export::write_csv;
-use kr_core::dataset::{
-    objects, ResultsDataset, SerpFeature, WeakSpot, WeakSpotKind, DATASET_FORMAT,
-};
+use kr_core::dataset::{objects, ResultsDataset, SerpFeature, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, Plan, Progress};
 use kr_core::service::account::issue_api_key;
@@ -58,7 +56,7 @@ fn serp_page(i: usize) -> KeywordRecord {
     let features: Vec<SerpFeature> = SerpFeature::ALL
         .iter()
         .copied()
-        .filter(|f| (i + *f as usize) % 3 == 0)
+        .filter(|f| (i + *f as usize).is_multiple_of(3))
         .collect();
     let questions = if features.contains(&SerpFeature::PeopleAlsoAsk) {
         (0..4)
@@ -70,16 +68,7 @@ fn serp_page(i: usize) -> KeywordRecord {
     KeywordRecord {
         serp_features: Some(features),
         people_also_ask: Some(questions),
-        weak_spots: Some(
-            (0..i % 3)
-                .map(|n| WeakSpot {
-                    position: 3 * n as u32 + 2,
-                    url: format!("https://www.reddit.com/r/coffee/comments/{i}/{n}/"),
-                    site: "reddit.com".into(),
-                    kind: WeakSpotKind::Forum,
-                })
-                .collect(),
-        ),
+        weak_spots: Some(harness::reddit_weak_spots(i, i % 3)),
         ..KeywordRecord::default()
     }
 }
