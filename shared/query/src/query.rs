@@ -473,6 +473,8 @@ impl KeywordQuery {
 pub struct IndexedDataset {
     pub dataset: ResultsDataset,
     lowercase: Vec<String>,
+    /// Some keyword has a fetched results page (the job had a data provider).
+    has_serps: bool,
     /// Per sort key and direction, keyword positions in order; built on first use.
     orders: [OnceLock<Vec<u32>>; 18],
 }
@@ -490,9 +492,11 @@ impl IndexedDataset {
             .iter()
             .map(|k| k.keyword.to_lowercase())
             .collect();
+        let has_serps = dataset.keywords.iter().any(|k| k.serp_features.is_some());
         Self {
             dataset,
             lowercase,
+            has_serps,
             orders: std::array::from_fn(|_| OnceLock::new()),
         }
     }
@@ -564,6 +568,11 @@ impl IndexedDataset {
             }
         }
         heads
+    }
+
+    /// Whether some keyword has a fetched results page, known since the dataset was loaded.
+    pub fn has_serps(&self) -> bool {
+        self.has_serps
     }
 
     pub fn has_cluster(&self, cluster_id: &str) -> bool {

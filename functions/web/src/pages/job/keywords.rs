@@ -68,15 +68,6 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
     )
 }
 
-/// Whether any keyword of the job has a fetched results page (only with a data provider).
-fn has_serps(view: &View) -> bool {
-    view.dataset
-        .dataset
-        .keywords
-        .iter()
-        .any(|k| k.serp_features.is_some())
-}
-
 fn clear_link(view: &View) -> String {
     format!("/jobs/{}?tab=keywords", view.job.id)
 }
@@ -137,7 +128,7 @@ fn filters(view: &View) -> Markup {
                 (number("minDifficulty", "KD from", "1")) (number("maxDifficulty", "to", "1"))
                 (number("minCpc", "CPC from $", "0.01")) (number("maxCpc", "to $", "0.01"))
             }
-            @if has_serps(view) {
+            @if view.dataset.has_serps() {
                 label {
                     span { "SERP feature " }
                     select name="serpFeature" {
@@ -275,7 +266,7 @@ fn table(view: &View, query: &KeywordQuery, page: &Page) -> Markup {
             @for band in format::DifficultyBand::ALL { span class={"kd " (band.css_class())} { (band.label()) } " " }
             "· ≈ estimate: not measured"
         }
-        @if has_serps(view) {
+        @if view.dataset.has_serps() {
             p.legend.muted #serp-legend {
                 "SERP: the features on the keyword's first results page (AI Overview, featured snippet, People Also Ask, map pack, shopping, videos, images, news, knowledge panel, sitelinks; hover for names) and its weak spots, results from forums, Q&A and social sites a dedicated page can outrank. — : no results page fetched (past the job's SERP budget)."
             }
