@@ -68,7 +68,8 @@ pub fn read_serp(serp: SerpResult, depth: usize) -> SerpReading {
             }
         }
     }
-    features.sort_by_key(|f| SerpFeature::ALL.iter().position(|g| g == f));
+    // `SerpFeature`'s order is its declaration's, which `ALL` lists.
+    features.sort_unstable();
     features.dedup();
     organic.sort_by_key(|(position, _)| *position);
     SerpReading {
