@@ -157,12 +157,23 @@ pub(super) async fn job_with(
     (app, job, cookie)
 }
 
-async fn plan(app: &axum::Router, job: &Job, cookie: &str, query: &str) -> (u16, String) {
-    let reply = Call::get(&format!("/jobs/{}?tab=plan{query}", job.id))
+/// The job page's `tab` with `query` appended, as the signed-in owner sees it.
+pub(super) async fn tab(
+    app: &axum::Router,
+    job: &Job,
+    cookie: &str,
+    tab: &str,
+    query: &str,
+) -> (u16, String) {
+    let reply = Call::get(&format!("/jobs/{}?tab={tab}{query}", job.id))
         .header("cookie", cookie)
         .send(app)
         .await;
     (reply.status, reply.text)
+}
+
+async fn plan(app: &axum::Router, job: &Job, cookie: &str, query: &str) -> (u16, String) {
+    tab(app, job, cookie, "plan", query).await
 }
 
 /// The ids of `attribute` in the page, in order.

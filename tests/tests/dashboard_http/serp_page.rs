@@ -3,9 +3,8 @@
 
 use kr_core::dataset::{ResultsDataset, SerpFeature, WeakSpot, WeakSpotKind};
 use kr_core::domain::{Job, JobId};
-use kr_tests::harness::Call;
 
-use super::content_plan::{dataset as plain_dataset, job_with};
+use super::content_plan::{dataset as plain_dataset, job_with, tab};
 
 /// The content plan's dataset, two of its keywords with a results page.
 fn with_serps(job: JobId) -> ResultsDataset {
@@ -27,11 +26,7 @@ fn with_serps(job: JobId) -> ResultsDataset {
 }
 
 async fn keywords_tab(app: &axum::Router, job: &Job, cookie: &str, query: &str) -> (u16, String) {
-    let reply = Call::get(&format!("/jobs/{}?tab=keywords{query}", job.id))
-        .header("cookie", cookie)
-        .send(app)
-        .await;
-    (reply.status, reply.text)
+    tab(app, job, cookie, "keywords", query).await
 }
 
 fn total(page: &str) -> &str {
