@@ -59,8 +59,10 @@ pub enum Command {
         #[arg(long)]
         name: Option<String>,
     },
-    /// Keywords on stdin, one per line → `keyword<TAB>intent<TAB>informational=0.21<TAB>
-    /// commercial=…<TAB>transactional=…<TAB>navigational=…<TAB>secondary=a,b`, same order.
+    /// Lines of `keyword<TAB>url1<TAB>url2...` on stdin (the keyword's top results in rank
+    /// order, optional) → `keyword<TAB>intent<TAB>informational=0.21<TAB>commercial=…<TAB>
+    /// transactional=…<TAB>navigational=…<TAB>secondary=a,b`, same order. With URLs the
+    /// results page votes too (guides, shops, service pages, a named site's front page).
     ClassifyIntent {
         #[arg(long, default_value = "en")]
         language: String,

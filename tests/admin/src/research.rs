@@ -4,7 +4,7 @@ use std::io::{Read, Write};
 
 use kr_research::clusters::{cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput};
 use kr_research::discovery::extract_keyphrases;
-use kr_research::intent::{Intent, IntentClassifier};
+use kr_research::intent::{Intent, IntentClassifier, ResultsPage};
 use kr_research::text::Language;
 
 use crate::Command;
@@ -37,11 +37,7 @@ pub fn run(command: Command) -> Result<(), String> {
             let classifier =
                 IntentClassifier::new(&Language::new(&language), &brands).with_places(&places);
             let input = read_stdin()?;
-            write_lines(
-                input
-                    .lines()
-                    .map(|keyword| intent_line(&classifier, keyword)),
-            )
+            write_lines(input.lines().map(|line| intent_line(&classifier, line)))
         }
         Command::ExtractKeywords { language } => {
             let document = read_stdin()?;
@@ -82,9 +78,21 @@ pub fn run(command: Command) -> Result<(), String> {
     }
 }
 
-/// `keyword<TAB>intent`, then each intent's share and the secondary intents.
-fn intent_line(classifier: &IntentClassifier, keyword: &str) -> String {
-    let scores = classifier.scores(keyword);
+/// `keyword[<TAB>url...]` → `keyword<TAB>intent`, then each intent's share and the secondary
+/// intents.
+fn intent_line(classifier: &IntentClassifier, line: &str) -> String {
+    let mut fields = line.split('\t');
+    let keyword = fields.next().unwrap_or_default();
+    let organic: Vec<String> = fields
+        .map(str::trim)
+        .filter(|url| !url.is_empty())
+        .map(str::to_string)
+        .collect();
+    let page = ResultsPage {
+        organic: &organic,
+        features: &[],
+    };
+    let scores = classifier.scores_on(keyword, &page);
     let mut line = format!("{keyword}\t{}", scores.primary().as_str());
     for intent in Intent::ALL {
         line.push_str(&format!("\t{}={:.2}", intent.as_str(), scores.get(intent)));

@@ -228,3 +228,27 @@ fn cluster_groups_keywords_by_shared_results_when_urls_are_given() {
     let strict = rows(&["cluster", "--serp-overlap", "4"]);
     assert_eq!(strict[1], "burr mill");
 }
+
+#[test]
+fn classify_intent_reads_the_top_results_after_the_keyword() {
+    let out = research(
+        &["classify-intent"],
+        "barts asphalt\thttps://www.bartsasphalt.com/\thttps://www.yelp.com/biz/barts-asphalt\n\
+         carpet yarn\thttps://woolery.com/collections/rug-weaving-yarns\n\
+         carpet yarn\n\
+         tfo machine\thttps://www.weavetech.com/what-is-two-for-one-twister-tfo/\n",
+    );
+    let labels: Vec<String> = out
+        .lines()
+        .map(|line| line.split('\t').take(2).collect::<Vec<_>>().join("\t"))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "barts asphalt\tnavigational",
+            "carpet yarn\ttransactional",
+            "carpet yarn\tinformational",
+            "tfo machine\tinformational"
+        ]
+    );
+}

@@ -35,6 +35,7 @@
 mod cue_set;
 mod lexicon;
 pub(crate) mod places;
+mod serp;
 mod sites;
 
 use crate::text::{Language, Tokenizer};
@@ -42,6 +43,7 @@ use cue_set::CueSet;
 use lexicon::lexicon;
 
 pub use kr_core::dataset::Intent;
+pub use serp::ResultsPage;
 
 const PRIOR: f64 = 1.0;
 const QUESTION: f64 = 2.5;
@@ -81,16 +83,16 @@ pub struct Cues {
     pub informational: bool,
 }
 
-/// Each intent's share of the cue weights (they sum to 1).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct IntentScores {
-    pub informational: f64,
-    pub commercial: f64,
-    pub transactional: f64,
-    pub navigational: f64,
+/// Each intent's summed cue weight, before they become shares.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct CueWeights {
+    informational: f64,
+    commercial: f64,
+    transactional: f64,
+    navigational: f64,
 }
 
-impl IntentScores {
+impl CueWeights {
     fn from_cues(cues: &Cues, weighing_cues: usize) -> Self {
         let informational = PRIOR
             + if cues.question { QUESTION } else { 0.0 }
@@ -114,12 +116,48 @@ impl IntentScores {
                 0.0
             }
             + if local { PLACE } else { 0.0 };
-        let total = informational + navigational + transactional + commercial;
+        CueWeights {
+            informational,
+            commercial,
+            transactional,
+            navigational,
+        }
+    }
+
+    fn add(&mut self, intent: Intent, weight: f64) {
+        match intent {
+            Intent::Informational => self.informational += weight,
+            Intent::Commercial => self.commercial += weight,
+            Intent::Transactional => self.transactional += weight,
+            Intent::Navigational => self.navigational += weight,
+        }
+    }
+}
+
+/// Each intent's share of the cue weights (they sum to 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IntentScores {
+    pub informational: f64,
+    pub commercial: f64,
+    pub transactional: f64,
+    pub navigational: f64,
+}
+
+impl IntentScores {
+    fn from_cues(cues: &Cues, weighing_cues: usize) -> Self {
+        Self::from_weights(&CueWeights::from_cues(cues, weighing_cues))
+    }
+
+    fn from_weights(weights: &CueWeights) -> Self {
+        let total = weights.informational
+            + weights.commercial
+            + weights.transactional
+            + weights.navigational;
         IntentScores {
-            informational: informational / total,
-            commercial: commercial / total,
-            transactional: transactional / total,
-            navigational: navigational / total,
+            informational: weights.informational / total,
+            commercial: weights.commercial / total,
+            transactional: weights.transactional / total,
+            navigational: weights.navigational / total,
         }
     }
 
@@ -280,6 +318,15 @@ impl IntentClassifier {
 
     pub fn classify(&self, keyword: &str) -> Intent {
         self.scores(keyword).primary()
+    }
+
+    /// The shares when the keyword's results page is known too: its cue weights plus the
+    /// votes of the page ([`serp::vote`]).
+    pub fn scores_on(&self, keyword: &str, page: &ResultsPage) -> IntentScores {
+        let (cues, weighing_cues) = self.read(keyword);
+        let mut weights = CueWeights::from_cues(&cues, weighing_cues);
+        serp::vote(&self.tokenizer.words(keyword), &cues, page, &mut weights);
+        IntentScores::from_weights(&weights)
     }
 
     /// The cues of a keyword and how many distinct weighing cues it has.

@@ -6,7 +6,7 @@
 //! rankings, intent, SERP).
 //!
 //! Inside [`assemble`]: intent per keyword (the provider's, else [`IntentClassifier`] with
-//! the brand terms), scores ([`crate::scores`], relevance = [`relevance`] of the discovery
+//! the brand terms, reading the keyword's results page when one was fetched), scores ([`crate::scores`], relevance = [`relevance`] of the discovery
 //! score against the job's best, the primary's position read from the rankings), clusters
 //! ([`cluster_by_serp`]: SERP overlap with hubs by search volume, then the lexical clustering
 //! for the rest with hubs ranked by that relevance), personas
@@ -22,7 +22,7 @@ use crate::clusters::{
     cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
 };
 use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
-use crate::intent::IntentClassifier;
+use crate::intent::{IntentClassifier, ResultsPage};
 use crate::metrics::estimate_all;
 use crate::personas::{
     OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
@@ -161,7 +161,11 @@ pub fn assemble(
             lexical_value: relevance,
             serp_urls: known.serp_urls.clone(),
         });
-        let intent_scores = classifier.scores(&candidate.keyword);
+        let page = ResultsPage {
+            organic: known.serp_urls.as_deref().unwrap_or_default(),
+            features: known.serp_features.as_deref().unwrap_or_default(),
+        };
+        let intent_scores = classifier.scores_on(&candidate.keyword, &page);
         let intent = known.intent.unwrap_or_else(|| intent_scores.primary());
         let mut secondary_intents = intent_scores.secondary();
         if intent != intent_scores.primary() {

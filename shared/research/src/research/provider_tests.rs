@@ -4,6 +4,7 @@ use super::tests::{crawl, input};
 use super::*;
 use crate::intent::Intent;
 use crate::metrics::KeywordMetrics;
+use kr_core::dataset::SerpFeature;
 
 fn provider_data(candidates: &[Candidate]) -> Vec<Measured> {
     candidates
@@ -117,6 +118,23 @@ fn the_providers_intent_overrides_the_classifier() {
     // No provider intent: the classifier's.
     assert_eq!(output.keywords[heating].intent, Intent::Informational);
     measured[heating].intent = Some(Intent::Transactional);
+    let output = assemble(&candidates, &measured, &input(), &OfflinePersonaGenerator);
+    assert_eq!(output.keywords[heating].intent, Intent::Transactional);
+}
+
+#[test]
+fn without_a_provider_intent_the_classifier_reads_the_results_page() {
+    let candidates = discover(&crawl(), &DiscoveryConfig::new(Language::english(), 50));
+    let heating = candidates
+        .iter()
+        .position(|c| c.keyword == "underfloor heating")
+        .unwrap();
+    let mut measured = provider_data(&candidates);
+    measured[heating].serp_urls = Some(vec![
+        "https://shop.example/collections/underfloor-heating-kits".to_string(),
+        "https://www.amazon.com/s?k=underfloor+heating".to_string(),
+    ]);
+    measured[heating].serp_features = Some(vec![SerpFeature::Shopping]);
     let output = assemble(&candidates, &measured, &input(), &OfflinePersonaGenerator);
     assert_eq!(output.keywords[heating].intent, Intent::Transactional);
 }

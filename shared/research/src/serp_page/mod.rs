@@ -1,11 +1,15 @@
 //! Reading a results page for what an SEO looks at first: which of its top organic results are
-//! weak spots (see [`sites`] for which sites count).
+//! weak spots (see [`sites`] for which sites count), and what kind of page each result is
+//! ([`page_type`]).
 
+mod page_type;
 mod sites;
+
+pub use page_type::{page_type, PageType};
 
 use kr_core::dataset::{WeakSpot, WeakSpotKind};
 
-use crate::text::web_address::{belongs, host_of};
+use crate::text::web_address::{belongs, host_of, path_of};
 
 /// The weak spots among `organic` (top results in rank order), with their positions.
 pub fn weak_spots(organic: &[String]) -> Vec<WeakSpot> {
@@ -45,17 +49,6 @@ fn weak_site(url: &str) -> Option<(String, WeakSpotKind)> {
             .next()
             .is_some_and(|last| sites::FORUM_SCRIPTS.contains(&last));
     (forum_host || forum_path).then_some((bare, WeakSpotKind::Forum))
-}
-
-/// The path of a result URL, without query or fragment.
-fn path_of(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let rest = rest.strip_prefix("//").unwrap_or(rest);
-    let Some(start) = rest.find('/') else {
-        return "";
-    };
-    let path = &rest[start..];
-    path.split(['?', '#']).next().unwrap_or("")
 }
 
 #[cfg(test)]

@@ -27,6 +27,19 @@ pub(crate) fn host_of(url: &str) -> &str {
     host.split_once(':').map_or(host, |(h, _)| h)
 }
 
+/// The path of a result URL, without query or fragment ("" for none).
+pub(crate) fn path_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let path = rest
+        .find(['/', '?', '#'])
+        .map_or("", |start| &rest[start..]);
+    if !path.starts_with('/') {
+        return "";
+    }
+    path.split(['?', '#']).next().unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +53,8 @@ mod tests {
         assert!(!belongs("com", "acme.com"));
         assert_eq!(host_of("https://WWW.Acme.com:8443/x?y"), "WWW.Acme.com");
         assert_eq!(host_of("//user@acme.com/"), "acme.com");
+        assert_eq!(path_of("https://acme.com/a/b?c=/d#e"), "/a/b");
+        assert_eq!(path_of("https://acme.com?q=/x"), "");
+        assert_eq!(path_of("https://acme.com"), "");
     }
 }

@@ -2,6 +2,12 @@
 //! the layout of `../shared/eval/dev/intent-*.tsv`).
 //!
 //! Usage: `intent-eval [--language CODE] [--errors N] <file.tsv>...` (language: en by default)
+//!        `intent-eval --serp-labels <labels.tsv> [--errors N] <serp-NAME.tsv>...`
+//!
+//! The second form reads results pages (`keyword<TAB>url1<TAB>...<TAB>url10`, the layout of
+//! `../shared/eval/dev/serp-*.tsv`) and their intent labels (`source<TAB>keyword<TAB>intent`,
+//! source being the file's NAME) and scores each row three times: by its words alone, with
+//! its first result known, and with its top results known.
 //!
 //! Each file is split in two by a stable hash of the keyword: the *tune* half is the one rules
 //! and cue lists may be adjusted on, the *check* half is the one reported. A prediction counts
@@ -10,8 +16,9 @@
 //! are also scored with commercial counted as transactional, for files labelled in Broder's
 //! three classes (no commercial). `--errors N` prints up to N wrong rows of the tune half.
 
-#[path = "shared/split.rs"]
+#[path = "../shared/split.rs"]
 mod split;
+mod with_results;
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -110,10 +117,7 @@ fn read_rows(path: &str) -> Result<Vec<Row>, String> {
         let Some((keyword, labels)) = line.split_once('\t') else {
             continue;
         };
-        let labels: Vec<Intent> = labels
-            .split(',')
-            .filter_map(|name| Intent::ALL.into_iter().find(|i| i.as_str() == name))
-            .collect();
+        let labels = parse_labels(labels);
         if !labels.is_empty() {
             rows.push(Row {
                 keyword: keyword.to_string(),
@@ -122,6 +126,14 @@ fn read_rows(path: &str) -> Result<Vec<Row>, String> {
         }
     }
     Ok(rows)
+}
+
+/// "commercial,transactional" → the intents named, in order; unknown names are skipped.
+fn parse_labels(names: &str) -> Vec<Intent> {
+    names
+        .split(',')
+        .filter_map(|name| Intent::ALL.into_iter().find(|i| i.as_str() == name))
+        .collect()
 }
 
 fn broder(intent: Intent) -> Intent {
@@ -146,9 +158,24 @@ fn main() -> ExitCode {
     }
     if args.is_empty() {
         eprintln!("usage: intent-eval [--language CODE] [--errors N] <file.tsv>...");
+        eprintln!("       intent-eval --serp-labels <labels.tsv> [--errors N] <serp-NAME.tsv>...");
         return ExitCode::from(2);
     }
     let classifier = IntentClassifier::new(&language, &[]);
+    if let Some(at) = args.iter().position(|a| a == "--serp-labels") {
+        let Some(labels) = args.get(at + 1).cloned() else {
+            eprintln!("intent-eval: --serp-labels needs a file");
+            return ExitCode::from(2);
+        };
+        args.drain(at..at + 2);
+        return match with_results::evaluate(&classifier, &labels, &args, errors) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("intent-eval: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     for path in &args {
         let rows = match read_rows(path) {
             Ok(rows) => rows,

@@ -1,0 +1,293 @@
+//! Intent read from a keyword's results page, added to the cue weights of its words:
+//!
+//! | what the page shows | intent | weight |
+//! |---|---|---|
+//! | among the top results, the home page or social profile of a site the query names ("barts asphalt" → bartsasphalt.com) | navigational | +4.0 |
+//! | the top results' page types ([`page_type`]), each weighted 1/rank, as shares of the results known: guides and forums / lists, service pages, directories and businesses' home pages / products and shop categories | informational / commercial / transactional | +3.0 × share |
+//! | a shopping box | transactional | +1.5 |
+//! | a local pack | commercial | +1.5 |
+//!
+//! So one known result counts in full, and words decide when the page is silent (tools,
+//! social posts and pages of no telling address vote for nothing).
+
+use kr_core::dataset::SerpFeature;
+
+use super::{CueWeights, Cues, Intent};
+use crate::serp_page::{page_type, PageType};
+use crate::text::web_address::{host_of, path_of};
+
+/// Results read for page types; lower ones hardly change what Google thinks a query wants.
+const TOP_RESULTS: usize = 5;
+const PAGE_TYPES: f64 = 3.0;
+const NAMED_SITE: f64 = 4.0;
+/// Results read for a site the query names.
+const NAMED_SITE_RESULTS: usize = 3;
+const FEATURE: f64 = 1.5;
+/// Share of a vote a page of no telling address casts: most are a business's page for what
+/// it offers, but that is a guess a word of the query should outweigh.
+const OFFER_PAGE: f64 = 0.5;
+/// Shortest site name matched against the query's words ("ab" would be in too many).
+const MIN_SITE_NAME: usize = 4;
+/// Letters a site's name may have beyond the query's words ("llc", "inc", "mi").
+const MAX_NAME_TAIL: usize = 3;
+
+/// What a keyword's results page shows, as far as it is known.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResultsPage<'a> {
+    /// Top organic result URLs in rank order.
+    pub organic: &'a [String],
+    pub features: &'a [SerpFeature],
+}
+
+/// Adds the page's votes to `weights`; `words` are the keyword's, `cues` what they carry.
+pub(super) fn vote(words: &[String], cues: &Cues, page: &ResultsPage, weights: &mut CueWeights) {
+    // Which of the two buying intents the words ask for: an act ("near me", "price") or
+    // weighing and providers ("best", "contractors", "manufacturers"); with both, the
+    // heavier. A product's name alone asks for neither.
+    let weighing = cues.commercial || cues.provider;
+    let buying = match (cues.transactional, weighing) {
+        (true, false) => Some(Intent::Transactional),
+        (false, true) => Some(Intent::Commercial),
+        (true, true) if weights.transactional >= weights.commercial => Some(Intent::Transactional),
+        (true, true) => Some(Intent::Commercial),
+        (false, false) => None,
+    };
+    let mut known = 0.0;
+    let mut votes = CueWeights::default();
+    for (rank, url) in page.organic.iter().take(TOP_RESULTS).enumerate() {
+        let weight = 1.0 / (rank + 1) as f64;
+        known += weight;
+        let page = page_type(url);
+        let strength = if page == PageType::Other {
+            OFFER_PAGE
+        } else {
+            1.0
+        };
+        match vote_of(page) {
+            Vote::Learning => votes.add(Intent::Informational, weight * strength),
+            Vote::Buying(by_page) => votes.add(buying.unwrap_or(by_page), weight * strength),
+            Vote::None => {}
+        }
+    }
+    if known > 0.0 {
+        let scale = PAGE_TYPES / known;
+        weights.informational += votes.informational * scale;
+        weights.commercial += votes.commercial * scale;
+        weights.transactional += votes.transactional * scale;
+    }
+    let named = page
+        .organic
+        .iter()
+        .take(NAMED_SITE_RESULTS)
+        .any(|url| is_named_site(words, url));
+    if named {
+        weights.navigational += NAMED_SITE;
+    }
+    for feature in page.features {
+        let by_page = match feature {
+            SerpFeature::Shopping => Intent::Transactional,
+            SerpFeature::LocalPack => Intent::Commercial,
+            _ => continue,
+        };
+        weights.add(buying.unwrap_or(by_page), FEATURE);
+    }
+}
+
+/// What a result's page type says about the query.
+enum Vote {
+    Learning,
+    /// Buying, commercial or transactional: the words' lean decides, else the page's own.
+    Buying(Intent),
+    None,
+}
+
+fn vote_of(page: PageType) -> Vote {
+    match page {
+        PageType::Guide | PageType::Forum => Vote::Learning,
+        PageType::List | PageType::LocalService | PageType::Home => {
+            Vote::Buying(Intent::Commercial)
+        }
+        PageType::Product | PageType::Category | PageType::Other => {
+            Vote::Buying(Intent::Transactional)
+        }
+        PageType::Tool | PageType::Social => Vote::None,
+    }
+}
+
+/// Whether `url` is the front page or social profile of a site the keyword names: its name
+/// ("bartsasphalt", "barts-asphalt", a profile's "BartsAsphalt") is some of the keyword's
+/// words in a row, run together, each perhaps with an "s" ("murray asphalt" names
+/// murraysasphalt.com), and at most a short tail ("llc", "inc", a state's code).
+fn is_named_site(words: &[String], url: &str) -> bool {
+    let name = match page_type(url) {
+        PageType::Home => site_name(host_of(url)),
+        PageType::Social => path_of(url)
+            .split('/')
+            .find(|segment| !segment.is_empty())
+            .map(compact),
+        _ => None,
+    };
+    let Some(name) = name.filter(|name| name.len() >= MIN_SITE_NAME) else {
+        return false;
+    };
+    let words: Vec<String> = words.iter().map(|word| compact(word)).collect();
+    (0..words.len()).any(|start| names_from(&name, &words[start..]))
+}
+
+/// Whether `name` is spelt by the first of `words`, each perhaps with an "s", and a tail of at
+/// most [`MAX_NAME_TAIL`] letters.
+fn names_from(name: &str, words: &[String]) -> bool {
+    // What is left of the name after the words so far, each way of reading them.
+    let mut left = vec![name];
+    for word in words.iter().take_while(|word| !word.is_empty()) {
+        left = left
+            .into_iter()
+            .filter_map(|rest| rest.strip_prefix(word.as_str()))
+            .flat_map(|after| [Some(after), after.strip_prefix('s')])
+            .flatten()
+            .collect();
+        if left.is_empty() {
+            return false;
+        }
+        let spelt = |after: &&str| {
+            after.len() <= MAX_NAME_TAIL && name.len() - after.len() >= MIN_SITE_NAME
+        };
+        if left.iter().any(spelt) {
+            return true;
+        }
+    }
+    false
+}
+
+/// "www.barts-asphalt.co.uk" → "bartsasphalt".
+fn site_name(host: &str) -> Option<String> {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    let first = host.split('.').next()?;
+    host.contains('.').then(|| compact(first))
+}
+
+fn compact(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intent::IntentClassifier;
+    use crate::text::Language;
+
+    fn urls(list: &[&str]) -> Vec<String> {
+        list.iter().map(|u| u.to_string()).collect()
+    }
+
+    fn classify(keyword: &str, organic: &[&str], features: &[SerpFeature]) -> Intent {
+        let organic = urls(organic);
+        IntentClassifier::new(&Language::english(), &[])
+            .scores_on(
+                keyword,
+                &ResultsPage {
+                    organic: &organic,
+                    features,
+                },
+            )
+            .primary()
+    }
+
+    #[test]
+    fn a_named_sites_front_page_on_top_makes_a_query_navigational() {
+        assert_eq!(
+            classify("barts asphalt", &["https://www.bartsasphalt.com/"], &[]),
+            Intent::Navigational
+        );
+        assert_eq!(
+            classify(
+                "barts asphalt reviews",
+                &["https://www.facebook.com/BartsAsphalt/"],
+                &[]
+            ),
+            Intent::Navigational
+        );
+        // A front page of a site the query does not name is a provider.
+        assert_eq!(
+            classify("sealcoating", &["https://www.anthonysasphalt.com/"], &[]),
+            Intent::Commercial
+        );
+    }
+
+    #[test]
+    fn shops_guides_and_service_pages_vote_for_their_intents() {
+        assert_eq!(
+            classify(
+                "carpet yarn",
+                &[
+                    "https://amyoxford.com/collections/rug-yarn",
+                    "https://www.amazon.com/rug-yarn/s?k=rug+yarn",
+                ],
+                &[]
+            ),
+            Intent::Transactional
+        );
+        assert_eq!(
+            classify(
+                "tfo machine",
+                &["https://www.weavetech.com/what-is-two-for-one-twister-tfo/"],
+                &[]
+            ),
+            Intent::Informational
+        );
+        assert_eq!(
+            classify(
+                "asphalt paving",
+                &["https://www.yelp.com/search?find_desc=x"],
+                &[]
+            ),
+            Intent::Commercial
+        );
+        assert_eq!(
+            classify("gutter guards", &[], &[SerpFeature::Shopping]),
+            Intent::Transactional
+        );
+    }
+
+    #[test]
+    fn words_decide_when_the_page_says_nothing() {
+        for keyword in [
+            "how to seal a driveway",
+            "buy gutter guards",
+            "best roofers",
+        ] {
+            let plain = IntentClassifier::new(&Language::english(), &[]).classify(keyword);
+            assert_eq!(classify(keyword, &[], &[]), plain, "{keyword}");
+            let tool = ["https://acme.com/tools/driveway-calculator"];
+            assert_eq!(classify(keyword, &tool, &[]), plain, "{keyword}");
+        }
+    }
+
+    #[test]
+    fn short_or_partial_site_names_are_not_named() {
+        let words = |k: &str| k.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert!(!is_named_site(&words("ab testing"), "https://ab.com/"));
+        assert!(!is_named_site(&words("barts"), "https://bartsasphalt.com/"));
+        assert!(is_named_site(
+            &words("call barts asphalt now"),
+            "https://barts-asphalt.com/"
+        ));
+        assert!(is_named_site(
+            &words("murray asphalt"),
+            "https://murraysasphaltmi.com/"
+        ));
+        assert!(is_named_site(
+            &words("action asphalt michigan"),
+            "https://actionasphaltllc.com/"
+        ));
+        assert!(!is_named_site(&words("abc"), "https://abcllc.com/"));
+        assert!(!is_named_site(
+            &words("asphalt"),
+            "https://asphaltpaving.com/"
+        ));
+    }
+}
