@@ -31,6 +31,10 @@
 //!
 //! Cues match whole words in order, also with a plural "s"/"es"; German and Dutch compounds
 //! also match when a word ends with a cue of five letters or more ("Preisvergleich").
+//!
+//! When the keyword's results page is known, [`IntentClassifier::scores_on`] adds its votes
+//! (`intent/serp.rs`: the top results' page types, a named site's front page, shopping and local
+//! packs) to the same weights.
 
 mod cue_set;
 mod lexicon;
@@ -321,7 +325,7 @@ impl IntentClassifier {
     }
 
     /// The shares when the keyword's results page is known too: its cue weights plus the
-    /// votes of the page ([`serp::vote`]).
+    /// votes of the page (`intent/serp.rs`).
     pub fn scores_on(&self, keyword: &str, page: &ResultsPage) -> IntentScores {
         let (cues, weighing_cues) = self.read(keyword);
         let mut weights = CueWeights::from_cues(&cues, weighing_cues);
