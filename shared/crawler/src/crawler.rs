@@ -12,7 +12,7 @@ use kr_core::dataset::{PageContent, SiteRole};
 use crate::charset::decode_html;
 use crate::config::CrawlConfig;
 use crate::error::CrawlError;
-use crate::extract::{Document, ExtractedPage};
+use crate::extract::{Document, ExtractedPage, OutlinedPage};
 use crate::frontier::Frontier;
 use crate::http::{FetchError, Fetched, HttpClient, Want};
 use crate::session::{Scope, Session};
@@ -106,6 +106,26 @@ impl Crawler {
             .await
             .map_err(|error| session.error(error))?;
         Ok(extract_home(&fetched, &home).1)
+    }
+
+    /// One page of any site, read for its outline: its origin's robots.txt obeyed, the
+    /// address guard on every hop, and the same politeness gates as every other request of
+    /// this crawler. The error names the page's host.
+    pub async fn fetch_outline(&self, url: &str) -> Result<OutlinedPage, CrawlError> {
+        let url =
+            Url::parse(url)
+                .ok()
+                .and_then(crawlable)
+                .ok_or_else(|| CrawlError::InvalidDomain {
+                    domain: url.to_owned(),
+                })?;
+        let host = url.host_str().unwrap_or_default().to_owned();
+        let session = Session::new(&self.http, &self.config, Site::from_host(&host));
+        let fetched = session
+            .fetch(url, Want::Html, Scope::Anywhere, self.config.max_body_bytes)
+            .await
+            .map_err(|error| session.error(error))?;
+        Ok(Document::parse(&decode(&fetched), &fetched.url).outline())
     }
 
     /// Crawls up to `max_pages` HTML pages of the site, breadth-first from the home page, plus

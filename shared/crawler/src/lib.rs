@@ -42,7 +42,7 @@ pub use charset::decode_html;
 pub use config::CrawlConfig;
 pub use crawler::{CrawlCheckpoint, CrawlProgress, Crawler, SiteCrawl};
 pub use error::CrawlError;
-pub use extract::{extract_page, ExtractedPage, OutLink};
+pub use extract::{extract_outline, extract_page, ExtractedPage, OutLink, OutlinedPage};
 pub use kr_core::address::is_public_ip;
 pub use kr_core::dataset::Reference;
 pub use outbound::{GuardedClient, PostOutcome};

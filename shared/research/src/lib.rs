@@ -39,6 +39,7 @@
 //! rust-stemmers supports. Any other language still works: no stop words, no stemming,
 //! English intent cues, and ideographs treated as one-character words.
 
+pub mod brief;
 pub mod clusters;
 pub mod discovery;
 pub mod intent;

@@ -6,19 +6,23 @@ use utoipa::ToSchema;
 
 use crate::domain::JobId;
 
+mod brief;
 pub mod export;
 mod page;
 mod plan;
 mod records;
 mod serp_page;
 
+pub use brief::{
+    BriefKeyword, BriefSource, ClusterBrief, InternalLink, OutlineHeading, WordCountRange,
+};
 pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
 pub use records::{
     ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking,
     RankingKind, ESTIMATE_SOURCE,
 };
-pub use serp_page::{SerpFeature, WeakSpot, WeakSpotKind};
+pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 
 /// The format of [`ResultsDataset`]; part of its object name, so a reader never misreads an
 /// older or newer layout.
@@ -37,6 +41,12 @@ pub mod objects {
     /// The CSV export, written with the dataset from the same records.
     pub fn export() -> String {
         format!("results/keywords-v{}.csv", super::DATASET_FORMAT)
+    }
+
+    /// A cluster's brief, made on its first request. Cluster ids are the dataset's own
+    /// ("c-12"), never a caller's text.
+    pub fn brief(cluster_id: &str) -> String {
+        format!("briefs/{cluster_id}-v{}.json", super::DATASET_FORMAT)
     }
 
     pub fn stage(name: &str) -> String {

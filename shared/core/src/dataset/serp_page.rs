@@ -121,6 +121,46 @@ impl WeakSpotKind {
     }
 }
 
+/// What kind of page a search result is, read from its address (`kr_research::serp_page`).
+#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageType {
+    /// A site's front page.
+    Home,
+    /// An article, how-to, definition, video or reference page.
+    Guide,
+    /// A list or comparison of options ("best …", "… vs …", reviews).
+    List,
+    /// One product for sale.
+    Product,
+    /// A shop's category or a marketplace's search page: many products for sale.
+    Category,
+    /// A service page of a business, or a directory of local businesses.
+    LocalService,
+    /// A calculator, generator or other tool.
+    Tool,
+    Forum,
+    Social,
+    Other,
+}
+
+impl PageType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PageType::Home => "home",
+            PageType::Guide => "guide",
+            PageType::List => "list",
+            PageType::Product => "product",
+            PageType::Category => "category",
+            PageType::LocalService => "local_service",
+            PageType::Tool => "tool",
+            PageType::Forum => "forum",
+            PageType::Social => "social",
+            PageType::Other => "other",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! What the research engine reads from an HTML page, and the links the crawler follows.
 
 mod jsonld;
+mod outline;
 mod parse;
 pub(crate) mod text;
 
@@ -13,6 +14,8 @@ use kr_core::dataset::PageContent;
 
 use crate::site::{crawlable, Site};
 use text::{collapse_whitespace, main_text_blocks, plain_text};
+
+pub use outline::{extract_outline, OutlinedPage};
 
 /// A link found on a page.
 #[derive(Debug, Clone, PartialEq, Eq)]

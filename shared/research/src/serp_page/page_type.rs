@@ -16,53 +16,13 @@
 //! | a US state in the path (`/concrete-sealing-ann-arbor-mi/`) | local service |
 //! | anything else | other |
 
-use serde::Serialize;
-
+pub use kr_core::dataset::PageType;
 use kr_core::dataset::WeakSpotKind;
 
 use super::weak_site;
 use crate::intent::places::AMBIGUOUS_CODES;
 use crate::text::us_states::{US_STATES, US_STATE_CODES};
 use crate::text::web_address::{belongs, host_of, path_of};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PageType {
-    /// A site's front page.
-    Home,
-    /// An article, how-to, definition, video or reference page.
-    Guide,
-    /// A list or comparison of options ("best …", "… vs …", reviews).
-    List,
-    /// One product for sale.
-    Product,
-    /// A shop's category or a marketplace's search page: many products for sale.
-    Category,
-    /// A service page of a business, or a directory of local businesses.
-    LocalService,
-    /// A calculator, generator or other tool.
-    Tool,
-    Forum,
-    Social,
-    Other,
-}
-
-impl PageType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PageType::Home => "home",
-            PageType::Guide => "guide",
-            PageType::List => "list",
-            PageType::Product => "product",
-            PageType::Category => "category",
-            PageType::LocalService => "local_service",
-            PageType::Tool => "tool",
-            PageType::Forum => "forum",
-            PageType::Social => "social",
-            PageType::Other => "other",
-        }
-    }
-}
 
 /// The kind of page `url` is, by the rules in the module documentation.
 pub fn page_type(url: &str) -> PageType {

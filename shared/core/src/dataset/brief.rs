@@ -1,0 +1,91 @@
+//! A writer's brief for one cluster: what to target, the outline the ranking pages share, the
+//! questions to answer, how long those pages are and the terms they use, and where to link.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{ClusterAction, Intent, PageType};
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterBrief {
+    pub cluster_id: String,
+    pub cluster_name: String,
+    /// The keyword the page targets: the cluster's primary keyword.
+    pub primary_keyword: BriefKeyword,
+    /// The cluster's other keywords by search volume, the most searched first (at most 20).
+    pub secondary_keywords: Vec<BriefKeyword>,
+    /// The cluster's dominant intent.
+    pub intent: Intent,
+    /// The kind of page most of the ranking pages are; `null` when none is known (offline
+    /// jobs have no results pages).
+    pub page_type: Option<PageType>,
+    /// What the content plan says to do on the primary site, and its page for it.
+    pub action: Option<ClusterAction>,
+    pub target_url: Option<String>,
+    /// H2 and H3 headings of the ranking pages, similar ones merged, in the order the pages
+    /// use them; each with how many pages have it.
+    pub outline: Vec<OutlineHeading>,
+    /// People Also Ask questions of the cluster's keywords, then its question keywords.
+    pub questions: Vec<String>,
+    /// Words in the main text of the pages read; `null` when none was.
+    pub word_count: Option<WordCountRange>,
+    /// Terms most of the pages read use and the primary site's page for the cluster does not
+    /// (every common term when there is no such page), most used first.
+    pub missing_terms: Vec<String>,
+    /// The primary site's pages on the same topic: link from them to the page, and from the
+    /// page to them.
+    pub internal_links: Vec<InternalLink>,
+    /// Every page the brief tried to read, in rank order; the ones that could not be read
+    /// are named with the reason.
+    pub sources: Vec<BriefSource>,
+    pub generated_at: DateTime<Utc>,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BriefKeyword {
+    pub keyword: String,
+    pub search_volume: Option<i64>,
+    pub intent: Intent,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutlineHeading {
+    /// 2 or 3.
+    pub level: u8,
+    /// As the first page that has it writes it (plain text; render it escaped).
+    pub text: String,
+    /// How many of the pages read have this heading or one like it.
+    pub pages: usize,
+}
+
+#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WordCountRange {
+    pub min: usize,
+    pub median: usize,
+    pub max: usize,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InternalLink {
+    pub url: String,
+    pub title: String,
+}
+
+#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BriefSource {
+    pub url: String,
+    /// Organic position for the primary keyword's results page, when it came from there.
+    pub position: Option<u32>,
+    pub fetched: bool,
+    /// Why a page was not read ("robots.txt disallows it", "HTTP 404"…); `null` when it was.
+    pub skipped_because: Option<String>,
+    /// Words in its main text, when read.
+    pub word_count: Option<usize>,
+}
