@@ -58,6 +58,7 @@ pub fn job_record(
         imported_keywords: 0,
         discover_keywords: true,
         callback_url: None,
+        briefs: 0,
     }
 }
 

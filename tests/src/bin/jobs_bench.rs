@@ -73,6 +73,7 @@ async fn main() -> Result<()> {
             imported_keywords: 0,
             discover_keywords: true,
             callback_url: None,
+            briefs: 0,
         })
         .collect();
     store.import_jobs(&jobs).await?;

@@ -187,6 +187,7 @@ async fn seed(count: usize) -> Result<()> {
         imported_keywords: 0,
         discover_keywords: true,
         callback_url: None,
+        briefs: 0,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

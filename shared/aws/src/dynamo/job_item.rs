@@ -99,6 +99,7 @@ mod tests {
             imported_keywords: 0,
             discover_keywords: true,
             callback_url: None,
+            briefs: 0,
         }
     }
 

@@ -20,6 +20,11 @@ use kr_core::store::{
 
 /// Written only by [`JobTransitions::add_usage`].
 const USAGE: &str = "usage";
+/// Written only by the brief ledger (`briefs.rs`).
+pub(super) const BRIEFS: &str = "briefs";
+/// Counters other writers add to: a transition from an older copy of the job must not reset
+/// them.
+const COUNTERS: [&str; 2] = [USAGE, BRIEFS];
 /// A stage's claim: who holds it and until when (epoch milliseconds).
 const LEASE_TOKEN: &str = "leaseToken";
 const LEASE_UNTIL: &str = "leaseUntil";
@@ -33,7 +38,7 @@ fn update_expression(current: &Item, next: &Item) -> (String, Vec<(String, Strin
     let mut sets = Vec::new();
     let mut attributes: Vec<&String> = next
         .keys()
-        .filter(|name| !KEYS.contains(&name.as_str()) && name.as_str() != USAGE)
+        .filter(|name| !KEYS.contains(&name.as_str()) && !COUNTERS.contains(&name.as_str()))
         .collect();
     attributes.sort();
     for (i, name) in attributes.into_iter().enumerate() {
@@ -43,7 +48,7 @@ fn update_expression(current: &Item, next: &Item) -> (String, Vec<(String, Strin
     }
     let mut removed: Vec<String> = current
         .keys()
-        .filter(|name| !next.contains_key(*name) && name.as_str() != USAGE)
+        .filter(|name| !next.contains_key(*name) && !COUNTERS.contains(&name.as_str()))
         .cloned()
         .collect();
     removed.extend([LEASE_TOKEN.to_string(), LEASE_UNTIL.to_string()]);

@@ -57,6 +57,9 @@ pub struct Job {
     /// Where the job's `job.completed` / `job.failed` event is also sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_url: Option<WebhookUrl>,
+    /// Cluster briefs made for the completed job (each once; see `ClusterBrief`).
+    #[serde(default)]
+    pub briefs: u32,
 }
 
 fn discovering() -> bool {
@@ -152,6 +155,7 @@ impl Job {
             imported_keywords: new.imported_keywords,
             discover_keywords: new.discover_keywords,
             callback_url: new.callback_url.clone(),
+            briefs: 0,
         }
     }
 

@@ -61,6 +61,9 @@ pub struct JobView {
     /// Whether the job adds keywords it finds itself to the imported ones (`true` unless the
     /// request said `discoverKeywords: false`).
     pub discover_keywords: bool,
+    /// Cluster briefs made for the job (`GET /jobs/{jobId}/clusters/{clusterId}/brief`), each
+    /// counted once, at most the configured number per job.
+    pub brief_count: u32,
 }
 
 /// Paid data provider calls of a job.
@@ -125,6 +128,7 @@ impl From<&Job> for JobView {
             usage: job.usage.as_ref().map(UsageView::from),
             imported_keyword_count: job.imported_keywords,
             discover_keywords: job.discover_keywords,
+            brief_count: job.briefs,
         }
     }
 }

@@ -162,6 +162,14 @@ pub trait JobQueue: Send + Sync {
     ) -> Result<(), StoreError>;
 }
 
+/// How many cluster briefs a completed job has had made: each is counted once, within a bound.
+#[async_trait]
+pub trait BriefLedger: Send + Sync {
+    /// Counts one more brief for the job unless it already has `max`; false when it has (or
+    /// the job is gone).
+    async fn count_brief(&self, job: JobId, max: u32) -> Result<bool, StoreError>;
+}
+
 /// Everything stored for a job outside DynamoDB.
 #[async_trait]
 pub trait ResultStore: Send + Sync {
