@@ -45,6 +45,11 @@ pub async fn function_router(function: Function, config: Config) -> Router {
         Function::Results => {
             kr_results::router(kr_results::ResultsState::from_config(config).await)
         }
+        Function::Briefs => kr_briefs_function::router(
+            kr_briefs_function::BriefsState::from_config(config)
+                .await
+                .expect("crawler settings from KR_CRAWL_* are valid"),
+        ),
         Function::Export => kr_export::router(kr_export::ExportState::from_config(config).await),
         Function::Locales => kr_locales::router(),
     }

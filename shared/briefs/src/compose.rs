@@ -10,6 +10,7 @@ use kr_crawler::OutlinedPage;
 use kr_research::brief::{
     dominant_page_type, merge_outline, missing_terms, questions, word_count, word_count_range,
 };
+use kr_research::clusters::normalize_url;
 use kr_research::plan::PageMatcher;
 
 use crate::sources::{primary_keyword, Material, Source};
@@ -44,16 +45,17 @@ pub(crate) fn compose(
         .take(MAX_SECONDARY)
         .map(|k| brief_keyword(k))
         .collect();
-    let read: Vec<&OutlinedPage> = readings.iter().filter_map(|(_, r)| r.as_ref().ok()).collect();
+    let read: Vec<&OutlinedPage> = readings
+        .iter()
+        .filter_map(|(_, r)| r.as_ref().ok())
+        .collect();
     let headings: Vec<&[(u8, String)]> = read.iter().map(|p| p.headings.as_slice()).collect();
     let texts: Vec<&str> = read.iter().map(|p| p.main_text.as_str()).collect();
-    let own_text = cluster.target_url.as_deref().and_then(|target| {
-        material
-            .pages
-            .iter()
-            .find(|page| page.url == target)
-            .map(|page| page.body_text.as_str())
-    });
+    let own_text = cluster
+        .target_url
+        .as_deref()
+        .and_then(|target| material.page(target))
+        .map(|page| page.body_text.as_str());
     let sources = readings
         .iter()
         .map(|(source, reading)| BriefSource {
@@ -110,15 +112,17 @@ fn internal_links(
 ) -> Vec<InternalLink> {
     let title_of = |url: &str| {
         material
-            .pages
-            .iter()
-            .find(|page| page.url == url && !page.title.is_empty())
+            .page(url)
+            .filter(|page| !page.title.is_empty())
             .map(|page| page.title.clone())
     };
+    let target = cluster.target_url.as_deref().map(normalize_url);
+    let mut seen: Vec<String> = target.into_iter().collect();
     let mut links: Vec<InternalLink> = Vec::new();
     let mut add = |url: &str, title: String| {
-        let own = cluster.target_url.as_deref() == Some(url);
-        if !own && !links.iter().any(|link| link.url == url) && links.len() < MAX_LINKS {
+        let normal = normalize_url(url);
+        if !seen.contains(&normal) && links.len() < MAX_LINKS {
+            seen.push(normal);
             links.push(InternalLink {
                 url: url.to_string(),
                 title,

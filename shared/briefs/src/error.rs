@@ -10,7 +10,9 @@ pub enum BriefError {
     /// The completed job has no cluster of that id.
     UnknownCluster,
     /// The job already had its bound of briefs made.
-    LimitReached { max: u32 },
+    LimitReached {
+        max: u32,
+    },
     Store(StoreError),
 }
 

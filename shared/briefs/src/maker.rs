@@ -128,9 +128,11 @@ impl BriefMaker<'_> {
         job: &Job,
         stage: Stage,
     ) -> Result<T, BriefError> {
-        Ok(get_json(self.objects, job.id, &objects::stage(stage.as_str()))
-            .await?
-            .unwrap_or_default())
+        Ok(
+            get_json(self.objects, job.id, &objects::stage(stage.as_str()))
+                .await?
+                .unwrap_or_default(),
+        )
     }
 }
 

@@ -30,32 +30,65 @@ pub fn render(brief: &ClusterBrief) -> String {
             .unwrap_or_default();
         line(format!("- **Action:** {}{target}", action.as_str()));
     }
-    section(&mut line, "Secondary keywords", brief.secondary_keywords.iter().map(|k| {
-        format!("- {}{}", escape(&k.keyword), volume(k.search_volume))
-    }));
-    section(&mut line, "Outline", brief.outline.iter().map(|h| {
-        let indent = if h.level == 3 { "  " } else { "" };
-        format!("{indent}- {} ({} of the pages)", escape(&h.text), h.pages)
-    }));
-    section(&mut line, "Questions to answer", brief.questions.iter().map(|q| format!("- {}", escape(q))));
+    section(
+        &mut line,
+        "Secondary keywords",
+        brief
+            .secondary_keywords
+            .iter()
+            .map(|k| format!("- {}{}", escape(&k.keyword), volume(k.search_volume))),
+    );
+    section(
+        &mut line,
+        "Outline",
+        brief.outline.iter().map(|h| {
+            let indent = if h.level == 3 { "  " } else { "" };
+            format!("{indent}- {} ({} of the pages)", escape(&h.text), h.pages)
+        }),
+    );
+    section(
+        &mut line,
+        "Questions to answer",
+        brief.questions.iter().map(|q| format!("- {}", escape(q))),
+    );
     if let Some(words) = brief.word_count {
-        section(&mut line, "Length", std::iter::once(format!(
-            "{} to {} words, median {}",
-            words.min, words.max, words.median
-        )));
+        section(
+            &mut line,
+            "Length",
+            std::iter::once(format!(
+                "{} to {} words, median {}",
+                words.min, words.max, words.median
+            )),
+        );
     }
-    section(&mut line, "Terms the ranking pages use", brief.missing_terms.iter().map(|t| format!("- {}", escape(t))));
-    section(&mut line, "Internal links", brief.internal_links.iter().map(|l| {
-        format!("- {} {}", escape(&l.title), code(&l.url))
-    }));
-    section(&mut line, "Pages read", brief.sources.iter().enumerate().map(|(i, s)| {
-        let what = match (&s.skipped_because, s.word_count) {
-            (Some(reason), _) => format!("skipped: {}", escape(reason)),
-            (None, Some(words)) => format!("{words} words"),
-            (None, None) => "read".to_string(),
-        };
-        format!("{}. {} ({what})", i + 1, code(&s.url))
-    }));
+    section(
+        &mut line,
+        "Terms the ranking pages use",
+        brief
+            .missing_terms
+            .iter()
+            .map(|t| format!("- {}", escape(t))),
+    );
+    section(
+        &mut line,
+        "Internal links",
+        brief
+            .internal_links
+            .iter()
+            .map(|l| format!("- {} {}", escape(&l.title), code(&l.url))),
+    );
+    section(
+        &mut line,
+        "Pages read",
+        brief.sources.iter().enumerate().map(|(i, s)| {
+            let what = match (&s.skipped_because, s.word_count) {
+                (Some(reason), _) => format!("skipped: {}", escape(reason)),
+                (None, Some(words)) => format!("{words} words"),
+                (None, None) => "read".to_string(),
+            };
+            format!("{}. {} ({what})", i + 1, code(&s.url))
+        }),
+    );
     out
 }
 
@@ -79,7 +112,12 @@ fn volume(search_volume: Option<i64>) -> String {
 /// Text as literal Markdown: one line, HTML and Markdown punctuation escaped.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
+    for c in text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+    {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -96,7 +134,10 @@ pub fn escape(text: &str) -> String {
 
 /// An address as inline code: shown, never followed as a Markdown link.
 fn code(url: &str) -> String {
-    let clean: String = url.chars().filter(|c| *c != '`' && !c.is_control()).collect();
+    let clean: String = url
+        .chars()
+        .filter(|c| *c != '`' && !c.is_control())
+        .collect();
     format!("`{clean}`")
 }
 

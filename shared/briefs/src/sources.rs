@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use kr_core::dataset::{ClusterRecord, KeywordRecord, PageContent, PageType, SiteRole};
+use kr_research::clusters::normalize_url;
 use kr_research::plan::{PageMatcher, PageOutline};
 use kr_research::serp_page::page_type;
 use kr_research::text::Language;
@@ -39,6 +40,15 @@ impl Material<'_> {
         self.serps.get(index.checked_sub(1)?)?.as_deref()
     }
 
+    /// The crawled page at `url`, scheme and "www." aside (results name https addresses of
+    /// pages the crawl may have read over http).
+    pub fn page(&self, url: &str) -> Option<&PageContent> {
+        let wanted = normalize_url(url);
+        self.pages
+            .iter()
+            .find(|page| normalize_url(&page.url) == wanted)
+    }
+
     /// Crawled pages of the primary site (or of the competitors), as the page matcher
     /// reads them.
     pub fn outlines(&self, primary: bool) -> Vec<PageOutline> {
@@ -67,14 +77,24 @@ pub(crate) fn pick_sources(
 ) -> Vec<Source> {
     let mut picked = Picked::new(material.primary_domain);
     if let Some(primary) = primary_keyword(cluster, members) {
-        for (index, url) in material.serp_of(primary).unwrap_or_default().iter().enumerate() {
+        for (index, url) in material
+            .serp_of(primary)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             picked.add(url, Some(index as u32 + 1));
         }
     }
     // What ranks for most of the other keywords, best-ranked first on a tie.
     let mut others: Vec<(usize, usize, &String)> = Vec::new();
     for member in members {
-        for (rank, url) in material.serp_of(member).unwrap_or_default().iter().enumerate() {
+        for (rank, url) in material
+            .serp_of(member)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             match others.iter_mut().find(|(_, _, u)| *u == url) {
                 Some(entry) => {
                     entry.0 += 1;
@@ -151,7 +171,9 @@ impl<'a> Picked<'a> {
 /// A host without "www.", lowercased: both spellings of one site.
 fn site_of(host: &str) -> String {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
-    host.strip_prefix("www.").map(str::to_string).unwrap_or(host)
+    host.strip_prefix("www.")
+        .map(str::to_string)
+        .unwrap_or(host)
 }
 
 #[cfg(test)]
@@ -183,7 +205,10 @@ mod tests {
             }],
             ..ClusterRecord::default()
         };
-        let members = [keyword(1, "gutter cleaning cost"), keyword(2, "gutter cleaning")];
+        let members = [
+            keyword(1, "gutter cleaning cost"),
+            keyword(2, "gutter cleaning"),
+        ];
         let serps = [
             urls(&["https://c.example/cost", "https://b.example/guide"]),
             urls(&[
@@ -230,9 +255,21 @@ mod tests {
             ..PageContent::default()
         };
         let pages = [
-            page("https://rival.example/gutter-cleaning", "Gutter Cleaning | Rival", SiteRole::Competitor(0)),
-            page("https://rival.example/about", "About us", SiteRole::Competitor(0)),
-            page("https://acme.example/gutter-cleaning", "Gutter cleaning", SiteRole::Primary),
+            page(
+                "https://rival.example/gutter-cleaning",
+                "Gutter Cleaning | Rival",
+                SiteRole::Competitor(0),
+            ),
+            page(
+                "https://rival.example/about",
+                "About us",
+                SiteRole::Competitor(0),
+            ),
+            page(
+                "https://acme.example/gutter-cleaning",
+                "Gutter cleaning",
+                SiteRole::Primary,
+            ),
         ];
         let material = Material {
             serps: &[],

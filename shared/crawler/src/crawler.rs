@@ -121,6 +121,11 @@ impl Crawler {
                 })?;
         let host = url.host_str().unwrap_or_default().to_owned();
         let session = Session::new(&self.http, &self.config, Site::from_host(&host));
+        // The guard first: a forbidden address is refused as such, before any robots.txt.
+        self.http
+            .check_url(&url)
+            .map_err(|error| session.error(error))?;
+        let url = session.answering(url).await;
         let fetched = session
             .fetch(url, Want::Html, Scope::Anywhere, self.config.max_body_bytes)
             .await

@@ -94,6 +94,26 @@ impl<'c> Session<'c> {
         Err(self.error(failure))
     }
 
+    /// `url` on the scheme its origin answers on: as given, or plain http when it is https and
+    /// no TLS connection can be made there (as [`Session::open`] does for a site). The
+    /// origin's robots.txt is read on the way and kept.
+    pub(crate) async fn answering(&self, url: Url) -> Url {
+        let state = match self.fetch_robots(&url).await {
+            Ok(robots) => RobotsState::Rules(Arc::new(robots)),
+            Err(FetchError::Connect) if url.scheme() == "https" => {
+                let mut plain = url.clone();
+                if plain.set_scheme("http").is_ok() {
+                    return plain;
+                }
+                RobotsState::Unavailable
+            }
+            Err(FetchError::Refused(refusal)) => RobotsState::Refused(refusal),
+            Err(_) => RobotsState::Unavailable,
+        };
+        self.remember_robots(&url, state);
+        url
+    }
+
     /// The message a user sees for a failure on this site.
     pub(crate) fn error(&self, error: FetchError) -> CrawlError {
         let domain = self.site.apex().to_owned();

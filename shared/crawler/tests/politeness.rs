@@ -282,3 +282,36 @@ async fn a_slow_site_is_crawled_in_parts_that_never_fetch_a_page_twice() {
     }
     assert_eq!(site.count("/"), 1);
 }
+
+#[tokio::test]
+async fn one_page_for_an_outline_obeys_robots_and_the_address_guard() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/robots.txt" => html("User-agent: *\nDisallow: /members\n"),
+        "/guide" => html("<main><h2>Why</h2><h3>How</h3><p>Steep it.</p></main>"),
+        "/members/guide" => html("<h2>Secret</h2>"),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
+    // The address is https, the test site plain http: read as a crawl opens a site.
+    let page = crawler
+        .fetch_outline("https://shop.test/guide")
+        .await
+        .unwrap();
+    assert_eq!(page.headings, [(2, "Why".into()), (3, "How".into())]);
+    assert_eq!(page.main_text, "Why\nHow\nSteep it.");
+    let refused = crawler
+        .fetch_outline("http://shop.test/members/guide")
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, CrawlError::RobotsDisallowed { .. }));
+    assert_eq!(site.count("/members/guide"), 0);
+    assert!(matches!(
+        crawler.fetch_outline("http://127.0.0.1:9/x").await,
+        Err(CrawlError::AddressRefused { .. })
+    ));
+    assert!(matches!(
+        crawler.fetch_outline("ftp://shop.test/x").await,
+        Err(CrawlError::InvalidDomain { .. })
+    ));
+}

@@ -28,15 +28,17 @@ pub enum Function {
     Account,
     Jobs,
     Results,
+    Briefs,
     Export,
     Locales,
 }
 
 impl Function {
-    pub const ALL: [Function; 5] = [
+    pub const ALL: [Function; 6] = [
         Self::Account,
         Self::Jobs,
         Self::Results,
+        Self::Briefs,
         Self::Export,
         Self::Locales,
     ];
@@ -47,6 +49,7 @@ impl Function {
             Self::Account => "account",
             Self::Jobs => "jobs",
             Self::Results => "results",
+            Self::Briefs => "briefs",
             Self::Export => "export",
             Self::Locales => "locales",
         }
@@ -111,7 +114,7 @@ const fn streamed(
     }
 }
 
-use Function::{Account, Export, Jobs, Locales, Results};
+use Function::{Account, Briefs, Export, Jobs, Locales, Results};
 use Method::{Delete, Get, Post};
 
 #[rustfmt::skip]
@@ -136,6 +139,7 @@ pub const ROUTES: &[Route] = &[
     buffered(Get,    "/api/v1/jobs/{jobId}/keywords",                      Results, "handlers::keywords"),
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters",                      Results, "handlers::clusters"),
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords", Results, "handlers::cluster_keywords"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/clusters/{clusterId}/brief",    Briefs,  "handlers::brief"),
     buffered(Get,    "/api/v1/jobs/{jobId}/topics",                        Results, "handlers::topics"),
     buffered(Get,    "/api/v1/jobs/{jobId}/personas",                      Results, "handlers::personas"),
     buffered(Get,    "/api/v1/jobs/{jobId}/references",                    Results, "handlers::references"),

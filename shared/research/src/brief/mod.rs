@@ -31,7 +31,7 @@ pub fn word_count_range(counts: &[usize]) -> Option<WordCountRange> {
     sorted.sort_unstable();
     let (min, max) = (*sorted.first()?, *sorted.last()?);
     let middle = sorted.len() / 2;
-    let median = if sorted.len() % 2 == 0 {
+    let median = if sorted.len().is_multiple_of(2) {
         (sorted[middle - 1] + sorted[middle]).div_ceil(2)
     } else {
         sorted[middle]

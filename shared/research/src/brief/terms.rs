@@ -1,101 +1,82 @@
-//! Terms most ranking pages use that the site's page does not: words and two-word phrases
-//! of their main text, stop words and numbers aside.
+//! Terms most ranking pages use that the site's page does not: each page's keyphrases
+//! ([`extract_keyphrases`], the same extraction discovery runs on crawled pages), compared
+//! by their stems.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use crate::text::{is_numeric_word, Analyzer, Language};
+use crate::discovery::extract_keyphrases;
+use crate::text::{Analyzer, Language};
 
 /// Terms a brief lists at most.
 pub const MAX_TERMS: usize = 20;
-/// Shortest word worth listing.
-const MIN_WORD_CHARS: usize = 3;
+/// Keyphrases read per page.
+const PHRASES_PER_PAGE: usize = 40;
 
-#[derive(Default)]
 struct Term {
-    /// Pages using it.
+    /// Pages using it, and its best rank on any of them (0 first).
     pages: usize,
-    uses: usize,
-    /// Its spellings and how often each was used; the most used one is shown.
-    spellings: HashMap<String, usize>,
-    words: usize,
+    best_rank: usize,
+    spelling: String,
+    stems: Vec<String>,
 }
 
-/// Terms used by at least half of `pages` (two at least) and absent from `own_page`, the
-/// most widely used first; with no page of its own the site lacks them all.
+/// Terms among the keyphrases of at least half of `pages` (two at least) that `own_page`
+/// does not use, the most widely used first; with no page of its own the site lacks them
+/// all. A word already inside a listed phrase is not listed again.
 pub fn missing_terms(pages: &[&str], own_page: Option<&str>, language: &Language) -> Vec<String> {
     let analyzer = Analyzer::new(language);
     let mut terms: HashMap<String, Term> = HashMap::new();
     for text in pages {
-        let mut on_page: HashSet<String> = HashSet::new();
-        for_each_term(&analyzer, text, |key, spelling, words| {
-            let term = terms.entry(key.to_string()).or_default();
-            term.uses += 1;
-            term.words = words;
-            *term.spellings.entry(spelling.to_string()).or_default() += 1;
-            if on_page.insert(key.to_string()) {
-                term.pages += 1;
-            }
-        });
+        // Main text comes a block per line (headings, paragraphs): no phrase runs across two.
+        let blocks = text.replace('\n', ".\n");
+        for (rank, phrase) in extract_keyphrases(&blocks, language, PHRASES_PER_PAGE)
+            .into_iter()
+            .enumerate()
+        {
+            let stems = analyzer.stems(&phrase);
+            let term = terms.entry(stems.join(" ")).or_insert_with(|| Term {
+                pages: 0,
+                best_rank: rank,
+                spelling: phrase.clone(),
+                stems,
+            });
+            term.pages += 1;
+            term.best_rank = term.best_rank.min(rank);
+        }
     }
-    let mut owned: HashSet<String> = HashSet::new();
-    if let Some(text) = own_page {
-        for_each_term(&analyzer, text, |key, _, _| {
-            owned.insert(key.to_string());
-        });
-    }
+    let own: Vec<String> = own_page
+        .map(|text| analyzer.stems(text))
+        .unwrap_or_default();
     let needed = pages.len().div_ceil(2).max(2);
-    let mut common: Vec<(&String, &Term)> = terms
-        .iter()
-        .filter(|(key, term)| term.pages >= needed && !owned.contains(*key))
+    let mut common: Vec<&Term> = terms
+        .values()
+        .filter(|term| term.pages >= needed && !contains_run(&own, &term.stems))
         .collect();
     common.sort_by(|a, b| {
-        (b.1.pages, b.1.words, b.1.uses)
-            .cmp(&(a.1.pages, a.1.words, a.1.uses))
-            .then_with(|| a.0.cmp(b.0))
+        b.pages
+            .cmp(&a.pages)
+            .then(b.stems.len().cmp(&a.stems.len()))
+            .then(a.best_rank.cmp(&b.best_rank))
+            .then_with(|| a.spelling.cmp(&b.spelling))
     });
-    let mut listed: Vec<(String, &String)> = Vec::new();
-    for (key, term) in common {
-        // A word already inside a listed phrase adds nothing.
-        if term.words == 1 && listed.iter().any(|(_, k)| k.split(' ').any(|w| w == key)) {
-            continue;
-        }
-        let spelling = term
-            .spellings
+    let mut listed: Vec<&Term> = Vec::new();
+    for term in common {
+        let inside = listed
             .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
-            .map(|(s, _)| s.clone())
-            .unwrap_or_default();
-        listed.push((spelling, key));
+            .any(|l| l.stems.len() > term.stems.len() && contains_run(&l.stems, &term.stems));
+        if !inside {
+            listed.push(term);
+        }
         if listed.len() == MAX_TERMS {
             break;
         }
     }
-    listed.into_iter().map(|(spelling, _)| spelling).collect()
+    listed.into_iter().map(|t| t.spelling.clone()).collect()
 }
 
-/// Calls `visit(stem key, spelling, word count)` for every content word and every pair of
-/// adjacent content words of `text`.
-fn for_each_term(analyzer: &Analyzer, text: &str, mut visit: impl FnMut(&str, &str, usize)) {
-    analyzer.tokenizer().for_each_segment(text, |words| {
-        let mut previous: Option<(String, &str)> = None;
-        for word in words {
-            let content = word.chars().count() >= MIN_WORD_CHARS
-                && !analyzer.is_stop_word(word)
-                && !is_numeric_word(word);
-            if !content {
-                previous = None;
-                continue;
-            }
-            let stem = analyzer.stem(word).into_owned();
-            visit(&stem, word, 1);
-            if let Some((previous_stem, previous_word)) = &previous {
-                let key = format!("{previous_stem} {stem}");
-                let spelling = format!("{previous_word} {word}");
-                visit(&key, &spelling, 2);
-            }
-            previous = Some((stem, word));
-        }
-    });
+/// Whether `run` occurs in `words` as consecutive words.
+fn contains_run(words: &[String], run: &[String]) -> bool {
+    !run.is_empty() && words.windows(run.len()).any(|window| window == run)
 }
 
 #[cfg(test)]
@@ -105,25 +86,16 @@ mod tests {
     #[test]
     fn terms_most_pages_share_and_the_site_lacks() {
         let pages = [
-            "Gutter guards keep leaves out. Downspout cleaning matters. Call 555 today.",
-            "Install gutter guards before autumn leaves fall. Check the downspout.",
-            "Gutter guards and a clear downspout stop ice dams.",
+            "Gutter guards keep autumn leaves out of the gutters. Downspout extensions move water away. Call 555 today.",
+            "Install gutter guards before autumn leaves fall. Downspout extensions protect the foundation.",
+            "Gutter guards and downspout extensions stop ice dams.",
         ];
-        let own = "We clean gutters and fix every downspout.";
-        let terms = missing_terms(&pages, Some(own), &Language::english());
-        assert_eq!(terms[0], "gutter guards");
-        assert!(terms.contains(&"leaves".to_string()), "{terms:?}");
-        // The site has it; and a word inside a listed phrase is not listed again.
-        assert!(
-            !terms.iter().any(|t| t == "downspout" || t == "guards"),
-            "{terms:?}"
-        );
-        assert!(!terms.iter().any(|t| t == "555" || t == "the"), "{terms:?}");
         let without_page = missing_terms(&pages, None, &Language::english());
-        assert!(
-            without_page.contains(&"downspout".to_string()),
-            "{without_page:?}"
-        );
+        assert_eq!(without_page, ["gutter guards", "autumn leaves"]);
+        // The site has it; a word inside a listed phrase is not listed again.
+        let own = "We clean gutters before the autumn leaves come down.";
+        let terms = missing_terms(&pages, Some(own), &Language::english());
+        assert_eq!(terms, ["gutter guards"]);
     }
 
     #[test]

@@ -1,0 +1,67 @@
+//! The briefs function: a cluster's content brief, made on its first request by reading the
+//! pages that rank (through the crawler, so with its address guard and politeness), then
+//! stored with the job. Owner or demo job; everyone else gets 404.
+
+mod handlers;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use axum::Router;
+use kr_aws::Wiring;
+use kr_briefs::BriefSettings;
+use kr_core::config::Config;
+use kr_core::store::{ArtifactStore, BriefLedger, JobStore};
+use kr_crawler::{CrawlConfig, Crawler};
+use kr_http::auth::Authenticator;
+use kr_query::DatasetCache;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Datasets kept per warm instance: briefs of one job are usually asked for one after another.
+const CACHED_DATASETS: usize = 2;
+
+#[derive(Clone, FromRef)]
+pub struct BriefsState {
+    pub config: Arc<Config>,
+    pub auth: Arc<Authenticator>,
+    pub jobs: Arc<dyn JobStore>,
+    pub ledger: Arc<dyn BriefLedger>,
+    pub objects: Arc<dyn ArtifactStore>,
+    pub cache: Arc<DatasetCache>,
+    pub crawler: Arc<Crawler>,
+    pub settings: Arc<BriefSettings>,
+}
+
+impl BriefsState {
+    pub async fn from_config(config: Config) -> Result<Self, String> {
+        let crawler = Crawler::new(CrawlConfig::from_env().map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+        let settings = BriefSettings::from_vars(|name| std::env::var(name).ok())?;
+        Ok(Self::with(config, crawler, settings).await)
+    }
+
+    /// The state with a crawler and settings of the caller's (tests and benchmarks).
+    pub async fn with(config: Config, crawler: Crawler, settings: BriefSettings) -> Self {
+        let wiring = Wiring::from_config(config).await;
+        Self {
+            auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
+            config: wiring.config,
+            jobs: wiring.store.clone(),
+            ledger: wiring.store,
+            objects: wiring.objects,
+            cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
+            crawler: Arc::new(crawler),
+            settings: Arc::new(settings),
+        }
+    }
+}
+
+/// This function's endpoints (`kr_http::routes::ROUTES`), documented.
+pub fn api() -> OpenApiRouter<BriefsState> {
+    OpenApiRouter::new().routes(routes!(handlers::brief))
+}
+
+pub fn router(state: BriefsState) -> Router {
+    kr_http::router(api(), state)
+}

@@ -1,0 +1,318 @@
+//! Cluster briefs end to end: a job run by the real pipeline over the sample sites with the
+//! DataForSEO mock, then the briefs function reading the pages that rank for "cold brew" in
+//! the mock's results (`tests/fixtures/ranking-pages/`, served on loopback by host) through
+//! the real crawler, against the emulator.
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+
+use kr_briefs::BriefSettings;
+use kr_briefs_function::{router, BriefsState};
+use kr_core::service::account::issue_api_key;
+use kr_core::store::JobStore;
+use kr_crawler::{CrawlConfig, Crawler};
+use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
+use kr_tests::harness::{self, Call, Reply};
+use kr_tests::pipeline_rig::{provider_at, rig, Rig};
+use kr_tests::sites::{resolve_spec, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY};
+use kr_tests::template::workspace_root;
+use serde_json::Value;
+
+const COLD_BREW: &str = "c-cold-brew";
+
+/// Every host of the mock's results pages, sent to the ranking pages' server (a 404 for the
+/// ones it has no folder for): no lookup ever leaves the machine.
+fn ranking_hosts(ranking: SocketAddr) -> String {
+    let serps: Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace_root().join("tests/fixtures/dataforseo/serp.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut hosts = BTreeSet::new();
+    for page in serps.as_object().unwrap().values() {
+        for url in page["organic"].as_array().into_iter().flatten() {
+            let rest = url.as_str().unwrap().split_once("://").unwrap().1;
+            let host = rest.split('/').next().unwrap().to_string();
+            let bare = host.strip_prefix("www.").unwrap_or(&host).to_string();
+            hosts.insert(bare);
+        }
+    }
+    hosts
+        .iter()
+        .filter(|host| {
+            !host.ends_with("brightbrew-coffee.com") && !host.ends_with("roastrivals.com")
+        })
+        .map(|host| format!("{host}={ranking},www.{host}={ranking}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+struct Briefs {
+    rig: Rig,
+    job: kr_core::domain::Job,
+    owner_key: String,
+    app: axum::Router,
+}
+
+async fn briefs(max_per_job: u32) -> Briefs {
+    let mock = MockDataForSeo::start(MockConfig::default()).await.unwrap();
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
+    let rig = rig(Some(provider), &[]).await;
+    let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
+    let job = rig.complete(job.id).await;
+    let sites = serve_sites(
+        "127.0.0.1:0".parse().unwrap(),
+        kr_tests::sites::fixtures_root(),
+    )
+    .await
+    .unwrap();
+    let ranking = serve_sites(
+        "127.0.0.1:0".parse().unwrap(),
+        workspace_root().join("tests/fixtures/ranking-pages"),
+    )
+    .await
+    .unwrap();
+    let resolve = format!("{},{}", resolve_spec(sites), ranking_hosts(ranking));
+    let crawler = Crawler::new(
+        CrawlConfig::from_vars(|name| match name {
+            "KR_CRAWL_RESOLVE" => Some(resolve.clone()),
+            "KR_CRAWL_DELAY_MS" => Some("20".into()),
+            _ => None,
+        })
+        .unwrap(),
+    )
+    .unwrap();
+    let (_, secret) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), job.owner, None)
+        .await
+        .unwrap();
+    let state = BriefsState::with(harness::config(), crawler, BriefSettings { max_per_job }).await;
+    Briefs {
+        owner_key: secret.expose().to_string(),
+        app: router(state),
+        rig,
+        job,
+    }
+}
+
+impl Briefs {
+    async fn get(&self, cluster: &str, accept: Option<&str>) -> Reply {
+        let mut call = Call::get(&format!(
+            "/api/v1/jobs/{}/clusters/{cluster}/brief",
+            self.job.id
+        ))
+        .api_key(&self.owner_key);
+        if let Some(accept) = accept {
+            call = call.header("accept", accept);
+        }
+        call.send(&self.app).await
+    }
+}
+
+fn texts(brief: &Value, field: &str, key: &str) -> Vec<String> {
+    brief[field]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[key].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_brief_reads_the_pages_that_rank_obeys_robots_and_is_made_once() {
+    let briefs = briefs(2).await;
+    let brief = briefs.get(COLD_BREW, None).await.expect(200).json;
+
+    assert_eq!(brief["clusterName"], "cold brew");
+    assert_eq!(brief["primaryKeyword"]["keyword"], "cold brew");
+    assert_eq!(brief["pageType"], "guide");
+    assert_eq!(brief["action"], "improve");
+    // The five best results for the primary keyword, in rank order; the one its robots.txt
+    // forbids and the one that is not there are named, not read.
+    let sources = brief["sources"].as_array().unwrap();
+    let got: Vec<(&str, i64, bool)> = sources
+        .iter()
+        .map(|s| {
+            (
+                s["url"].as_str().unwrap(),
+                s["position"].as_i64().unwrap(),
+                s["fetched"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "https://www.intelligentsia.com/cold-brew-coffee-how-to",
+                1,
+                true
+            ),
+            ("https://www.coffeeaffection.com/cold-brew", 2, true),
+            (
+                "https://www.foodandwine.com/cold-brew-coffee-best",
+                3,
+                false
+            ),
+            (
+                "https://www.wholelattelove.com/cold-brew-coffee-explained",
+                4,
+                true
+            ),
+            ("https://www.nespresso.com/cold-brew-coffee-tips", 5, false),
+        ]
+    );
+    assert_eq!(
+        sources[2]["skippedBecause"],
+        "its robots.txt disallows reading it"
+    );
+    assert_eq!(
+        sources[4]["skippedBecause"],
+        "it answered with HTTP status 404"
+    );
+
+    // The outline: sections the pages share, merged, in the pages' order; chrome and comment
+    // headings left out; the hostile page's script never part of a heading.
+    let outline: Vec<(String, i64)> = brief["outline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["text"].as_str().unwrap().to_string(),
+                h["pages"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(outline[0], ("What is cold brew coffee?".to_string(), 3));
+    assert!(
+        outline.contains(&("The cold brew ratio".to_string(), 2)),
+        "{outline:?}"
+    );
+    // The hostile page's heading is text: its escaped markup is the words it shows.
+    let hostile = "The cold brew ratio <script>alert(1)</script>";
+    assert!(outline.contains(&(hostile.to_string(), 1)), "{outline:?}");
+    assert!(
+        outline.contains(&("How to make cold brew".to_string(), 2)),
+        "{outline:?}"
+    );
+    for left_out in [
+        "Related posts",
+        "Leave a Reply",
+        "Shop",
+        "Forbidden by robots.txt",
+    ] {
+        assert!(
+            outline.iter().all(|(text, _)| text != left_out),
+            "{left_out}"
+        );
+    }
+    assert!(outline
+        .iter()
+        .all(|(text, _)| !text.contains("alert(\"brief\")")));
+    let words = &brief["wordCount"];
+    assert!(words["min"].as_i64().unwrap() > 0 && words["min"].as_i64() <= words["max"].as_i64());
+    let terms: Vec<&str> = brief["missingTerms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    // The pages' shared terms the site's cold brew page does not use.
+    assert!(
+        terms.contains(&"burr grinder") && terms.contains(&"sealed jar"),
+        "{terms:?}"
+    );
+    assert!(!terms.contains(&"cold brew"), "{terms:?}");
+    // Its own page is the target, never a link to itself.
+    let target = brief["targetUrl"].as_str().unwrap();
+    assert!(texts(&brief, "internalLinks", "url")
+        .iter()
+        .all(|url| !url.ends_with(target.split_once("://").unwrap().1)));
+    assert!(texts(&brief, "secondaryKeywords", "keyword").contains(&"cold brew coffee".to_string()));
+    assert!(brief["questions"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("how to make cold brew")));
+
+    // Stored: the second request reads it, the pages are not read again, it counted once.
+    let again = briefs.get(COLD_BREW, None).await.expect(200).json;
+    assert_eq!(again["generatedAt"], brief["generatedAt"]);
+    let job = briefs.rig.store.job(briefs.job.id).await.unwrap().unwrap();
+    assert_eq!(job.briefs, 1);
+
+    // Markdown for people: every crawled text literal, nothing a renderer would run.
+    let markdown = briefs
+        .get(COLD_BREW, Some("text/markdown"))
+        .await
+        .expect(200);
+    assert!(markdown
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/markdown"));
+    assert!(
+        markdown.text.starts_with("# Brief: cold brew\n"),
+        "{}",
+        markdown.text
+    );
+    assert!(markdown.text.contains("## Outline"));
+    assert!(!markdown.text.contains("<script") && !markdown.text.contains("<img"));
+    assert!(
+        markdown
+            .text
+            .contains("The cold brew ratio &lt;script&gt;alert\\(1\\)&lt;/script&gt;"),
+        "{}",
+        markdown.text
+    );
+
+    // The bound: a second cluster is made, a third is refused, the made ones stay readable.
+    briefs.get("c-moka-pot", None).await.expect(200);
+    let refused = briefs.get("c-nitro-cold-brew", None).await.expect(403);
+    assert_eq!(refused.code(), "forbidden");
+    briefs.get(COLD_BREW, None).await.expect(200);
+}
+
+#[tokio::test]
+async fn bad_requests_get_clear_errors_and_no_one_else_reads_a_brief() {
+    let briefs = briefs(5).await;
+    let unknown = briefs.get("c-no-such-cluster", None).await.expect(404);
+    assert_eq!(unknown.code(), "not_found");
+    assert_eq!(unknown.json["error"], "Cluster not found.");
+
+    // Another account's key: the job does not exist for it.
+    let (_, stranger) = harness::user_with_key(&briefs.rig.store, 1, 1).await;
+    let foreign = Call::get(&format!(
+        "/api/v1/jobs/{}/clusters/{COLD_BREW}/brief",
+        briefs.job.id
+    ))
+    .api_key(&stranger)
+    .send(&briefs.app)
+    .await
+    .expect(404);
+    assert_eq!(foreign.code(), "not_found");
+
+    // A job that has not completed has no clusters to brief yet.
+    let (owner, waiting) = briefs.rig.start_at(DEMO_PRIMARY, &[], 2840).await;
+    let (_, key) = issue_api_key(
+        briefs.rig.store.as_ref(),
+        briefs.rig.store.as_ref(),
+        owner.id,
+        None,
+    )
+    .await
+    .unwrap();
+    let early = Call::get(&format!(
+        "/api/v1/jobs/{}/clusters/{COLD_BREW}/brief",
+        waiting.id
+    ))
+    .api_key(key.expose())
+    .send(&briefs.app)
+    .await
+    .expect(409);
+    assert_eq!(early.code(), "job_not_ready");
+    assert!(early.json["error"]
+        .as_str()
+        .unwrap()
+        .contains("not completed"));
+    let job = briefs.rig.store.job(briefs.job.id).await.unwrap().unwrap();
+    assert_eq!(job.briefs, 0, "refusals are not counted");
+}
