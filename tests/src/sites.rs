@@ -86,3 +86,48 @@ pub fn resolve_spec(address: SocketAddr) -> String {
     hosts.sort();
     hosts.join(",")
 }
+
+/// `KR_CRAWL_RESOLVE` entries sending every other host of the DataForSEO mock's results
+/// pages (`tests/fixtures/dataforseo/serp.json`) to `address`: a brief reading those pages
+/// never looks a name up outside the machine. Point it at the ranking pages' server
+/// (`tests/fixtures/ranking-pages/`, a 404 for hosts it has no folder for) or at a closed
+/// port.
+pub fn serp_hosts_resolve(address: SocketAddr) -> String {
+    let text =
+        std::fs::read_to_string(workspace_root().join("tests/fixtures/dataforseo/serp.json"))
+            .expect("the mock's SERP fixture");
+    let serps: serde_json::Value = serde_json::from_str(&text).expect("SERP fixture is JSON");
+    let samples: Vec<String> = std::fs::read_dir(fixtures_root())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut hosts = std::collections::BTreeSet::new();
+    for page in serps
+        .as_object()
+        .into_iter()
+        .flat_map(|pages| pages.values())
+    {
+        for url in page["organic"].as_array().into_iter().flatten() {
+            let rest = url
+                .as_str()
+                .unwrap_or_default()
+                .split_once("://")
+                .map_or("", |(_, r)| r);
+            let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            let bare = host
+                .strip_prefix("www.")
+                .unwrap_or(host)
+                .to_ascii_lowercase();
+            if !bare.is_empty() && !samples.contains(&bare) {
+                hosts.insert(bare);
+            }
+        }
+    }
+    hosts
+        .iter()
+        .map(|host| format!("{host}={address},www.{host}={address}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}

@@ -3,9 +3,6 @@
 //! the mock's results (`tests/fixtures/ranking-pages/`, served on loopback by host) through
 //! the real crawler, against the emulator.
 
-use std::collections::BTreeSet;
-use std::net::SocketAddr;
-
 use kr_briefs::BriefSettings;
 use kr_briefs_function::{router, BriefsState};
 use kr_core::service::account::issue_api_key;
@@ -14,38 +11,13 @@ use kr_crawler::{CrawlConfig, Crawler};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
-use kr_tests::sites::{resolve_spec, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY};
+use kr_tests::sites::{
+    resolve_spec, serp_hosts_resolve, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY,
+};
 use kr_tests::template::workspace_root;
 use serde_json::Value;
 
 const COLD_BREW: &str = "c-cold-brew";
-
-/// Every host of the mock's results pages, sent to the ranking pages' server (a 404 for the
-/// ones it has no folder for): no lookup ever leaves the machine.
-fn ranking_hosts(ranking: SocketAddr) -> String {
-    let serps: Value = serde_json::from_str(
-        &std::fs::read_to_string(workspace_root().join("tests/fixtures/dataforseo/serp.json"))
-            .unwrap(),
-    )
-    .unwrap();
-    let mut hosts = BTreeSet::new();
-    for page in serps.as_object().unwrap().values() {
-        for url in page["organic"].as_array().into_iter().flatten() {
-            let rest = url.as_str().unwrap().split_once("://").unwrap().1;
-            let host = rest.split('/').next().unwrap().to_string();
-            let bare = host.strip_prefix("www.").unwrap_or(&host).to_string();
-            hosts.insert(bare);
-        }
-    }
-    hosts
-        .iter()
-        .filter(|host| {
-            !host.ends_with("brightbrew-coffee.com") && !host.ends_with("roastrivals.com")
-        })
-        .map(|host| format!("{host}={ranking},www.{host}={ranking}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
 
 struct Briefs {
     rig: Rig,
@@ -72,7 +44,7 @@ async fn briefs(max_per_job: u32) -> Briefs {
     )
     .await
     .unwrap();
-    let resolve = format!("{},{}", resolve_spec(sites), ranking_hosts(ranking));
+    let resolve = format!("{},{}", resolve_spec(sites), serp_hosts_resolve(ranking));
     let crawler = Crawler::new(
         CrawlConfig::from_vars(|name| match name {
             "KR_CRAWL_RESOLVE" => Some(resolve.clone()),

@@ -33,7 +33,7 @@ use kr_core::domain::{JobId, JobStatus, Plan};
 use kr_core::service::account::issue_api_key;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{ApiKeyStore, ArtifactStore, JobStore};
-use kr_crawler::GuardedClient;
+use kr_crawler::{CrawlConfig, Crawler, GuardedClient};
 use kr_http::routes::{Function, ROUTES};
 use kr_notifier::Notifier;
 use kr_pipeline::event::{handle_event_from, Source};
@@ -47,7 +47,7 @@ use kr_tests::gateway::{function_router, matches};
 use kr_tests::harness::{self, Call, Reply, TEST_PASSWORD};
 use kr_tests::iam::{self, Access, Resources};
 use kr_tests::pipeline_rig::{provider_at, rig_with_personas_model};
-use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
+use kr_tests::sites::{serp_hosts_resolve, DEMO_COMPETITOR, DEMO_PRIMARY};
 use kr_tests::template::Template;
 use serde_json::json;
 use tokio::sync::{watch, Notify};
@@ -114,9 +114,36 @@ impl Service {
         let mut api = HashMap::new();
         for function in Function::ALL {
             let recorder = CallRecorder::new();
-            let router = recorder
-                .build(function_router(function, config.clone()))
-                .await;
+            let router = match function {
+                // Its crawler reads the pages ranking in the mock's results: sent to a closed
+                // local port, they are skipped, and no name is looked up outside the machine.
+                Function::Briefs => {
+                    recorder
+                        .build(async {
+                            let crawler = Crawler::new(
+                                CrawlConfig::from_vars(|name| {
+                                    (name == "KR_CRAWL_RESOLVE")
+                                        .then(|| serp_hosts_resolve("127.0.0.1:1".parse().unwrap()))
+                                })
+                                .unwrap(),
+                            )
+                            .unwrap();
+                            let state = kr_briefs_function::BriefsState::with(
+                                config.clone(),
+                                crawler,
+                                kr_briefs::BriefSettings::default(),
+                            )
+                            .await;
+                            kr_briefs_function::router(state)
+                        })
+                        .await
+                }
+                _ => {
+                    recorder
+                        .build(function_router(function, config.clone()))
+                        .await
+                }
+            };
             api.insert(function, router);
             recorders.insert(function.binary(), recorder);
         }
@@ -784,6 +811,15 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
             c.api_key(&results)
         })
         .await;
+    // A brief is made (counted on the job, stored under its prefix), then read back.
+    let briefs = key(Function::Briefs);
+    for _ in 0..2 {
+        service
+            .api_ok("GET", &format!("{base}/clusters/{cluster}/brief"), |c| {
+                c.api_key(&briefs)
+            })
+            .await;
+    }
     service
         .api_ok("GET", &format!("{base}/topics"), |c| c.api_key(&results))
         .await;
