@@ -8,10 +8,11 @@ use kr_core::domain::{LanguageCode, LocationCode};
 use kr_core::service::account::issue_api_key;
 use kr_core::service::jobs::CreateJobRequest;
 use kr_core::store::UserStore;
+use kr_crawler::{CrawlConfig, Crawler};
 use kr_mcp::{router, McpState};
 use kr_tests::harness;
 use kr_tests::pipeline_rig::rig;
-use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
+use kr_tests::sites::{fixtures_root, resolve_spec, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -79,7 +80,17 @@ async fn an_assistant_researches_through_the_tools() {
         .unwrap();
     let mut config = harness::config();
     config.jobs_queue_url = rig.queue_url.clone();
-    let url = serve(router(McpState::from_config(config).await)).await;
+    // Briefs read the sample sites only, where the rig's crawler found them.
+    let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
+        .await
+        .unwrap();
+    let crawler = Crawler::new(
+        CrawlConfig::from_vars(|name| (name == "KR_CRAWL_RESOLVE").then(|| resolve_spec(sites)))
+            .unwrap(),
+    )
+    .unwrap();
+    let state = McpState::from_config(config).await.with_crawler(crawler);
+    let url = serve(router(state)).await;
     let client = connect(&url, key.expose()).await;
     let server = client.peer_info().and_then(|info| info.server_info.clone());
     assert_eq!(server.map(|s| s.name).as_deref(), Some("keyword-research"));
@@ -96,6 +107,7 @@ async fn an_assistant_researches_through_the_tools() {
             "query_keywords",
             "list_clusters",
             "cluster_keywords",
+            "cluster_brief",
             "content_plan",
             "get_personas",
             "get_references",
@@ -186,6 +198,36 @@ async fn an_assistant_researches_through_the_tools() {
             assert_eq!(cluster["action"], "create");
         }
     }
+    // A brief, offline: the competitor's pages for the cluster are the pages read.
+    let dataset = rig.dataset(job.id).await;
+    let moka = dataset
+        .keywords
+        .iter()
+        .find(|k| k.keyword == "best coffee for moka pot")
+        .expect("the competitor's moka pot pages are a gap")
+        .cluster_id
+        .clone();
+    let brief = call(
+        &client,
+        "cluster_brief",
+        json!({"jobId": id, "clusterId": moka}),
+    )
+    .await;
+    let brief = &ok(&brief)["brief"];
+    let sources = brief["sources"].as_array().unwrap();
+    assert!(!sources.is_empty(), "{brief}");
+    assert!(sources
+        .iter()
+        .all(|s| s["url"].as_str().unwrap().contains("roastrivals.com")));
+    assert!(sources.iter().any(|s| s["fetched"] == true), "{brief}");
+    assert_eq!(brief["pageType"], Value::Null, "offline: no results page");
+    let no_cluster = call(
+        &client,
+        "cluster_brief",
+        json!({"jobId": id, "clusterId": "c-nowhere"}),
+    )
+    .await;
+    assert_eq!(failed(&no_cluster)["code"], "not_found");
     let bad_topic = call(
         &client,
         "content_plan",

@@ -19,8 +19,10 @@ use axum::Router;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
+use kr_briefs::BriefSettings;
 use kr_core::config::Config;
-use kr_core::store::{ArtifactStore, JobQueue, JobStore, ResultStore, UserStore};
+use kr_core::store::{ArtifactStore, BriefLedger, JobQueue, JobStore, ResultStore, UserStore};
+use kr_crawler::{CrawlConfig, Crawler};
 use kr_http::auth::{AuthMethod, Authenticator};
 use kr_http::extract::{read_body_capped, CurrentUser, MAX_KEYWORDS_BODY_BYTES};
 use kr_http::routes::MCP_PATH;
@@ -45,6 +47,10 @@ pub struct McpState {
     pub removals: Arc<dyn ResultStore>,
     pub cache: Arc<DatasetCache>,
     pub signing: Arc<SigningKeySource>,
+    /// For `cluster_brief`, as in the briefs function.
+    pub ledger: Arc<dyn BriefLedger>,
+    pub crawler: Arc<Crawler>,
+    pub brief_settings: Arc<BriefSettings>,
 }
 
 impl McpState {
@@ -61,12 +67,28 @@ impl McpState {
                 wiring.config.webhook_signing_key_arn.clone(),
             )),
             jobs: wiring.store.clone(),
+            ledger: wiring.store.clone(),
             users: wiring.store,
             artifacts: wiring.objects.clone(),
             removals: wiring.objects,
             cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
             config: wiring.config,
+            crawler: Arc::new(
+                CrawlConfig::from_env()
+                    .and_then(Crawler::new)
+                    .expect("KR_CRAWL_* settings are valid"),
+            ),
+            brief_settings: Arc::new(
+                BriefSettings::from_vars(|name| std::env::var(name).ok())
+                    .expect("KR_MAX_BRIEFS_PER_JOB is valid"),
+            ),
         }
+    }
+
+    /// The state with another crawler for `cluster_brief` (tests reach local sites only).
+    pub fn with_crawler(mut self, crawler: Crawler) -> Self {
+        self.crawler = Arc::new(crawler);
+        self
     }
 }
 

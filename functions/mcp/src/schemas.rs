@@ -142,6 +142,16 @@ pub fn cluster_keywords() -> Map<String, Value> {
     object(properties, &["jobId", "clusterId"])
 }
 
+pub fn cluster_brief() -> Map<String, Value> {
+    let mut properties = Map::new();
+    properties.insert("jobId".into(), job_id());
+    properties.insert(
+        "clusterId".into(),
+        json!({"type": "string", "description": "A cluster id from list_clusters or content_plan."}),
+    );
+    object(properties, &["jobId", "clusterId"])
+}
+
 pub fn list_clusters() -> Map<String, Value> {
     let mut properties = parameters(ClusterQuery::into_params(query));
     properties.insert("jobId".into(), job_id());

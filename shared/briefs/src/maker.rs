@@ -101,7 +101,12 @@ impl BriefMaker<'_> {
             .iter()
             .filter(|k| k.cluster_id == cluster.id)
             .collect();
-        let sources = pick_sources(&material, cluster, &members);
+        let topic = dataset
+            .topics
+            .iter()
+            .find(|t| Some(&t.id) == cluster.topic_id.as_ref())
+            .map(|t| t.name.as_str());
+        let sources = pick_sources(&material, cluster, &members, topic);
         let readings: Vec<Reading> = join_all(sources.into_iter().map(|source| async move {
             let read = tokio::time::timeout(READ_DEADLINE, self.crawler.fetch_outline(&source.url))
                 .await

@@ -1,6 +1,7 @@
 //! Which pages a brief reads: the ones that rank for the cluster's primary keyword, in rank
 //! order; then what ranks for its other keywords and the competitors' pages for it; offline,
-//! the competitors' crawled pages whose title or H1 names the cluster.
+//! the competitors' crawled pages whose title or H1 names the cluster, its topic or one of
+//! its keywords, or failing that their head (the last words in English).
 
 use std::collections::HashSet;
 
@@ -74,6 +75,7 @@ pub(crate) fn pick_sources(
     material: &Material,
     cluster: &ClusterRecord,
     members: &[&KeywordRecord],
+    topic: Option<&str>,
 ) -> Vec<Source> {
     let mut picked = Picked::new(material.primary_domain);
     if let Some(primary) = primary_keyword(cluster, members) {
@@ -112,14 +114,46 @@ pub(crate) fn pick_sources(
         picked.add(&site.url, None);
     }
     if picked.sources.is_empty() {
+        // Pages named for the cluster first, then for its topic's head term, then for any of
+        // its keywords.
         let competitors = material.outlines(false);
         let matcher = PageMatcher::new(&competitors, material.language);
-        for (page, _) in matcher.matches(&cluster.name) {
-            picked.add(&page.url, None);
+        let names = [cluster.name.as_str(), cluster.primary_keyword.as_str()]
+            .into_iter()
+            .chain(topic)
+            .chain(members.iter().map(|k| k.keyword.as_str()));
+        for name in names {
+            for phrase in head_phrases(name, material.language) {
+                for (page, _) in matcher.matches(&phrase) {
+                    picked.add(&page.url, None);
+                }
+            }
         }
     }
     picked.sources.truncate(MAX_SOURCES);
     picked.sources
+}
+
+/// `name`, then shorter and shorter phrases of it that keep its head ("best coffee for moka
+/// pot" → "coffee for moka pot" → "for moka pot" → "moka pot"), two words at least: a page
+/// about the thing serves a brief on a modifier of it.
+fn head_phrases(name: &str, language: &Language) -> Vec<String> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if words.len() < 2 {
+        return vec![name.to_string()];
+    }
+    let head_first = language.head_is_first();
+    (2..=words.len())
+        .rev()
+        .map(|len| {
+            let kept = if head_first {
+                &words[..len]
+            } else {
+                &words[words.len() - len..]
+            };
+            kept.join(" ")
+        })
+        .collect()
 }
 
 /// The record of the cluster's primary keyword, else its first member.
@@ -226,7 +260,7 @@ mod tests {
             language: &Language::english(),
         };
         let refs: Vec<&KeywordRecord> = members.iter().collect();
-        let picked = pick_sources(&material, &cluster, &refs);
+        let picked = pick_sources(&material, &cluster, &refs, None);
         let got: Vec<(&str, Option<u32>)> = picked
             .iter()
             .map(|s| (s.url.as_str(), s.position))
@@ -240,6 +274,28 @@ mod tests {
                 ("https://rival.example/gutters", None),
             ]
         );
+    }
+
+    #[test]
+    fn shorter_phrases_keep_the_head() {
+        assert_eq!(
+            head_phrases("best coffee for moka pot", &Language::english()),
+            [
+                "best coffee for moka pot",
+                "coffee for moka pot",
+                "for moka pot",
+                "moka pot"
+            ]
+        );
+        assert_eq!(
+            head_phrases("cafetière italienne pas chère", &Language::new("fr")),
+            [
+                "cafetière italienne pas chère",
+                "cafetière italienne pas",
+                "cafetière italienne"
+            ]
+        );
+        assert_eq!(head_phrases("grinder", &Language::english()), ["grinder"]);
     }
 
     #[test]
@@ -277,7 +333,7 @@ mod tests {
             primary_domain: "acme.example",
             language: &Language::english(),
         };
-        let picked = pick_sources(&material, &cluster, &[]);
+        let picked = pick_sources(&material, &cluster, &[], None);
         assert_eq!(picked.len(), 1);
         assert_eq!(picked[0].url, "https://rival.example/gutter-cleaning");
     }
