@@ -733,7 +733,22 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // ---------------------------------------------------------------- the MCP endpoint
     let mcp_recorder = CallRecorder::new();
     let mcp = mcp_recorder
-        .build(async { kr_mcp::router(kr_mcp::McpState::from_config(config.clone()).await) })
+        .build(async {
+            // Its briefs read pages as the briefs function's do: never past the machine.
+            let crawler = Crawler::new(
+                CrawlConfig::from_vars(|name| {
+                    (name == "KR_CRAWL_RESOLVE")
+                        .then(|| serp_hosts_resolve("127.0.0.1:1".parse().unwrap()))
+                })
+                .unwrap(),
+            )
+            .unwrap();
+            kr_mcp::router(
+                kr_mcp::McpState::from_config(config.clone())
+                    .await
+                    .with_crawler(crawler),
+            )
+        })
         .await;
     service.recorders.insert(MCP, mcp_recorder);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -758,6 +773,20 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     ] {
         mcp_call(&assistant, tool, args).await;
     }
+    // A brief of the second cluster (the briefs function makes the first's below).
+    let listed = mcp_call(
+        &assistant,
+        "list_clusters",
+        json!({"jobId": completes.to_string()}),
+    )
+    .await;
+    let second = listed["clusters"][1]["id"].as_str().expect("two clusters");
+    mcp_call(
+        &assistant,
+        "cluster_brief",
+        json!({"jobId": completes.to_string(), "clusterId": second}),
+    )
+    .await;
     // A job with its own keywords and a callback, then its references before the pipeline
     // wrote them (an absent object).
     let created = mcp_call(
