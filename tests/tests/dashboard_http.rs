@@ -8,6 +8,8 @@ use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 
+#[path = "dashboard_http/brief.rs"]
+mod brief;
 #[path = "dashboard_http/content_plan.rs"]
 mod content_plan;
 #[path = "dashboard_http/serp_page.rs"]

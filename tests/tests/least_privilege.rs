@@ -935,6 +935,16 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
             tab,
         );
     }
+    // A brief the API made, and one not made yet (an absent object).
+    let unmade = clusters.json["clusters"][2]["id"].as_str().unwrap();
+    for id in [cluster.as_str(), unmade] {
+        ok(
+            service
+                .page(page(format!("/jobs/{completes}/clusters/{id}/brief")))
+                .await,
+            "brief page",
+        );
+    }
     let made = ok(
         service
             .page(form(

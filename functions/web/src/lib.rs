@@ -5,7 +5,8 @@
 //!
 //! Pages (everything outside `/api/`; `kr_http::routes::DASHBOARD_PATHS` in the template):
 //! `/` · `/login` · `/logout` · `/demo` · `/jobs` · `/jobs/new` · `/jobs/{jobId}` (tabs
-//! `keywords`, `clusters`, `personas`, `overview`) · `/jobs/{jobId}/delete` ·
+//! `keywords`, `clusters`, `personas`, `overview`) · `/jobs/{jobId}/clusters/{clusterId}/brief`
+//! · `/jobs/{jobId}/delete` ·
 //! `/settings/api-keys` · `/settings/api-keys/{keyId}/revoke` · `/assets/{file}`.
 
 pub mod charts;
@@ -99,6 +100,10 @@ pub fn router(state: WebState) -> Router {
             get(pages::new_job::form).post(pages::new_job::submit),
         )
         .route("/jobs/{job_id}", get(pages::job::show))
+        .route(
+            "/jobs/{job_id}/clusters/{cluster_id}/brief",
+            get(pages::job::brief::show),
+        )
         .route(
             "/jobs/{job_id}/delete",
             get(pages::jobs::confirm_delete).post(pages::jobs::delete),

@@ -3,7 +3,8 @@
 // - partial navigation: links and forms marked data-partial swap #results in place and
 //   keep the URL (shareable, back button) in step;
 // - forms marked data-once send once; buttons with data-copy copy a field;
-// - the new-job form previews what the job will use (POST /api/v1/jobs/estimate).
+// - the new-job form previews what the job will use (POST /api/v1/jobs/estimate);
+// - a brief not made yet is asked of the API (GET .../brief), then the page shows it.
 (function () {
   "use strict";
 
@@ -221,6 +222,34 @@
     ask();
   }
 
+  // The API makes the brief (reading the ranking pages takes a few seconds); the page then
+  // reloads to show the stored one. Refusals (not completed, the job's bound) are shown.
+  function briefMaker(box) {
+    var button = box.querySelector("[data-make-brief]");
+    var error = box.querySelector("[data-brief-error]");
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      button.textContent = "Reading the pages that rank…";
+      fetch(box.getAttribute("data-brief-endpoint"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
+        .then(function (answer) {
+          if (answer.ok) { window.location.reload(); return; }
+          error.textContent = answer.body.error || "The brief could not be made.";
+          error.hidden = false;
+          button.disabled = false;
+          button.textContent = "Try again";
+        })
+        .catch(function () {
+          error.textContent = "The brief could not be made; check your connection and try again.";
+          error.hidden = false;
+          button.disabled = false;
+          button.textContent = "Try again";
+        });
+    });
+  }
+
   document.querySelectorAll("output[data-estimate]").forEach(previewEstimates);
+  document.querySelectorAll("[data-brief-endpoint]").forEach(briefMaker);
   document.querySelectorAll("[data-poll-job]").forEach(follow);
 })();

@@ -1,5 +1,6 @@
 //! Clusters: a treemap of all of them (size = search volume, colour = dominant intent) and a
-//! sortable list with their aggregates; a cluster opens its keywords.
+//! sortable list with their aggregates; a cluster opens its keywords, its "Brief" button its
+//! writer's brief.
 
 use axum::http::StatusCode;
 use kr_core::dataset::ClusterRecord;
@@ -66,6 +67,7 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                             }
                         }
                         th scope="col" { "Intent" }
+                        th scope="col" { span.sr-only { "Brief" } }
                     } }
                     tbody {
                         @for cluster in page {
@@ -80,6 +82,7 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                                 td.num { (format!("{:.0}", cluster.organic_opportunity_score)) }
                                 td.num { (format::money(cluster.opportunity_value)) }
                                 td { (format::intent_badge(cluster.dominant_intent)) }
+                                td { a.button.small href={"/jobs/" (view.job.id) "/clusters/" (urlencode(&cluster.id)) "/brief"} aria-label={"Brief for " (cluster.name)} { "Brief" } }
                             }
                         }
                     }

@@ -1,6 +1,7 @@
 //! A job: its status, previews of its sites, and its results in tabs (keywords, clusters,
 //! content plan, personas, overview). Readable by its owner, and by anyone for a demo job.
 
+pub mod brief;
 mod clusters;
 mod keywords;
 mod overview;
