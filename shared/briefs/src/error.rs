@@ -37,3 +37,23 @@ impl From<BriefError> for ApiError {
         }
     }
 }
+
+impl std::fmt::Display for BriefError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotCompleted => write!(f, "the job has not completed"),
+            Self::UnknownCluster => write!(f, "no such cluster"),
+            Self::LimitReached { max } => write!(f, "the job has had its {max} briefs"),
+            Self::Store(_) => write!(f, "the store failed"),
+        }
+    }
+}
+
+impl std::error::Error for BriefError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Store(err) => Some(err),
+            _ => None,
+        }
+    }
+}
