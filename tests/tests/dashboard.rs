@@ -5,10 +5,13 @@
 
 use std::time::Duration;
 
+use kr_briefs::BriefSettings;
+use kr_briefs_function::BriefsState;
 use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::{JobStore, RegisteredDomains, User};
+use kr_crawler::{CrawlConfig, Crawler};
 use kr_http::routes::Function;
 use kr_jobs::EstimateSettings;
 use kr_tests::bridge::{Bridge, InProcessPipeline};
@@ -16,6 +19,7 @@ use kr_tests::browser::Browser;
 use kr_tests::gateway::Gateway;
 use kr_tests::harness::{self, TEST_PASSWORD};
 use kr_tests::pipeline_rig::{rig, Rig};
+use kr_tests::sites::{fixtures_root, resolve_spec, serve_sites};
 use serde_json::{json, Value};
 
 const SHORT: Duration = Duration::from_secs(10);
@@ -37,6 +41,17 @@ async fn stack(demo_owner: &User, estimates: Option<EstimateSettings>) -> Stack 
     config.allowed_origins.push(base.clone());
     config.demo_user_id = Some(demo_owner.id.as_uuid());
     let mut gateway = Gateway::with_every_function(config.clone()).await;
+    // Briefs read the sample sites, where the rig's crawler found them, and nothing else.
+    let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
+        .await
+        .unwrap();
+    let crawler = Crawler::new(
+        CrawlConfig::from_vars(|name| (name == "KR_CRAWL_RESOLVE").then(|| resolve_spec(sites)))
+            .unwrap(),
+    )
+    .unwrap();
+    let briefs = BriefsState::with(config.clone(), crawler, BriefSettings::default()).await;
+    gateway = gateway.with_router(Function::Briefs, kr_briefs_function::router(briefs));
     if let Some(estimates) = estimates {
         let mut jobs = kr_jobs::JobsState::from_config(config).await;
         jobs.estimates = estimates;
@@ -370,6 +385,36 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .await
         .unwrap();
     assert!(browser.current_url().await.unwrap().contains("cluster="));
+
+    // A cluster's brief: the button asks the API, which reads the competitor's pages; the page
+    // then shows it, and nothing from the hostile sample site runs.
+    let dataset = stack.rig.dataset(job_id).await;
+    let moka = &dataset
+        .keywords
+        .iter()
+        .find(|k| k.keyword == "best coffee for moka pot")
+        .expect("the competitor's moka pot pages")
+        .cluster_id;
+    browser
+        .goto(&format!("{base}/jobs/{job_id}/clusters/{moka}/brief"))
+        .await
+        .unwrap();
+    browser.click("button[data-make-brief]").await.unwrap();
+    browser
+        .wait_for("ol.outline", Duration::from_secs(30))
+        .await
+        .unwrap();
+    let brief = browser.text("article.brief").await.unwrap();
+    assert!(brief.contains("Brief: best coffee for moka pot"), "{brief}");
+    assert!(
+        brief.contains("Pages read") && brief.contains("roastrivals.com"),
+        "{brief}"
+    );
+    assert_eq!(
+        js(&browser, "return window.__xss === undefined && !document.querySelector('article.brief script, article.brief img');").await,
+        json!(true)
+    );
+    browser.screenshot("brief").await.unwrap();
 
     // The content plan: a topic opens onto its clusters, each with what to do on the site.
     browser
