@@ -131,3 +131,21 @@ pub fn serp_hosts_resolve(address: SocketAddr) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+/// A crawler that reaches the hosts of `resolve` (a `KR_CRAWL_RESOLVE` value) and, through
+/// them, nothing but this machine.
+pub fn crawler_resolving(resolve: String) -> kr_crawler::Crawler {
+    let config = kr_crawler::CrawlConfig::from_vars(|name| {
+        (name == "KR_CRAWL_RESOLVE").then(|| resolve.clone())
+    })
+    .expect("a valid resolve list");
+    kr_crawler::Crawler::new(config).expect("a crawler")
+}
+
+/// A crawler reaching the sample sites, served on loopback for it.
+pub async fn sample_sites_crawler() -> kr_crawler::Crawler {
+    let sites = serve_sites("127.0.0.1:0".parse().expect("an address"), fixtures_root())
+        .await
+        .expect("the sample sites are served");
+    crawler_resolving(resolve_spec(sites))
+}

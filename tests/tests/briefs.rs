@@ -7,12 +7,11 @@ use kr_briefs::BriefSettings;
 use kr_briefs_function::{router, BriefsState};
 use kr_core::service::account::issue_api_key;
 use kr_core::store::JobStore;
-use kr_crawler::{CrawlConfig, Crawler};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
 use kr_tests::sites::{
-    resolve_spec, serp_hosts_resolve, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY,
+    crawler_resolving, resolve_spec, serp_hosts_resolve, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY,
 };
 use kr_tests::template::workspace_root;
 use serde_json::Value;
@@ -45,15 +44,7 @@ async fn briefs(max_per_job: u32) -> Briefs {
     .await
     .unwrap();
     let resolve = format!("{},{}", resolve_spec(sites), serp_hosts_resolve(ranking));
-    let crawler = Crawler::new(
-        CrawlConfig::from_vars(|name| match name {
-            "KR_CRAWL_RESOLVE" => Some(resolve.clone()),
-            "KR_CRAWL_DELAY_MS" => Some("20".into()),
-            _ => None,
-        })
-        .unwrap(),
-    )
-    .unwrap();
+    let crawler = crawler_resolving(resolve);
     let (_, secret) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), job.owner, None)
         .await
         .unwrap();

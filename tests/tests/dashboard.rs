@@ -11,7 +11,6 @@ use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::{JobStore, RegisteredDomains, User};
-use kr_crawler::{CrawlConfig, Crawler};
 use kr_http::routes::Function;
 use kr_jobs::EstimateSettings;
 use kr_tests::bridge::{Bridge, InProcessPipeline};
@@ -19,7 +18,7 @@ use kr_tests::browser::Browser;
 use kr_tests::gateway::Gateway;
 use kr_tests::harness::{self, TEST_PASSWORD};
 use kr_tests::pipeline_rig::{rig, Rig};
-use kr_tests::sites::{fixtures_root, resolve_spec, serve_sites};
+use kr_tests::sites::sample_sites_crawler;
 use serde_json::{json, Value};
 
 const SHORT: Duration = Duration::from_secs(10);
@@ -42,14 +41,7 @@ async fn stack(demo_owner: &User, estimates: Option<EstimateSettings>) -> Stack 
     config.demo_user_id = Some(demo_owner.id.as_uuid());
     let mut gateway = Gateway::with_every_function(config.clone()).await;
     // Briefs read the sample sites, where the rig's crawler found them, and nothing else.
-    let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
-        .await
-        .unwrap();
-    let crawler = Crawler::new(
-        CrawlConfig::from_vars(|name| (name == "KR_CRAWL_RESOLVE").then(|| resolve_spec(sites)))
-            .unwrap(),
-    )
-    .unwrap();
+    let crawler = sample_sites_crawler().await;
     let briefs = BriefsState::with(config.clone(), crawler, BriefSettings::default()).await;
     gateway = gateway.with_router(Function::Briefs, kr_briefs_function::router(briefs));
     if let Some(estimates) = estimates {

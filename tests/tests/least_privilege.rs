@@ -33,7 +33,7 @@ use kr_core::domain::{JobId, JobStatus, Plan};
 use kr_core::service::account::issue_api_key;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{ApiKeyStore, ArtifactStore, JobStore};
-use kr_crawler::{CrawlConfig, Crawler, GuardedClient};
+use kr_crawler::GuardedClient;
 use kr_http::routes::{Function, ROUTES};
 use kr_notifier::Notifier;
 use kr_pipeline::event::{handle_event_from, Source};
@@ -47,7 +47,7 @@ use kr_tests::gateway::{function_router, matches};
 use kr_tests::harness::{self, Call, Reply, TEST_PASSWORD};
 use kr_tests::iam::{self, Access, Resources};
 use kr_tests::pipeline_rig::{provider_at, rig_with_personas_model};
-use kr_tests::sites::{serp_hosts_resolve, DEMO_COMPETITOR, DEMO_PRIMARY};
+use kr_tests::sites::{crawler_resolving, serp_hosts_resolve, DEMO_COMPETITOR, DEMO_PRIMARY};
 use kr_tests::template::Template;
 use serde_json::json;
 use tokio::sync::{watch, Notify};
@@ -120,14 +120,9 @@ impl Service {
                 Function::Briefs => {
                     recorder
                         .build(async {
-                            let crawler = Crawler::new(
-                                CrawlConfig::from_vars(|name| {
-                                    (name == "KR_CRAWL_RESOLVE")
-                                        .then(|| serp_hosts_resolve("127.0.0.1:1".parse().unwrap()))
-                                })
-                                .unwrap(),
-                            )
-                            .unwrap();
+                            let crawler = crawler_resolving(serp_hosts_resolve(
+                                "127.0.0.1:1".parse().unwrap(),
+                            ));
                             let state = kr_briefs_function::BriefsState::with(
                                 config.clone(),
                                 crawler,
@@ -735,14 +730,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let mcp = mcp_recorder
         .build(async {
             // Its briefs read pages as the briefs function's do: never past the machine.
-            let crawler = Crawler::new(
-                CrawlConfig::from_vars(|name| {
-                    (name == "KR_CRAWL_RESOLVE")
-                        .then(|| serp_hosts_resolve("127.0.0.1:1".parse().unwrap()))
-                })
-                .unwrap(),
-            )
-            .unwrap();
+            let crawler = crawler_resolving(serp_hosts_resolve("127.0.0.1:1".parse().unwrap()));
             kr_mcp::router(
                 kr_mcp::McpState::from_config(config.clone())
                     .await

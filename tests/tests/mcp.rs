@@ -8,11 +8,10 @@ use kr_core::domain::{LanguageCode, LocationCode};
 use kr_core::service::account::issue_api_key;
 use kr_core::service::jobs::CreateJobRequest;
 use kr_core::store::UserStore;
-use kr_crawler::{CrawlConfig, Crawler};
 use kr_mcp::{router, McpState};
 use kr_tests::harness;
 use kr_tests::pipeline_rig::rig;
-use kr_tests::sites::{fixtures_root, resolve_spec, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY};
+use kr_tests::sites::{sample_sites_crawler, DEMO_COMPETITOR, DEMO_PRIMARY};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -81,14 +80,7 @@ async fn an_assistant_researches_through_the_tools() {
     let mut config = harness::config();
     config.jobs_queue_url = rig.queue_url.clone();
     // Briefs read the sample sites only, where the rig's crawler found them.
-    let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
-        .await
-        .unwrap();
-    let crawler = Crawler::new(
-        CrawlConfig::from_vars(|name| (name == "KR_CRAWL_RESOLVE").then(|| resolve_spec(sites)))
-            .unwrap(),
-    )
-    .unwrap();
+    let crawler = sample_sites_crawler().await;
     let state = McpState::from_config(config).await.with_crawler(crawler);
     let url = serve(router(state)).await;
     let client = connect(&url, key.expose()).await;
