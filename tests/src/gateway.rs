@@ -45,8 +45,8 @@ pub async fn function_router(function: Function, config: Config) -> Router {
         Function::Results => {
             kr_results::router(kr_results::ResultsState::from_config(config).await)
         }
-        Function::Briefs => kr_briefs_function::router(
-            kr_briefs_function::BriefsState::from_config(config)
+        Function::Briefs => kr_briefs::router(
+            kr_briefs::BriefsState::from_config(config)
                 .await
                 .expect("crawler settings from KR_CRAWL_* are valid"),
         ),

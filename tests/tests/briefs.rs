@@ -3,8 +3,8 @@
 //! the mock's results (`tests/fixtures/ranking-pages/`, served on loopback by host) through
 //! the real crawler, against the emulator.
 
-use kr_briefs::BriefSettings;
-use kr_briefs_function::{router, BriefsState};
+use kr_brief_maker::BriefSettings;
+use kr_briefs::{router, BriefsState};
 use kr_core::service::account::issue_api_key;
 use kr_core::store::JobStore;
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};

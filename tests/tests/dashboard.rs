@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use kr_briefs::BriefSettings;
-use kr_briefs_function::BriefsState;
+use kr_brief_maker::BriefSettings;
+use kr_briefs::BriefsState;
 use kr_core::config::Config;
 use kr_core::domain::{DomainName, JobStatus, LanguageCode, LocationCode, Plan};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
@@ -43,7 +43,7 @@ async fn stack(demo_owner: &User, estimates: Option<EstimateSettings>) -> Stack 
     // Briefs read the sample sites, where the rig's crawler found them, and nothing else.
     let crawler = sample_sites_crawler().await;
     let briefs = BriefsState::with(config.clone(), crawler, BriefSettings::default()).await;
-    gateway = gateway.with_router(Function::Briefs, kr_briefs_function::router(briefs));
+    gateway = gateway.with_router(Function::Briefs, kr_briefs::router(briefs));
     if let Some(estimates) = estimates {
         let mut jobs = kr_jobs::JobsState::from_config(config).await;
         jobs.estimates = estimates;

@@ -52,6 +52,10 @@ fn libraries_depend_only_on_the_layers_below() {
             // The Bedrock persona generator implements the research engine's seam.
             "aws" => BTreeSet::from(["kr-core".to_string(), "kr-research".to_string()]),
             "query" => BTreeSet::from(["kr-core".to_string(), "kr-http".to_string()]),
+            // Briefs read pages (crawler) and compose them (research) for the API (http).
+            "brief-maker" => BTreeSet::from(
+                ["kr-core", "kr-research", "kr-crawler", "kr-http"].map(String::from),
+            ),
             other => panic!("shared/{other} is not in the layering; add it here and to the README"),
         }
     };

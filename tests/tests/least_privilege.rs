@@ -123,13 +123,13 @@ impl Service {
                             let crawler = crawler_resolving(serp_hosts_resolve(
                                 "127.0.0.1:1".parse().unwrap(),
                             ));
-                            let state = kr_briefs_function::BriefsState::with(
+                            let state = kr_briefs::BriefsState::with(
                                 config.clone(),
                                 crawler,
-                                kr_briefs::BriefSettings::default(),
+                                kr_brief_maker::BriefSettings::default(),
                             )
                             .await;
-                            kr_briefs_function::router(state)
+                            kr_briefs::router(state)
                         })
                         .await
                 }

@@ -52,7 +52,7 @@ fn function_document(function: Function) -> OpenApi {
         Function::Account => kr_account::api().into_openapi(),
         Function::Jobs => kr_jobs::api().into_openapi(),
         Function::Results => kr_results::api().into_openapi(),
-        Function::Briefs => kr_briefs_function::api().into_openapi(),
+        Function::Briefs => kr_briefs::api().into_openapi(),
         Function::Export => kr_export::api().into_openapi(),
         Function::Locales => kr_locales::api().into_openapi(),
     }

@@ -2,7 +2,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use kr_briefs::{markdown, BriefMaker};
+use kr_brief_maker::{markdown, BriefMaker};
 use kr_core::dataset::ClusterBrief;
 use kr_http::error::ErrorBody;
 use kr_http::extract::{self, PathParams, Viewer};

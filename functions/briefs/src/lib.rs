@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 use kr_aws::Wiring;
-use kr_briefs::BriefSettings;
+use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
 use kr_core::store::{ArtifactStore, BriefLedger, JobStore};
 use kr_crawler::{CrawlConfig, Crawler};

@@ -3,6 +3,6 @@ use kr_core::config::Config;
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
     let config = Config::from_env()?;
-    let state = kr_briefs_function::BriefsState::from_config(config).await?;
-    kr_http::serve(kr_briefs_function::router(state)).await
+    let state = kr_briefs::BriefsState::from_config(config).await?;
+    kr_http::serve(kr_briefs::router(state)).await
 }

@@ -19,7 +19,7 @@ use axum::Router;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
-use kr_briefs::BriefSettings;
+use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
 use kr_core::store::{ArtifactStore, BriefLedger, JobQueue, JobStore, ResultStore, UserStore};
 use kr_crawler::{CrawlConfig, Crawler};

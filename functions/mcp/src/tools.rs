@@ -2,7 +2,7 @@
 //! Failures are the API's own errors (`ApiError`), so a model reads the same code, message
 //! and per-field details a script would.
 
-use kr_briefs::BriefMaker;
+use kr_brief_maker::BriefMaker;
 use kr_core::service::account::UserView;
 use kr_core::service::jobs::{self, CreateJobRequest, JobView};
 use kr_http::auth::Principal;

@@ -10,7 +10,7 @@ use anyhow::Result;
 use axum::extract::Request;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Router;
-use kr_briefs::{BriefMaker, BriefSettings};
+use kr_brief_maker::{BriefMaker, BriefSettings};
 use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::{JobStatus, Plan};
 use kr_core::store::put_json;
