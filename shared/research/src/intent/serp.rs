@@ -2,13 +2,16 @@
 //!
 //! | what the page shows | intent | weight |
 //! |---|---|---|
-//! | among the top results, the home page or social profile of a site the query names ("barts asphalt" → bartsasphalt.com) | navigational | +4.0 |
-//! | the top results' page types ([`page_type`]), each weighted 1/rank, as shares of the results known: guides and forums / lists, service pages, directories and businesses' home pages / products and shop categories | informational / commercial / transactional | +3.0 × share |
-//! | a shopping box | transactional | +1.5 |
-//! | a local pack | commercial | +1.5 |
+//! | among the top three results, the home page or social profile of a site the query names ("barts asphalt" → bartsasphalt.com) | navigational | +4.0 |
+//! | the top five results' page types ([`page_type`]), each weighted 1/rank, as shares of the results known: guides and forums | informational | +3.0 × share |
+//! | … lists, service pages, directories and businesses' front pages | commercial, or what the words ask for (below) | +3.0 × share |
+//! | … products, shop categories, and pages of no telling address (half a vote) | transactional, or what the words ask for | +3.0 × share |
+//! | a shopping box / a local pack | transactional / commercial, or what the words ask for | +1.5 |
 //!
-//! So one known result counts in full, and words decide when the page is silent (tools,
-//! social posts and pages of no telling address vote for nothing).
+//! The buying votes go to the buying intent the words ask for: an act ("near me", "price")
+//! transactional, weighing or a provider ("best", "contractors") commercial, both the heavier;
+//! only when they ask for neither does the page decide. So one known result counts in full,
+//! and words decide when the page is silent (tools and social posts vote for nothing).
 
 use kr_core::dataset::SerpFeature;
 
