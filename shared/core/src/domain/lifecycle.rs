@@ -57,13 +57,18 @@ pub struct Job {
     /// Where the job's `job.completed` / `job.failed` event is also sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_url: Option<WebhookUrl>,
-    /// Cluster briefs made for the completed job (each once; see `ClusterBrief`).
-    #[serde(default)]
+    /// Cluster briefs made for the completed job (each once; see `ClusterBrief`). Stored
+    /// only once there is one: the brief ledger adds to it, starting from none.
+    #[serde(default, skip_serializing_if = "no_briefs")]
     pub briefs: u32,
 }
 
 fn discovering() -> bool {
     true
+}
+
+fn no_briefs(briefs: &u32) -> bool {
+    *briefs == 0
 }
 
 /// Paid data provider calls of one job (the Job resource's `usage`). Stored on the job as
