@@ -1,7 +1,7 @@
 //! Which pages a brief reads: the ones that rank for the cluster's primary keyword, in rank
 //! order; then what ranks for its other keywords and the competitors' pages for it; offline,
 //! the competitors' crawled pages whose title or H1 names the cluster, its topic or one of
-//! its keywords, or failing that their head (the last words in English).
+//! its keywords, or shorter phrases of them (their head first: the last words in English).
 
 use std::collections::HashSet;
 
@@ -134,26 +134,29 @@ pub(crate) fn pick_sources(
     picked.sources
 }
 
-/// `name`, then shorter and shorter phrases of it that keep its head ("best coffee for moka
-/// pot" → "coffee for moka pot" → "for moka pot" → "moka pot"), two words at least: a page
-/// about the thing serves a brief on a modifier of it.
+/// `name`, then shorter and shorter phrases of it, two words at least: first the ones that
+/// keep the language's head end ("best coffee for moka pot" → … → "moka pot" in English),
+/// then the other end ("moka pots online" → "moka pots"). A page about the thing serves a
+/// brief on a modifier of it; the matcher still wants every word of a phrase in a title or H1.
 fn head_phrases(name: &str, language: &Language) -> Vec<String> {
     let words: Vec<&str> = name.split_whitespace().collect();
     if words.len() < 2 {
         return vec![name.to_string()];
     }
     let head_first = language.head_is_first();
-    (2..=words.len())
-        .rev()
-        .map(|len| {
-            let kept = if head_first {
+    let mut phrases = vec![name.to_string()];
+    for keep_head_end in [true, false] {
+        for len in (2..words.len()).rev() {
+            let from_start = head_first == keep_head_end;
+            let kept = if from_start {
                 &words[..len]
             } else {
                 &words[words.len() - len..]
             };
-            kept.join(" ")
-        })
-        .collect()
+            phrases.push(kept.join(" "));
+        }
+    }
+    phrases
 }
 
 /// The record of the cluster's primary keyword, else its first member.
@@ -277,9 +280,10 @@ mod tests {
     }
 
     #[test]
-    fn shorter_phrases_keep_the_head() {
+    fn shorter_phrases_keep_the_head_end_first() {
+        let english = |name| head_phrases(name, &Language::english());
         assert_eq!(
-            head_phrases("best coffee for moka pot", &Language::english()),
+            english("best coffee for moka pot")[..4],
             [
                 "best coffee for moka pot",
                 "coffee for moka pot",
@@ -288,14 +292,18 @@ mod tests {
             ]
         );
         assert_eq!(
-            head_phrases("cafetière italienne pas chère", &Language::new("fr")),
+            english("moka pots online"),
+            ["moka pots online", "pots online", "moka pots"]
+        );
+        assert_eq!(
+            head_phrases("cafetière italienne pas chère", &Language::new("fr"))[..3],
             [
                 "cafetière italienne pas chère",
                 "cafetière italienne pas",
                 "cafetière italienne"
             ]
         );
-        assert_eq!(head_phrases("grinder", &Language::english()), ["grinder"]);
+        assert_eq!(english("grinder"), ["grinder"]);
     }
 
     #[test]

@@ -135,6 +135,9 @@ fn body(brief: &ClusterBrief, api: &str) -> Markup {
             ul { @for link in &brief.internal_links { li { (link.title) " " code { (link.url) } } } }
         }
         h2 { "Pages read" }
+        @if brief.sources.is_empty() {
+            p.muted { "None: no page ranking for this cluster was found (offline, only competitors' pages whose title or heading names it are read)." }
+        }
         ol.sources { @for source in &brief.sources {
             li {
                 code { (source.url) }
