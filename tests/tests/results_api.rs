@@ -168,6 +168,15 @@ async fn fixture(demo: bool) -> Fixture {
         .put_artifact(job.id, &objects::export(), csv)
         .await
         .unwrap();
+    // Both forms, as the pipeline writes them; `a_job_stored_as_json_only_reads_the_same` drops one.
+    results
+        .put_artifact(
+            job.id,
+            &objects::stored_dataset(),
+            kr_core::dataset::stored::encode(&data).unwrap(),
+        )
+        .await
+        .unwrap();
     put_json(&results, job.id, &objects::dataset(), &data)
         .await
         .unwrap();
@@ -437,6 +446,44 @@ async fn pages_cover_every_keyword_exactly_once() {
         }
         let unique: HashSet<&String> = seen.iter().collect();
         assert_eq!((seen.len(), unique.len()), (total, total), "{query}");
+    }
+}
+
+/// Jobs completed before the stored binary form have only the JSON dataset: they answer every
+/// page exactly as a job with both forms does.
+#[tokio::test]
+async fn a_job_stored_as_json_only_reads_the_same() {
+    let f = fixture(false).await;
+    let clients = harness::clients().await;
+    let bucket = harness::config().results_bucket;
+    let old = stored_job(&f.store, &f.owner, JobStatus::Completed).await;
+    let results = S3ObjectStore::new(clients.s3.clone(), bucket.clone());
+    put_json(&results, old.id, &objects::dataset(), &dataset(old.id))
+        .await
+        .unwrap();
+    let stored = clients
+        .s3
+        .list_objects_v2()
+        .bucket(&bucket)
+        .prefix(format!("jobs/{}/", old.id))
+        .send()
+        .await
+        .unwrap();
+    let names: Vec<&str> = stored.contents().iter().filter_map(|o| o.key()).collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    for query in [
+        "",
+        "?sortBy=keyword&sortOrder=asc&limit=500",
+        "?search=espresso&sortBy=cpc",
+        "?intent=commercial&minVolume=100&sortBy=searchVolume&offset=1&limit=3",
+        "?serpFeature=people_also_ask&minWeakSpots=1",
+    ] {
+        let reply =
+            |job: JobId| Call::get(&format!("/api/v1/jobs/{job}/keywords{query}")).api_key(&f.key);
+        let new = reply(f.job.id).send(&f.app).await;
+        let before = reply(old.id).send(&f.app).await;
+        assert_eq!((new.status, before.status), (200, 200), "{query}");
+        assert_eq!(new.json, before.json, "{query}");
     }
 }
 

@@ -3,7 +3,7 @@ use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kr_brief_maker::{markdown, BriefMaker};
-use kr_core::dataset::ClusterBrief;
+use kr_core::dataset::{ClusterBrief, JobResults};
 use kr_http::error::ErrorBody;
 use kr_http::extract::{self, PathParams, Viewer};
 use kr_http::ApiError;
@@ -56,7 +56,11 @@ pub async fn brief(
         settings: &state.settings,
     };
     let brief = maker
-        .brief(&job, dataset.as_deref().map(|d| &d.dataset), &cluster_id)
+        .brief(
+            &job,
+            dataset.as_deref().map(|d| d as &dyn JobResults),
+            &cluster_id,
+        )
         .await?;
     let wants_markdown = headers
         .get(header::ACCEPT)

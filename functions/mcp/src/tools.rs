@@ -3,6 +3,7 @@
 //! and per-field details a script would.
 
 use kr_brief_maker::BriefMaker;
+use kr_core::dataset::JobResults;
 use kr_core::service::account::UserView;
 use kr_core::service::jobs::{self, CreateJobRequest, JobView};
 use kr_http::auth::Principal;
@@ -267,7 +268,7 @@ pub async fn run(
             }
             .brief(
                 &job,
-                dataset.as_deref().map(|d| &d.dataset),
+                dataset.as_deref().map(|d| d as &dyn JobResults),
                 string_arg(args, "clusterId")?,
             )
             .await?;

@@ -3,8 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use kr_core::dataset::{
-    BriefKeyword, BriefSource, ClusterBrief, ClusterRecord, InternalLink, KeywordRecord,
-    ResultsDataset,
+    BriefKeyword, BriefSource, ClusterBrief, ClusterRecord, InternalLink, JobResults, KeywordRecord,
 };
 use kr_crawler::OutlinedPage;
 use kr_research::brief::{
@@ -25,7 +24,7 @@ pub(crate) type Reading = (Source, Result<OutlinedPage, String>);
 
 pub(crate) fn compose(
     material: &Material,
-    dataset: &ResultsDataset,
+    dataset: &dyn JobResults,
     cluster: &ClusterRecord,
     members: &[&KeywordRecord],
     readings: &[Reading],
@@ -107,7 +106,7 @@ fn brief_keyword(record: &KeywordRecord) -> BriefKeyword {
 /// title or H1 names this cluster; never the cluster's own target page.
 fn internal_links(
     material: &Material,
-    dataset: &ResultsDataset,
+    dataset: &dyn JobResults,
     cluster: &ClusterRecord,
 ) -> Vec<InternalLink> {
     let title_of = |url: &str| {
@@ -131,7 +130,7 @@ fn internal_links(
     };
     if let Some(topic) = &cluster.topic_id {
         for sibling in dataset
-            .clusters
+            .clusters()
             .iter()
             .filter(|c| c.id != cluster.id && c.topic_id.as_ref() == Some(topic))
         {

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use kr_core::dataset::{objects, ClusterBrief, PageContent, ResultsDataset};
+use kr_core::dataset::{objects, ClusterBrief, JobResults, PageContent};
 use kr_core::domain::{Job, JobStatus, Stage};
 use kr_core::store::{get_json, put_job_json, ArtifactStore, BriefLedger};
 use kr_crawler::{CrawlError, Crawler};
@@ -59,7 +59,7 @@ impl BriefMaker<'_> {
     pub async fn brief(
         &self,
         job: &Job,
-        dataset: Option<&ResultsDataset>,
+        dataset: Option<&dyn JobResults>,
         cluster_id: &str,
     ) -> Result<ClusterBrief, BriefError> {
         let dataset = match dataset {
@@ -67,7 +67,7 @@ impl BriefMaker<'_> {
             _ => return Err(BriefError::NotCompleted),
         };
         let cluster = dataset
-            .clusters
+            .clusters()
             .iter()
             .find(|c| c.id == cluster_id)
             .ok_or(BriefError::UnknownCluster)?;
@@ -96,13 +96,10 @@ impl BriefMaker<'_> {
             primary_domain: &primary_domain,
             language: &language,
         };
-        let members: Vec<_> = dataset
-            .keywords
-            .iter()
-            .filter(|k| k.cluster_id == cluster.id)
-            .collect();
+        let member_records = dataset.cluster_keywords(&cluster.id);
+        let members: Vec<_> = member_records.iter().collect();
         let topic = dataset
-            .topics
+            .topics()
             .iter()
             .find(|t| Some(&t.id) == cluster.topic_id.as_ref())
             .map(|t| t.name.as_str());

@@ -221,7 +221,7 @@ mod tests {
         let policy = policy();
         assert_eq!(
             policy.resolve("shop.test.").await.unwrap(),
-            vec!["127.0.0.1:8080".parse().unwrap()]
+            vec!["127.0.0.1:8080".parse::<SocketAddr>().unwrap()]
         );
         match policy.resolve("localhost").await {
             Err(ResolveError::Refused(Refusal::PrivateName(name))) => assert_eq!(name, "localhost"),

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use kr_core::dataset::stored::DatasetBytes;
 use kr_core::dataset::{objects, ResultsDataset};
 use kr_core::domain::{Job, JobId};
 use kr_core::store::{get_json, ArtifactStore, StoreError};
@@ -34,10 +35,7 @@ impl DatasetCache {
         if let Some(found) = self.lookup(job) {
             return Ok(found);
         }
-        let dataset: ResultsDataset = get_json(store, job.id, &objects::dataset())
-            .await?
-            .ok_or_else(|| StoreError(format!("completed job {} has no dataset", job.id)))?;
-        let loaded = Arc::new(IndexedDataset::new(dataset));
+        let loaded = Arc::new(load(job, store).await?);
         let mut entries = self.entries.lock().expect("cache lock");
         entries.retain(|(id, _, _)| *id != job.id);
         if entries.len() >= self.capacity {
@@ -65,4 +63,20 @@ impl DatasetCache {
             .expect("cache lock")
             .retain(|(id, _, _)| *id != job);
     }
+}
+
+/// A completed job's dataset from its stored form, or from the JSON alone for a job completed
+/// before the stored form was written.
+async fn load(job: &Job, store: &dyn ArtifactStore) -> Result<IndexedDataset, StoreError> {
+    if let Some(bytes) = store
+        .get_artifact(job.id, &objects::stored_dataset())
+        .await?
+    {
+        let records = DatasetBytes::decode(&bytes).map_err(StoreError::new)?;
+        return Ok(IndexedDataset::new(records));
+    }
+    let dataset: ResultsDataset = get_json(store, job.id, &objects::dataset())
+        .await?
+        .ok_or_else(|| StoreError(format!("completed job {} has no dataset", job.id)))?;
+    IndexedDataset::from_dataset(&dataset).map_err(StoreError::new)
 }

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use kr_core::dataset::{ClusterAction, ClusterRecord, Intent, ResultsDataset};
+use kr_core::dataset::{ClusterAction, ClusterRecord, Intent, JobResults};
 use kr_http::extract::QueryParams;
 use kr_http::ApiError;
 
@@ -82,11 +82,11 @@ impl ClusterQuery {
     /// The requested page, and how many clusters match in all; see [`ClusterFilter::check`].
     pub fn page<'a>(
         &self,
-        dataset: &'a ResultsDataset,
+        dataset: &'a dyn JobResults,
     ) -> Result<(Vec<&'a ClusterRecord>, usize), ApiError> {
         self.filter.check(dataset)?;
         Ok(sorted_page(
-            dataset.clusters.iter().filter(|c| self.filter.admits(c)),
+            dataset.clusters().iter().filter(|c| self.filter.admits(c)),
             |a, b| self.compare(a, b),
             self.offset,
             self.limit,
@@ -130,9 +130,9 @@ impl ClusterFilter {
     }
 
     /// A `topicId` the dataset does not have is refused, naming the parameter.
-    pub fn check(&self, dataset: &ResultsDataset) -> Result<(), ApiError> {
+    pub fn check(&self, dataset: &dyn JobResults) -> Result<(), ApiError> {
         match &self.topic_id {
-            Some(topic) if !dataset.topics.iter().any(|t| &t.id == topic) => Err(unknown_topic()),
+            Some(topic) if !dataset.topics().iter().any(|t| &t.id == topic) => Err(unknown_topic()),
             _ => Ok(()),
         }
     }

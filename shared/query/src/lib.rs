@@ -5,6 +5,9 @@
 
 mod cache;
 mod clusters;
+mod columns;
+#[cfg(test)]
+mod engine_tests;
 mod parameters;
 mod plan;
 mod query;

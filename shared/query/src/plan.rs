@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use kr_core::dataset::{ClusterRecord, ResultsDataset, TopicRecord};
+use kr_core::dataset::{ClusterRecord, JobResults, TopicRecord};
 use kr_http::ApiError;
 
 use crate::{ClusterFilter, TopicQuery};
@@ -28,18 +28,18 @@ pub struct PlanSlice<'a> {
 /// `filter` admits; topics with none are left out (and not counted). A `topicId` the dataset
 /// does not have is refused, as [`ClusterFilter::check`] does.
 pub fn content_plan<'a>(
-    dataset: &'a ResultsDataset,
+    dataset: &'a dyn JobResults,
     topics: &TopicQuery,
     filter: &ClusterFilter,
 ) -> Result<PlanSlice<'a>, ApiError> {
     filter.check(dataset)?;
     let clusters: HashMap<&str, &ClusterRecord> = dataset
-        .clusters
+        .clusters()
         .iter()
         .map(|c| (c.id.as_str(), c))
         .collect();
     let planned: Vec<PlanEntry> = dataset
-        .topics
+        .topics()
         .iter()
         .filter_map(|topic| {
             let shown: Vec<&ClusterRecord> = topic
@@ -64,7 +64,7 @@ pub fn content_plan<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kr_core::dataset::{ActionCounts, ClusterAction, Intent, DATASET_FORMAT};
+    use kr_core::dataset::{ActionCounts, ClusterAction, Intent, ResultsDataset, DATASET_FORMAT};
     use kr_core::domain::JobId;
     use kr_http::extract::QueryParams;
 

@@ -2,13 +2,18 @@
 //! dataset held in memory. Orders are computed once per sort key and direction, so a page
 //! is one pass over a presorted index.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, ResultsDataset, SerpFeature};
+use kr_core::dataset::stored::{owned, DatasetBytes, StoredDatasetError};
+use kr_core::dataset::{
+    ArchivedKeywordRecord, ClusterRecord, Intent, JobResults, KeywordRecord, KeywordSource,
+    Persona, ResultsDataset, SerpFeature, TopicRecord,
+};
 use kr_http::extract::QueryParams;
 use kr_http::ApiError;
+
+use crate::columns::{feature_bit, Columns, NONE};
 
 pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 500;
@@ -74,48 +79,6 @@ impl SortKey {
     fn index(self) -> usize {
         Self::ALL.iter().position(|k| *k == self).expect("listed")
     }
-
-    /// `None` sorts last in both directions.
-    fn compare(self, a: &KeywordRecord, b: &KeywordRecord, descending: bool) -> Ordering {
-        fn by<T: PartialOrd>(a: Option<T>, b: Option<T>, descending: bool) -> Ordering {
-            match (a, b) {
-                (Some(a), Some(b)) => {
-                    let order = a.partial_cmp(&b).unwrap_or(Ordering::Equal);
-                    if descending {
-                        order.reverse()
-                    } else {
-                        order
-                    }
-                }
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            }
-        }
-        match self {
-            Self::Keyword => by(Some(&a.keyword), Some(&b.keyword), descending),
-            Self::SearchVolume => by(a.search_volume, b.search_volume, descending),
-            Self::Cpc => by(a.cpc, b.cpc, descending),
-            Self::Competition => by(a.competition, b.competition, descending),
-            Self::Difficulty => by(a.difficulty, b.difficulty, descending),
-            Self::Intent => by(Some(a.intent.as_str()), Some(b.intent.as_str()), descending),
-            Self::OrganicOpportunityScore => by(
-                Some(a.organic_opportunity_score),
-                Some(b.organic_opportunity_score),
-                descending,
-            ),
-            Self::PaidOpportunityScore => by(
-                Some(a.paid_opportunity_score),
-                Some(b.paid_opportunity_score),
-                descending,
-            ),
-            Self::OpportunityValue => by(
-                Some(a.opportunity_value),
-                Some(b.opportunity_value),
-                descending,
-            ),
-        }
-    }
 }
 
 /// A metric a range filter applies to.
@@ -131,16 +94,9 @@ enum Metric {
 }
 
 impl Metric {
-    fn of(self, keyword: &KeywordRecord) -> Option<f64> {
-        match self {
-            Self::Volume => keyword.search_volume.map(|v| v as f64),
-            Self::Difficulty => keyword.difficulty.map(|v| v as f64),
-            Self::Cpc => keyword.cpc,
-            Self::Competition => keyword.competition,
-            Self::Organic => Some(keyword.organic_opportunity_score),
-            Self::Paid => Some(keyword.paid_opportunity_score),
-            Self::Value => Some(keyword.opportunity_value),
-        }
+    /// Its column in [`Columns::metrics`].
+    fn column(self) -> usize {
+        self as usize
     }
 }
 
@@ -397,142 +353,230 @@ impl KeywordQuery {
         self
     }
 
-    fn matches(&self, keyword: &KeywordRecord, lowercase: &str) -> bool {
-        if self
-            .cluster
-            .as_deref()
-            .is_some_and(|c| c != keyword.cluster_id)
-        {
-            return false;
+    /// Which keywords it admits, by position; `None` when it filters nothing.
+    fn mask(&self, columns: &Columns) -> Option<Vec<bool>> {
+        let filters = self.cluster.is_some()
+            || self.search.is_some()
+            || self.intents.is_some()
+            || self.sources.is_some()
+            || self.personas.is_some()
+            || self.serp_features.is_some()
+            || self.min_weak_spots.is_some()
+            || !self.ranges.is_empty();
+        if !filters {
+            return None;
         }
-        if self
-            .search
-            .as_deref()
-            .is_some_and(|s| !lowercase.contains(s))
-        {
-            return false;
+        let mut mask = vec![true; columns.len()];
+        let mut keep = |admits: &dyn Fn(usize) -> bool| {
+            for (at, keep) in mask.iter_mut().enumerate() {
+                *keep = *keep && admits(at);
+            }
+        };
+        if let Some(cluster) = &self.cluster {
+            let wanted = columns.cluster_ids.get(cluster).copied().unwrap_or(NONE);
+            keep(&|at| columns.cluster[at] == wanted && wanted != NONE);
         }
-        if self
-            .intents
-            .as_ref()
-            .is_some_and(|i| !i.contains(&keyword.intent))
-        {
-            return false;
+        if let Some(intents) = &self.intents {
+            keep(&|at| intents.contains(&columns.intent[at]));
         }
-        if self
-            .sources
-            .as_ref()
-            .is_some_and(|wanted| !keyword.source.is_some_and(|s| wanted.contains(&s)))
-        {
-            return false;
+        if let Some(sources) = &self.sources {
+            keep(&|at| columns.source[at].is_some_and(|s| sources.contains(&s)));
         }
         if let Some(names) = &self.personas {
-            let fits = match &keyword.persona_avatar_name {
-                Some(name) => {
-                    let name = name.to_lowercase();
-                    names.contains(&name)
-                }
-                None => self.include_no_persona,
-            };
-            if !fits {
-                return false;
-            }
+            let wanted: Vec<u32> = (0..columns.persona_names.len() as u32)
+                .filter(|p| names.contains(&columns.persona_names[*p as usize]))
+                .collect();
+            keep(&|at| match columns.persona[at] {
+                NONE => self.include_no_persona,
+                persona => wanted.contains(&persona),
+            });
         }
         // A keyword without a SERP has no features and no weak spots to match.
-        if let Some(wanted) = &self.serp_features {
-            let shown = keyword
-                .serp_features
-                .as_ref()
-                .is_some_and(|shown| shown.iter().any(|feature| wanted.contains(feature)));
-            if !shown {
-                return false;
-            }
+        if let Some(features) = &self.serp_features {
+            let bits = features.iter().fold(0, |bits, f| bits | feature_bit(*f));
+            keep(&|at| columns.serp_features[at] & bits != 0);
         }
         if let Some(min) = self.min_weak_spots {
-            if keyword
-                .weak_spots
-                .as_ref()
-                .is_none_or(|spots| spots.len() < min)
-            {
-                return false;
-            }
+            keep(&|at| columns.weak_spots[at] != NONE && columns.weak_spots[at] as usize >= min);
         }
-        self.ranges
-            .iter()
-            .all(|range| match range.metric.of(keyword) {
-                None => false,
-                Some(value) => {
-                    range.min.is_none_or(|min| value >= min)
-                        && range.max.is_none_or(|max| value <= max)
-                }
-            })
+        for range in &self.ranges {
+            let values = &columns.metrics[range.metric.column()];
+            keep(&|at| {
+                let value = values[at];
+                !value.is_nan()
+                    && range.min.is_none_or(|min| value >= min)
+                    && range.max.is_none_or(|max| value <= max)
+            });
+        }
+        if let Some(search) = &self.search {
+            columns.keep_containing(search, &mut mask);
+        }
+        Some(mask)
     }
 }
 
-/// A job's dataset ready for queries.
+/// A job's dataset ready for queries: the clusters, topics and personas in memory, the
+/// keywords read in place from their stored bytes, and the columns filters and sorts read.
 pub struct IndexedDataset {
-    pub dataset: ResultsDataset,
-    lowercase: Vec<String>,
-    /// Some keyword has a fetched results page (the job had a data provider).
-    has_serps: bool,
+    pub clusters: Vec<ClusterRecord>,
+    pub personas: Vec<Persona>,
+    pub topics: Vec<TopicRecord>,
+    records: DatasetBytes,
+    columns: Columns,
     /// Per sort key and direction, keyword positions in order; built on first use.
     orders: [OnceLock<Vec<u32>>; 18],
 }
 
 /// One page of a query and how many keywords matched in all.
-pub struct Page<'a> {
-    pub keywords: Vec<&'a KeywordRecord>,
+pub struct Page {
+    pub keywords: Vec<KeywordRecord>,
     pub total: usize,
 }
 
 impl IndexedDataset {
-    pub fn new(dataset: ResultsDataset) -> Self {
-        let lowercase = dataset
-            .keywords
-            .iter()
-            .map(|k| k.keyword.to_lowercase())
-            .collect();
-        let has_serps = dataset.keywords.iter().any(|k| k.serp_features.is_some());
+    pub fn new(records: DatasetBytes) -> Self {
+        let archived = records.archived();
+        let columns = Columns::new(&archived.keywords);
         Self {
-            dataset,
-            lowercase,
-            has_serps,
+            clusters: owned(&archived.clusters),
+            personas: owned(&archived.personas),
+            topics: owned(&archived.topics),
+            columns,
+            records,
             orders: std::array::from_fn(|_| OnceLock::new()),
         }
     }
 
+    /// A dataset whose records are in memory: a job stored before the binary form, or a test's.
+    pub fn from_dataset(dataset: &ResultsDataset) -> Result<Self, StoredDatasetError> {
+        DatasetBytes::from_dataset(dataset).map(Self::new)
+    }
+
+    fn archived(&self) -> &[ArchivedKeywordRecord] {
+        &self.records.archived().keywords
+    }
+
+    pub fn keyword_count(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// The keyword at `position` in the dataset's order.
+    pub fn keyword(&self, position: usize) -> KeywordRecord {
+        owned(&self.archived()[position])
+    }
+
+    /// Every keyword in the dataset's order, each copied out as it is reached.
+    pub fn keywords(&self) -> impl Iterator<Item = KeywordRecord> + '_ {
+        self.archived().iter().map(owned)
+    }
+
+    /// How many keywords have estimated rather than measured figures.
+    pub fn estimated_count(&self) -> usize {
+        self.columns.estimated
+    }
+
+    /// Each keyword's place under `key` as one number, smaller first: unknown values last in
+    /// both directions. `None` for the keyword sort, which compares the text itself.
+    fn sort_keys(&self, key: SortKey, descending: bool) -> Option<Vec<u128>> {
+        const UNKNOWN: u128 = 1 << 64;
+        let direct = |key: u64| u128::from(if descending { !key } else { key });
+        let metric = |metric: Metric| {
+            self.columns.metrics[metric.column()]
+                .iter()
+                .map(|&value| match value.is_nan() {
+                    true => UNKNOWN,
+                    // Flipping the sign bit (negative: every bit) orders floats as integers.
+                    false => {
+                        let bits = (value + 0.0).to_bits();
+                        let ordered = if bits >> 63 == 1 {
+                            !bits
+                        } else {
+                            bits | 1 << 63
+                        };
+                        direct(ordered)
+                    }
+                })
+                .collect()
+        };
+        Some(match key {
+            SortKey::Keyword => return None,
+            SortKey::SearchVolume => metric(Metric::Volume),
+            SortKey::Difficulty => metric(Metric::Difficulty),
+            SortKey::Cpc => metric(Metric::Cpc),
+            SortKey::Competition => metric(Metric::Competition),
+            SortKey::OrganicOpportunityScore => metric(Metric::Organic),
+            SortKey::PaidOpportunityScore => metric(Metric::Paid),
+            SortKey::OpportunityValue => metric(Metric::Value),
+            SortKey::Intent => {
+                let mut names = Intent::ALL.map(Intent::as_str);
+                names.sort_unstable();
+                self.columns
+                    .intent
+                    .iter()
+                    .map(|intent| {
+                        let rank = names.iter().position(|n| *n == intent.as_str());
+                        direct(rank.unwrap_or_default() as u64)
+                    })
+                    .collect()
+            }
+        })
+    }
+
     fn order(&self, key: SortKey, descending: bool) -> &[u32] {
         self.orders[key.index() * 2 + usize::from(descending)].get_or_init(|| {
-            let keywords = &self.dataset.keywords;
+            let keywords = self.archived();
+            let text = |at: u32| keywords[at as usize].keyword.as_str();
+            let id = |at: u32| keywords[at as usize].id.as_str();
             let mut order: Vec<u32> = (0..keywords.len() as u32).collect();
             // Ties break by keyword, then id, ascending in both directions: pages never overlap.
-            order.sort_by(|&a, &b| {
-                let (a, b) = (&keywords[a as usize], &keywords[b as usize]);
-                key.compare(a, b, descending)
-                    .then_with(|| a.keyword.cmp(&b.keyword))
-                    .then_with(|| a.id.cmp(&b.id))
-            });
+            let ties = |a: &u32, b: &u32| text(*a).cmp(text(*b)).then_with(|| id(*a).cmp(id(*b)));
+            match self.sort_keys(key, descending) {
+                None if descending => order.sort_unstable_by(|a, b| {
+                    text(*b).cmp(text(*a)).then_with(|| id(*a).cmp(id(*b)))
+                }),
+                None => order.sort_unstable_by(ties),
+                Some(keys) => {
+                    order.sort_unstable_by_key(|at| (keys[*at as usize], *at));
+                    // Only keywords with the same value are compared by their text.
+                    for run in order.chunk_by_mut(|a, b| keys[*a as usize] == keys[*b as usize]) {
+                        if run.len() > 1 {
+                            run.sort_unstable_by(ties);
+                        }
+                    }
+                }
+            }
             order
         })
     }
 
-    pub fn query(&self, query: &KeywordQuery) -> Page<'_> {
-        let mut total = 0usize;
-        let mut keywords = Vec::with_capacity(query.limit as usize);
+    pub fn query(&self, query: &KeywordQuery) -> Page {
+        let order = self.order(query.sort, query.descending);
         let start = query.offset as usize;
-        let end = start + query.limit as usize;
-        for &position in self.order(query.sort, query.descending) {
-            let position = position as usize;
-            let keyword = &self.dataset.keywords[position];
-            if !query.matches(keyword, &self.lowercase[position]) {
-                continue;
+        let end = start.saturating_add(query.limit as usize);
+        let (positions, total): (Vec<u32>, usize) = match query.mask(&self.columns) {
+            None => {
+                let n = order.len();
+                (order[start.min(n)..end.min(n)].to_vec(), n)
             }
-            if total >= start && total < end {
-                keywords.push(keyword);
+            Some(mask) => {
+                let total = mask.iter().filter(|admitted| **admitted).count();
+                let positions = order
+                    .iter()
+                    .filter(|&&position| mask[position as usize])
+                    .take(end.min(total))
+                    .skip(start)
+                    .copied()
+                    .collect();
+                (positions, total)
             }
-            total += 1;
+        };
+        Page {
+            keywords: positions
+                .iter()
+                .map(|&p| self.keyword(p as usize))
+                .collect(),
+            total,
         }
-        Page { keywords, total }
     }
 
     /// The first `per_cluster` keywords of each of `cluster_ids` (answered in the same order)
@@ -544,24 +588,23 @@ impl IndexedDataset {
         sort: SortKey,
         descending: bool,
         per_cluster: usize,
-    ) -> Vec<Vec<&KeywordRecord>> {
-        let slots: HashMap<&str, usize> = cluster_ids
+    ) -> Vec<Vec<KeywordRecord>> {
+        let slots: HashMap<u32, usize> = cluster_ids
             .iter()
             .enumerate()
-            .map(|(slot, id)| (*id, slot))
+            .filter_map(|(slot, id)| Some((*self.columns.cluster_ids.get(*id)?, slot)))
             .collect();
-        let mut heads: Vec<Vec<&KeywordRecord>> = vec![Vec::new(); cluster_ids.len()];
+        let mut heads: Vec<Vec<KeywordRecord>> = vec![Vec::new(); cluster_ids.len()];
         let mut full = 0;
         for &position in self.order(sort, descending) {
             if full == slots.len() {
                 break;
             }
-            let keyword = &self.dataset.keywords[position as usize];
-            let Some(&slot) = slots.get(keyword.cluster_id.as_str()) else {
+            let Some(&slot) = slots.get(&self.columns.cluster[position as usize]) else {
                 continue;
             };
             if heads[slot].len() < per_cluster {
-                heads[slot].push(keyword);
+                heads[slot].push(self.keyword(position as usize));
                 if heads[slot].len() == per_cluster {
                     full += 1;
                 }
@@ -572,10 +615,34 @@ impl IndexedDataset {
 
     /// Whether some keyword has a fetched results page, known since the dataset was loaded.
     pub fn has_serps(&self) -> bool {
-        self.has_serps
+        self.columns.has_serps
     }
 
     pub fn has_cluster(&self, cluster_id: &str) -> bool {
-        self.dataset.clusters.iter().any(|c| c.id == cluster_id)
+        self.clusters.iter().any(|c| c.id == cluster_id)
+    }
+}
+
+impl JobResults for IndexedDataset {
+    fn clusters(&self) -> &[ClusterRecord] {
+        &self.clusters
+    }
+
+    fn topics(&self) -> &[TopicRecord] {
+        &self.topics
+    }
+
+    fn personas(&self) -> &[Persona] {
+        &self.personas
+    }
+
+    fn cluster_keywords(&self, cluster_id: &str) -> Vec<KeywordRecord> {
+        let Some(&wanted) = self.columns.cluster_ids.get(cluster_id) else {
+            return Vec::new();
+        };
+        (0..self.keyword_count())
+            .filter(|&at| self.columns.cluster[at] == wanted)
+            .map(|at| self.keyword(at))
+            .collect()
     }
 }

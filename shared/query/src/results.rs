@@ -91,7 +91,7 @@ impl Results<'_> {
         let (keywords, total) = match self.dataset(job).await? {
             Some(dataset) => {
                 let page = dataset.query(query);
-                (page.keywords.into_iter().cloned().collect(), page.total)
+                (page.keywords, page.total)
             }
             None => (Vec::new(), 0),
         };
@@ -124,7 +124,7 @@ impl Results<'_> {
     pub async fn clusters(&self, job: &Job, query: &ClusterQuery) -> Result<ClusterPage, ApiError> {
         let (clusters, total) = match self.dataset(job).await? {
             Some(dataset) => {
-                let (page, total) = query.page(&dataset.dataset)?;
+                let (page, total) = query.page(dataset.as_ref())?;
                 (page.into_iter().cloned().collect(), total)
             }
             None => (Vec::new(), 0),
@@ -140,7 +140,7 @@ impl Results<'_> {
     pub async fn topics(&self, job: &Job, query: &TopicQuery) -> Result<TopicPage, StoreError> {
         let (topics, total) = match self.dataset(job).await? {
             Some(dataset) => {
-                let (page, total) = query.page(&dataset.dataset.topics);
+                let (page, total) = query.page(&dataset.topics);
                 (page.into_iter().cloned().collect(), total)
             }
             None => (Vec::new(), 0),
@@ -169,7 +169,7 @@ impl Results<'_> {
                 offset: topics.offset,
             });
         };
-        let slice = crate::plan::content_plan(&dataset.dataset, topics, filter)?;
+        let slice = crate::plan::content_plan(dataset.as_ref(), topics, filter)?;
         Ok(ContentPlanPage {
             topics: slice
                 .topics
@@ -189,7 +189,7 @@ impl Results<'_> {
         let personas = self
             .dataset(job)
             .await?
-            .map(|dataset| dataset.dataset.personas.clone())
+            .map(|dataset| dataset.personas.clone())
             .unwrap_or_default();
         Ok(PersonaList { personas })
     }

@@ -1,6 +1,8 @@
 //! Results API figures for large jobs, against the emulator (run through `.ci/bench results`):
 //!   results-bench seed N          store a completed job of N keywords; prints `<job id> <api key>`
 //!   results-bench query JOB KEY   cold load to first page, then warm p50/p99 of filtered, sorted pages
+//!   results-bench formats-write DIR N   a job of N keywords in each stored form measured, to DIR
+//!   results-bench formats-read DIR FORM  load one of them: size, time and peak memory
 //!   results-bench export JOB KEY  stream the CSV export; throughput and this process's peak memory
 //!   results-bench dashboard JOB KEY   the dashboard's keywords tab: server time per page of 100
 //!                                 rows, and the page in headless Chromium until interactive
@@ -16,11 +18,13 @@ use kr_aws::s3::S3ObjectStore;
 use kr_aws::AwsClients;
 use kr_core::config::Config;
 use kr_core::dataset::export::write_csv;
+use kr_core::dataset::stored::DatasetBytes;
 use kr_core::dataset::{objects, ResultsDataset, SerpFeature, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, Plan, Progress};
 use kr_core::service::account::issue_api_key;
 use kr_core::store::{put_json, ArtifactStore};
+use kr_query::IndexedDataset;
 use kr_research::intent::Intent;
 use kr_research::research::{ClusterRecord, KeywordRecord};
 use kr_tests::harness::{self, Call};
@@ -195,6 +199,13 @@ async fn seed(count: usize) -> Result<()> {
     results
         .put_artifact(job.id, &objects::export(), csv)
         .await?;
+    results
+        .put_artifact(
+            job.id,
+            &objects::stored_dataset(),
+            kr_core::dataset::stored::encode(&dataset)?,
+        )
+        .await?;
     put_json(&results, job.id, &objects::dataset(), &dataset).await?;
     store.import_jobs(std::slice::from_ref(&job)).await?;
     println!("{} {}", job.id, key.expose());
@@ -219,6 +230,7 @@ async fn query(job: &str, key: &str) -> Result<()> {
     let started = Instant::now();
     let first = Call::get(&path(QUERIES[0])).api_key(key).send(&app).await;
     let cold = started.elapsed();
+    let cold_peak = peak_memory_mib();
     if first.status != 200 {
         bail!("first page: {} {}", first.status, first.text);
     }
@@ -238,6 +250,11 @@ async fn query(job: &str, key: &str) -> Result<()> {
         }
     }
     times.sort();
+    println!(
+        "cold load to first page: {:.0} ms (job and API-key lookups on the emulator included); this process's peak memory then {:.0} MiB",
+        cold.as_secs_f64() * 1000.0,
+        cold_peak
+    );
     let engine = engine_times(job).await?;
     println!(
         "query engine alone (filter, sort, page, JSON of the page): p50 {:.2} ms, p99 {:.2} ms",
@@ -245,12 +262,10 @@ async fn query(job: &str, key: &str) -> Result<()> {
         percentile(&engine, 0.99)
     );
     println!(
-        "cold load to first page: {:.0} ms; warm filtered+sorted page over {} requests: p50 {:.2} ms, p99 {:.2} ms (each includes the job lookup and the API-key lookup on the emulator); peak memory {:.0} MiB",
-        cold.as_secs_f64() * 1000.0,
+        "warm filtered+sorted page over {} requests: p50 {:.2} ms, p99 {:.2} ms (each includes the job lookup and the API-key lookup on the emulator)",
         times.len(),
         percentile(&times, 0.5),
         percentile(&times, 0.99),
-        peak_memory_mib()
     );
     Ok(())
 }
@@ -258,15 +273,20 @@ async fn query(job: &str, key: &str) -> Result<()> {
 /// The handler's own work, without the store round trips to the emulator.
 async fn engine_times(job: &str) -> Result<Vec<Duration>> {
     use kr_http::extract::QueryParams;
-    use kr_query::{IndexedDataset, KeywordQuery};
+    use kr_query::KeywordQuery;
     let config = Config::from_env()?;
     let clients = AwsClients::from_config(&config).await;
     let results = S3ObjectStore::new(clients.s3, config.results_bucket);
-    let dataset: ResultsDataset =
-        kr_core::store::get_json(&results, job.parse()?, &objects::dataset())
-            .await?
-            .context("dataset")?;
-    let indexed = IndexedDataset::new(dataset);
+    let started = Instant::now();
+    let stored = results
+        .get_artifact(job.parse()?, &objects::stored_dataset())
+        .await?
+        .context("stored dataset")?;
+    let fetched = started.elapsed();
+    let records = DatasetBytes::decode(&stored)?;
+    let decoded = started.elapsed();
+    let indexed = IndexedDataset::new(records);
+    let indexed_at = started.elapsed();
     let queries: Vec<KeywordQuery> = QUERIES
         .iter()
         .map(|q| {
@@ -274,6 +294,18 @@ async fn engine_times(job: &str) -> Result<Vec<Duration>> {
                 .expect("valid")
         })
         .collect();
+    let first = indexed.query(&queries[0]);
+    serde_json::to_vec(&first.keywords)?;
+    let first_page = started.elapsed();
+    println!(
+        "cold, S3 object to first page: {:.0} ms = S3 GET {:.1} MB {:.0} ms + LZ4 and check {:.0} ms + columns {:.0} ms + first sort, filter, page and JSON {:.0} ms",
+        first_page.as_secs_f64() * 1000.0,
+        stored.len() as f64 / 1e6,
+        fetched.as_secs_f64() * 1000.0,
+        (decoded - fetched).as_secs_f64() * 1000.0,
+        (indexed_at - decoded).as_secs_f64() * 1000.0,
+        (first_page - indexed_at).as_secs_f64() * 1000.0,
+    );
     for query in &queries {
         indexed.query(query);
     }
@@ -412,10 +444,11 @@ async fn dashboard_render_times(job: &str) -> Result<Vec<Duration>> {
     let clients = AwsClients::from_config(&config).await;
     let objects_store = S3ObjectStore::new(clients.s3, config.results_bucket);
     let id: JobId = job.parse()?;
-    let dataset: ResultsDataset = kr_core::store::get_json(&objects_store, id, &objects::dataset())
+    let stored = objects_store
+        .get_artifact(id, &objects::stored_dataset())
         .await?
-        .context("dataset")?;
-    let indexed = kr_query::IndexedDataset::new(dataset);
+        .context("stored dataset")?;
+    let indexed = kr_query::IndexedDataset::new(DatasetBytes::decode(&stored)?);
     let job = harness::store().await.job(id).await?.context("the job")?;
     let queries: Vec<String> = dashboard_paths(&id.to_string())
         .iter()
@@ -438,6 +471,72 @@ async fn dashboard_render_times(job: &str) -> Result<Vec<Duration>> {
     }
     times.sort();
     Ok(times)
+}
+
+/// The stored forms compared: JSON (what jobs were stored as), postcard (serde's compact binary,
+/// read back into records) and rkyv (read in place), each LZ4-compressed as the trip from S3
+/// would want it.
+const FORMS: [&str; 3] = ["json", "postcard", "rkyv"];
+
+fn formats_write(dir: &str, count: usize) -> Result<()> {
+    let dataset = synthetic(kr_core::domain::JobId::new(), count);
+    std::fs::create_dir_all(dir)?;
+    for form in FORMS {
+        let raw = match form {
+            "json" => serde_json::to_vec(&dataset)?,
+            "postcard" => postcard::to_stdvec(&dataset)?,
+            _ => rkyv_bytes(&dataset)?,
+        };
+        let compressed = lz4_flex::block::compress_prepend_size(&raw);
+        println!(
+            "{form}: {:.1} MB, {:.1} MB with LZ4",
+            raw.len() as f64 / 1e6,
+            compressed.len() as f64 / 1e6
+        );
+        std::fs::write(format!("{dir}/{form}.lz4"), compressed)?;
+    }
+    Ok(())
+}
+
+fn rkyv_bytes(dataset: &ResultsDataset) -> Result<Vec<u8>> {
+    let stored = kr_core::dataset::stored::encode(dataset)?;
+    Ok(lz4_flex::block::decompress_size_prepended(&stored)?)
+}
+
+/// Reads one form from disk, as a reader would get it from S3, until its first page could be
+/// served: records parsed (JSON, postcard) or checked in place with the query columns (rkyv).
+fn formats_read(dir: &str, form: &str) -> Result<()> {
+    let stored = std::fs::read(format!("{dir}/{form}.lz4"))?;
+    let before = peak_memory_mib();
+    let started = Instant::now();
+    let keywords = match form {
+        "json" | "postcard" => {
+            let raw = lz4_flex::block::decompress_size_prepended(&stored)?;
+            let dataset: ResultsDataset = if form == "json" {
+                serde_json::from_slice(&raw)?
+            } else {
+                postcard::from_bytes(&raw)?
+            };
+            drop(raw);
+            let count = dataset.keywords.len();
+            std::hint::black_box(dataset);
+            count
+        }
+        "rkyv" => {
+            let indexed = IndexedDataset::new(DatasetBytes::decode(&stored)?);
+            let count = indexed.keyword_count();
+            std::hint::black_box(indexed);
+            count
+        }
+        other => bail!("unknown form {other}"),
+    };
+    println!(
+        "{form}: {keywords} keywords ready in {:.0} ms; peak memory {:.0} MiB over the {:.0} MiB before",
+        started.elapsed().as_secs_f64() * 1000.0,
+        peak_memory_mib() - before,
+        before
+    );
+    Ok(())
 }
 
 /// The job's owner becomes the demo account, so its pages need no sign-in.
@@ -482,8 +581,10 @@ async fn main() -> Result<()> {
         ["export", job, key] => export(job, key).await,
         ["dashboard", job, key] => dashboard(job, key).await,
         ["serve", job] => serve(job).await,
+        ["formats-write", dir, count] => formats_write(dir, count.parse()?),
+        ["formats-read", dir, form] => formats_read(dir, form),
         _ => bail!(
-            "usage: results-bench seed N | query JOB KEY | export JOB KEY | dashboard JOB KEY | serve JOB"
+            "usage: results-bench seed N | query JOB KEY | export JOB KEY | dashboard JOB KEY | serve JOB | formats-write DIR N | formats-read DIR FORM"
         ),
     }
 }

@@ -1,5 +1,6 @@
 use kr_aws::bedrock::{BedrockPersonas, Origin};
 use kr_core::dataset::export::write_csv;
+use kr_core::dataset::stored;
 use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::ProviderUsage;
@@ -146,6 +147,14 @@ impl ResearchRunner {
         // The export first: the dataset's presence is what makes the results complete.
         self.objects
             .put_job_artifact(job, &objects::export(), csv)
+            .await
+            .map_err(storage_failure)?;
+        let stored = stored::encode(&dataset).map_err(|err| {
+            tracing::error!(%err, "stored dataset");
+            StageError::transient("Writing the results failed.")
+        })?;
+        self.objects
+            .put_job_artifact(job, &objects::stored_dataset(), stored)
             .await
             .map_err(storage_failure)?;
         put_job_json(self.objects.as_ref(), job, &objects::dataset(), &dataset)

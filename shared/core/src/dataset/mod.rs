@@ -12,6 +12,7 @@ mod page;
 mod plan;
 mod records;
 mod serp_page;
+pub mod stored;
 
 pub use brief::{
     BriefKeyword, BriefSource, ClusterBrief, InternalLink, OutlineHeading, WordCountRange,
@@ -19,8 +20,8 @@ pub use brief::{
 pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
 pub use records::{
-    ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking,
-    RankingKind, ESTIMATE_SOURCE,
+    ArchivedKeywordRecord, ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch,
+    Persona, Ranking, RankingKind, ESTIMATE_SOURCE,
 };
 pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 
@@ -36,6 +37,12 @@ pub mod objects {
 
     pub fn dataset() -> String {
         format!("results/dataset-v{}.json", super::DATASET_FORMAT)
+    }
+
+    /// The same dataset in the form the results functions read (`super::stored`); jobs
+    /// completed before it was written have only the JSON.
+    pub fn stored_dataset() -> String {
+        format!("results/dataset-v{}.rkyv.lz4", super::DATASET_FORMAT)
     }
 
     /// The CSV export, written with the dataset from the same records.
@@ -55,10 +62,21 @@ pub mod objects {
 }
 
 /// Every keyword of a job with its cluster and persona, the clusters and the personas.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultsDataset {
     pub format: u32,
+    /// Not in the binary form: its object's key names the job.
+    #[rkyv(with = rkyv::with::Skip)]
     pub job_id: JobId,
     pub keywords: Vec<KeywordRecord>,
     pub clusters: Vec<ClusterRecord>,
@@ -82,4 +100,36 @@ pub struct Reference {
     pub image_url: Option<String>,
     /// The canonical link, else `og:url`, else the final URL after redirects.
     pub link: Option<String>,
+}
+
+/// What readers of a completed job's clusters and topics need, whether its records are in
+/// memory ([`ResultsDataset`]) or read in place from their stored form (`kr_query`).
+pub trait JobResults: Send + Sync {
+    fn clusters(&self) -> &[ClusterRecord];
+    fn topics(&self) -> &[TopicRecord];
+    fn personas(&self) -> &[Persona];
+    /// The keywords of one cluster, in the dataset's order.
+    fn cluster_keywords(&self, cluster_id: &str) -> Vec<KeywordRecord>;
+}
+
+impl JobResults for ResultsDataset {
+    fn clusters(&self) -> &[ClusterRecord] {
+        &self.clusters
+    }
+
+    fn topics(&self) -> &[TopicRecord] {
+        &self.topics
+    }
+
+    fn personas(&self) -> &[Persona] {
+        &self.personas
+    }
+
+    fn cluster_keywords(&self, cluster_id: &str) -> Vec<KeywordRecord> {
+        self.keywords
+            .iter()
+            .filter(|k| k.cluster_id == cluster_id)
+            .cloned()
+            .collect()
+    }
 }

@@ -7,7 +7,20 @@ use utoipa::ToSchema;
 use super::Intent;
 
 /// How a cluster's keywords were grouped.
-#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ClusterMethod {
     /// By shared top-10 result URLs.
@@ -18,7 +31,20 @@ pub enum ClusterMethod {
 
 /// What the primary site should do for a cluster.
 #[derive(
-    ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum ClusterAction {
@@ -54,7 +80,18 @@ impl std::str::FromStr for ClusterAction {
 }
 
 /// A site's best organic position for a cluster's keywords, and the page at it.
-#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct SitePosition {
     pub domain: String,
@@ -63,7 +100,20 @@ pub struct SitePosition {
 }
 
 /// How many of a topic's clusters call for each action.
-#[derive(ToSchema, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionCounts {
     pub create: usize,
@@ -82,7 +132,17 @@ impl ActionCounts {
 }
 
 /// Clusters grouped as a pillar page and its supporting pages would be.
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct TopicRecord {
     /// "t-" and a slug of the name, unique within the job.

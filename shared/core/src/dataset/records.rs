@@ -8,7 +8,18 @@ use super::plan::{ClusterAction, ClusterMethod, SitePosition};
 use super::serp_page::{SerpFeature, WeakSpot};
 
 /// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
-#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct Ranking {
     pub domain: String,
@@ -21,7 +32,20 @@ pub struct Ranking {
     pub kind: RankingKind,
 }
 
-#[derive(ToSchema, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum RankingKind {
     #[default]
@@ -33,7 +57,18 @@ pub enum RankingKind {
 pub const ESTIMATE_SOURCE: &str = "estimate";
 
 // `Default` is a base for records built field by field.
-#[derive(ToSchema, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct KeywordRecord {
     /// "k-" and the keyword's rank in discovery, from 1.
@@ -99,6 +134,9 @@ pub struct KeywordRecord {
     Ord,
     Serialize,
     Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum KeywordSource {
@@ -145,7 +183,18 @@ impl KeywordRecord {
 }
 
 // `Default` is an empty, unplanned cluster: a base for records built field by field.
-#[derive(ToSchema, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterRecord {
     pub id: String,
@@ -216,6 +265,9 @@ pub struct ClusterRecord {
     Ord,
     Serialize,
     Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Intent {
@@ -245,7 +297,19 @@ impl Intent {
     }
 }
 
-#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct MonthlySearch {
     pub year: i32,
@@ -254,7 +318,17 @@ pub struct MonthlySearch {
     pub search_volume: i64,
 }
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct Persona {
     /// Stable within a job, e.g. "p-budget".

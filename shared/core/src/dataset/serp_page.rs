@@ -7,7 +7,20 @@ use utoipa::ToSchema;
 
 /// A SERP feature, as DataForSEO names the item type on an advanced results page.
 #[derive(
-    ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum SerpFeature {
@@ -85,7 +98,18 @@ impl std::str::FromStr for SerpFeature {
 }
 
 /// A top-10 organic result from a site where anyone posts: an easy page to outrank.
-#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct WeakSpot {
     /// Organic position, from 1.
@@ -97,7 +121,20 @@ pub struct WeakSpot {
     pub kind: WeakSpotKind,
 }
 
-#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum WeakSpotKind {
     /// A discussion forum or community board.

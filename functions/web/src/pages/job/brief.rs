@@ -41,7 +41,7 @@ pub async fn show(
         Ok(dataset) => dataset,
         Err(err) => return layout::internal_error(err),
     };
-    let Some(cluster) = dataset.dataset.clusters.iter().find(|c| c.id == cluster_id) else {
+    let Some(cluster) = dataset.clusters.iter().find(|c| c.id == cluster_id) else {
         return layout::not_found(user, "Cluster");
     };
     let stored: Option<ClusterBrief> =

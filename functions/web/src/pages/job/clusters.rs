@@ -30,10 +30,10 @@ fn keywords_of(view: &View, cluster: &ClusterRecord) -> String {
 }
 
 pub fn render(view: &View) -> (StatusCode, Markup) {
-    let clusters = &view.dataset.dataset.clusters;
+    let clusters = &view.dataset.clusters;
     let parsed = view.params.query().and_then(|query| {
         let query = ClusterQuery::parse(&query)?;
-        let page = query.page(&view.dataset.dataset)?;
+        let page = query.page(view.dataset)?;
         Ok((query, page))
     });
     let (query, (page, total)) = match parsed {

@@ -76,7 +76,7 @@ fn count_and_scope(view: &View, page: &Page) -> Markup {
     let cluster = view
         .params
         .get("cluster")
-        .and_then(|id| view.dataset.dataset.clusters.iter().find(|c| c.id == id));
+        .and_then(|id| view.dataset.clusters.iter().find(|c| c.id == id));
     html! {
         p.count #keyword-count {
             strong data-total=(page.total) { (format::count(page.total)) } " keywords"
@@ -144,7 +144,7 @@ fn filters(view: &View) -> Markup {
                 span { "Persona " }
                 select name="personaAvatarNames" {
                     option value="" { "Any persona" }
-                    @for persona in &view.dataset.dataset.personas {
+                    @for persona in &view.dataset.personas {
                         option value=(persona.avatar_name) selected[chosen_personas.len() == 1 && chosen_personas[0].eq_ignore_ascii_case(&persona.avatar_name)] { (persona.avatar_name) }
                     }
                     option value=(NO_PERSONA) selected[chosen_personas.len() == 1 && chosen_personas[0] == NO_PERSONA] { "No persona" }

@@ -11,7 +11,8 @@ use crate::format;
 const TOP: usize = 10;
 
 pub fn render(view: &View) -> Markup {
-    let keywords: Vec<&KeywordRecord> = view.dataset.dataset.keywords.iter().collect();
+    let records: Vec<KeywordRecord> = view.dataset.keywords().collect();
+    let keywords: Vec<&KeywordRecord> = records.iter().collect();
     let counts: Vec<(Intent, usize)> = Intent::ALL
         .into_iter()
         .map(|intent| {

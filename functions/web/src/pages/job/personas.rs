@@ -7,7 +7,7 @@ use super::View;
 use crate::format;
 
 pub fn render(view: &View) -> Markup {
-    let personas = &view.dataset.dataset.personas;
+    let personas = &view.dataset.personas;
     html! {
         @if personas.is_empty() {
             div.empty { p { "This job has no personas." } }

@@ -20,7 +20,7 @@ const SORTS: [(&str, &str); 2] = [
 ];
 
 pub fn render(view: &View) -> (StatusCode, Markup) {
-    let dataset = &view.dataset.dataset;
+    let dataset = view.dataset;
     if dataset.topics.is_empty() {
         return (StatusCode::OK, not_available(dataset.clusters.is_empty()));
     }

@@ -15,7 +15,7 @@ use crate::format;
 /// Keywords shown under a cluster; the keyword table has all of them, in the same order.
 const KEYWORDS_SHOWN: usize = 10;
 
-type Heads<'a> = HashMap<&'a str, Vec<&'a KeywordRecord>>;
+type Heads<'a> = HashMap<&'a str, Vec<KeywordRecord>>;
 
 pub fn action_label(action: ClusterAction) -> &'static str {
     match action {
@@ -124,7 +124,7 @@ fn cluster_node(
     view: &View,
     topic: &TopicRecord,
     cluster: &ClusterRecord,
-    keywords: Option<&Vec<&KeywordRecord>>,
+    keywords: Option<&Vec<KeywordRecord>>,
 ) -> Markup {
     let keywords = keywords.map(Vec::as_slice).unwrap_or_default();
     html! {
@@ -194,7 +194,7 @@ fn competitor(position: &SitePosition) -> Markup {
     }
 }
 
-fn keyword_table(cluster: &str, keywords: &[&KeywordRecord]) -> Markup {
+fn keyword_table(cluster: &str, keywords: &[KeywordRecord]) -> Markup {
     html! {
         div.table-wrap {
             table.plan-keywords {

@@ -51,9 +51,8 @@ fn duration(job: &Job) -> Option<String> {
 
 /// How many keywords were measured by the data provider and how many estimated.
 fn sources(dataset: &IndexedDataset) -> Markup {
-    let keywords = &dataset.dataset.keywords;
-    let estimated = keywords.iter().filter(|k| k.is_estimate()).count();
-    let measured = keywords.len() - estimated;
+    let estimated = dataset.estimated_count();
+    let measured = dataset.keyword_count() - estimated;
     html! {
         @if measured > 0 { span { (format::count(measured)) " measured by DataForSEO" } }
         @if measured > 0 && estimated > 0 { " · " }
