@@ -42,6 +42,8 @@ pub struct SdkCall {
     pub status: Option<u16>,
     /// An S3 upload that sets the object's tags (`x-amz-tagging`).
     pub tagged: bool,
+    /// The answer's body length (its `Content-Length`, or the body held in memory).
+    pub response_bytes: Option<usize>,
 }
 
 impl SdkCall {
@@ -54,6 +56,7 @@ impl SdkCall {
             body: request.body().bytes().map(<[u8]>::to_vec),
             status: None,
             tagged: request.headers().get("x-amz-tagging").is_some(),
+            response_bytes: None,
         }
     }
 
@@ -132,9 +135,10 @@ impl CallRecorder {
         Some(calls.len() - 1)
     }
 
-    fn answered(&self, index: usize, status: u16) {
+    fn answered(&self, index: usize, status: u16, response_bytes: Option<usize>) {
         if let Some(call) = self.calls.lock().unwrap().get_mut(index) {
             call.status = Some(status);
+            call.response_bytes = response_bytes;
         }
     }
 }
@@ -167,7 +171,13 @@ impl Intercept for CallRecorder {
         config: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         if let Some(Attempt(index)) = config.load::<Attempt>().copied() {
-            self.answered(index, context.response().status().as_u16());
+            let response = context.response();
+            let length = response
+                .headers()
+                .get("content-length")
+                .and_then(|length| length.parse().ok())
+                .or_else(|| response.body().bytes().map(<[u8]>::len));
+            self.answered(index, response.status().as_u16(), length);
         }
         Ok(())
     }
@@ -216,7 +226,11 @@ impl HttpConnector for RecordingConnector {
         HttpConnectorFuture::new(async move {
             let response = sent.await;
             if let (Ok(response), Some(index)) = (&response, index) {
-                recorder.answered(index, response.status().as_u16());
+                recorder.answered(
+                    index,
+                    response.status().as_u16(),
+                    response.body().bytes().map(<[u8]>::len),
+                );
             }
             response
         })
