@@ -11,7 +11,7 @@ use kr_aws::s3::S3ObjectStore;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::AwsClients;
-use kr_core::dataset::{objects, ResultsDataset};
+use kr_core::dataset::ResultsDataset;
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
@@ -263,7 +263,7 @@ impl Rig {
 
     /// The results dataset of a completed job.
     pub async fn dataset(&self, id: JobId) -> ResultsDataset {
-        kr_core::store::get_json(self.objects.as_ref(), id, &objects::dataset())
+        kr_core::store::get_dataset(self.objects.as_ref(), id)
             .await
             .unwrap()
             .expect("the dataset is stored")

@@ -52,7 +52,7 @@ async fn a_job_on_the_sample_sites_completes_with_real_results() {
         "a competitor that is down leaves null"
     );
 
-    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), job.id, &objects::dataset())
+    let dataset: ResultsDataset = kr_core::store::get_dataset(rig.objects.as_ref(), job.id)
         .await
         .unwrap()
         .unwrap();

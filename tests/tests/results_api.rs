@@ -168,18 +168,8 @@ async fn fixture(demo: bool) -> Fixture {
         .put_artifact(job.id, &objects::export(), csv)
         .await
         .unwrap();
-    // Both forms, as the pipeline writes them; `a_job_stored_as_json_only_reads_the_same` drops one.
-    results
-        .put_artifact(
-            job.id,
-            &objects::stored_dataset(),
-            kr_core::dataset::stored::encode(&data).unwrap(),
-        )
-        .await
-        .unwrap();
-    put_json(&results, job.id, &objects::dataset(), &data)
-        .await
-        .unwrap();
+    // As the pipeline stores it; `a_job_stored_as_json_only_reads_the_same` has the older form.
+    kr_core::store::put_dataset(&results, &data).await.unwrap();
     let references = vec![Some(Reference {
         url: "https://example.com/".into(),
         title: Some("Example".into()),
@@ -450,7 +440,7 @@ async fn pages_cover_every_keyword_exactly_once() {
 }
 
 /// Jobs completed before the stored binary form have only the JSON dataset: they answer every
-/// page exactly as a job with both forms does.
+/// page exactly as a job stored the new way does.
 #[tokio::test]
 async fn a_job_stored_as_json_only_reads_the_same() {
     let f = fixture(false).await;
@@ -458,7 +448,7 @@ async fn a_job_stored_as_json_only_reads_the_same() {
     let bucket = harness::config().results_bucket;
     let old = stored_job(&f.store, &f.owner, JobStatus::Completed).await;
     let results = S3ObjectStore::new(clients.s3.clone(), bucket.clone());
-    put_json(&results, old.id, &objects::dataset(), &dataset(old.id))
+    put_json(&results, old.id, &objects::json_dataset(), &dataset(old.id))
         .await
         .unwrap();
     let stored = clients

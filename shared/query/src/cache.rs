@@ -75,7 +75,7 @@ async fn load(job: &Job, store: &dyn ArtifactStore) -> Result<IndexedDataset, St
         let records = DatasetBytes::decode(&bytes).map_err(StoreError::new)?;
         return Ok(IndexedDataset::new(records));
     }
-    let dataset: ResultsDataset = get_json(store, job.id, &objects::dataset())
+    let dataset: ResultsDataset = get_json(store, job.id, &objects::json_dataset())
         .await?
         .ok_or_else(|| StoreError(format!("completed job {} has no dataset", job.id)))?;
     IndexedDataset::from_dataset(&dataset).map_err(StoreError::new)

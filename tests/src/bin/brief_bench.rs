@@ -161,7 +161,7 @@ async fn main() -> Result<()> {
         harness::config().results_bucket,
     );
     let (dataset, measured) = dataset(job.id);
-    put_json(&objects, job.id, &objects::dataset(), &dataset).await?;
+    kr_core::store::put_dataset(&objects, &dataset).await?;
     put_json(&objects, job.id, &objects::stage("metrics"), &measured).await?;
     let settings = BriefSettings::default();
     let maker = BriefMaker {

@@ -232,6 +232,23 @@ async fn api(
     reply
 }
 
+/// The results and export functions, each recording its own AWS requests.
+async fn readers(config: &Config) -> (axum::Router, CallRecorder, axum::Router, CallRecorder) {
+    let results_calls = CallRecorder::new();
+    let results = results_calls
+        .build(async {
+            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await)
+        })
+        .await;
+    let export_calls = CallRecorder::new();
+    let export = export_calls
+        .build(async {
+            kr_export::router(kr_export::ExportState::from_config(config.clone()).await)
+        })
+        .await;
+    (results, results_calls, export, export_calls)
+}
+
 async fn demo() -> Result<()> {
     let mut config = Config::from_env()?;
     let store = harness::store().await;
@@ -246,18 +263,7 @@ async fn demo() -> Result<()> {
     let jobs = jobs_calls
         .build(async { kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await) })
         .await;
-    let results_calls = CallRecorder::new();
-    let results = results_calls
-        .build(async {
-            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await)
-        })
-        .await;
-    let export_calls = CallRecorder::new();
-    let export = export_calls
-        .build(async {
-            kr_export::router(kr_export::ExportState::from_config(config.clone()).await)
-        })
-        .await;
+    let (results, results_calls, export, export_calls) = readers(&config).await;
     let bill = std::sync::Mutex::new(Bill::default());
     let created = api(
         &bill,
@@ -338,18 +344,7 @@ async fn read(job: &str, key: &str, keywords: usize) -> Result<()> {
         .await?;
     let objects = listed.contents();
     let bytes: i64 = objects.iter().filter_map(|o| o.size()).sum();
-    let results_calls = CallRecorder::new();
-    let results = results_calls
-        .build(async {
-            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await)
-        })
-        .await;
-    let export_calls = CallRecorder::new();
-    let export = export_calls
-        .build(async {
-            kr_export::router(kr_export::ExportState::from_config(config.clone()).await)
-        })
-        .await;
+    let (results, results_calls, export, export_calls) = readers(&config).await;
     let bill = std::sync::Mutex::new(Bill {
         written_elsewhere: (objects.len(), bytes as usize),
         ..Bill::default()

@@ -243,7 +243,7 @@ async fn main() -> Result<()> {
 }
 
 async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
-    use kr_core::dataset::{objects, ResultsDataset};
+    use kr_core::dataset::ResultsDataset;
     use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan};
     use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
     let config = Config::from_env()?;
@@ -303,10 +303,9 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         }
         completed.push(job.id);
     }
-    let dataset: ResultsDataset =
-        kr_core::store::get_json(&*rig.objects, completed[0], &objects::dataset())
-            .await?
-            .ok_or_else(|| anyhow!("the completed demo job has no dataset"))?;
+    let dataset: ResultsDataset = kr_core::store::get_dataset(&*rig.objects, completed[0])
+        .await?
+        .ok_or_else(|| anyhow!("the completed demo job has no dataset"))?;
     let cluster_ids: Vec<&str> = dataset.clusters.iter().map(|c| c.id.as_str()).collect();
     let topic_ids: Vec<&str> = dataset.topics.iter().map(|t| t.id.as_str()).collect();
 

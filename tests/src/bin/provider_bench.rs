@@ -8,10 +8,9 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use kr_core::dataset::{objects, ResultsDataset};
+use kr_core::dataset::ResultsDataset;
 use kr_core::domain::JobStatus;
 use kr_core::domain::{Job, ProviderUsage};
-use kr_core::store::get_json;
 use kr_tests::dataforseo_mock::{
     paths, MockConfig, MockDataForSeo, MockStats, COMPETITORS, PRIMARY,
 };
@@ -50,7 +49,7 @@ async fn finish(rig: &Rig, mock: &MockDataForSeo, job: Job) -> Result<Figures> {
             done.error_message
         );
     }
-    let dataset: ResultsDataset = get_json(rig.objects.as_ref(), done.id, &objects::dataset())
+    let dataset: ResultsDataset = kr_core::store::get_dataset(rig.objects.as_ref(), done.id)
         .await?
         .context("the job stored no dataset")?;
     Ok(Figures {

@@ -23,7 +23,7 @@ use kr_core::dataset::{objects, ResultsDataset, SerpFeature, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, Plan, Progress};
 use kr_core::service::account::issue_api_key;
-use kr_core::store::{put_json, ArtifactStore};
+use kr_core::store::ArtifactStore;
 use kr_query::IndexedDataset;
 use kr_research::intent::Intent;
 use kr_research::research::{ClusterRecord, KeywordRecord};
@@ -199,14 +199,7 @@ async fn seed(count: usize) -> Result<()> {
     results
         .put_artifact(job.id, &objects::export(), csv)
         .await?;
-    results
-        .put_artifact(
-            job.id,
-            &objects::stored_dataset(),
-            kr_core::dataset::stored::encode(&dataset)?,
-        )
-        .await?;
-    put_json(&results, job.id, &objects::dataset(), &dataset).await?;
+    kr_core::store::put_dataset(&results, &dataset).await?;
     store.import_jobs(std::slice::from_ref(&job)).await?;
     println!("{} {}", job.id, key.expose());
     Ok(())

@@ -4,11 +4,10 @@
 
 use kr_aws::s3::S3ObjectStore;
 use kr_core::dataset::{
-    objects, ActionCounts, ClusterAction, ClusterRecord, Intent, KeywordRecord, ResultsDataset,
+    ActionCounts, ClusterAction, ClusterRecord, Intent, KeywordRecord, ResultsDataset,
     SitePosition, TopicRecord, DATASET_FORMAT,
 };
 use kr_core::domain::{Job, JobId, JobStatus, Plan};
-use kr_core::store::put_json;
 use kr_tests::harness::{self, Call};
 
 use super::{app, session};
@@ -149,7 +148,7 @@ pub(super) async fn job_with(
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
     let config = harness::config();
     let results = S3ObjectStore::new(harness::clients().await.s3, config.results_bucket);
-    put_json(&results, job.id, &objects::dataset(), &dataset(job.id))
+    kr_core::store::put_dataset(&results, &dataset(job.id))
         .await
         .unwrap();
     let app = app().await;

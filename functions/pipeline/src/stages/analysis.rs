@@ -144,7 +144,7 @@ impl ResearchRunner {
             tracing::error!(%err, "csv export");
             StageError::transient("Writing the CSV export failed.")
         })?;
-        // The export first: the dataset's presence is what makes the results complete.
+        // The export first: the stored dataset's presence is what makes the results complete.
         self.objects
             .put_job_artifact(job, &objects::export(), csv)
             .await
@@ -155,9 +155,6 @@ impl ResearchRunner {
         })?;
         self.objects
             .put_job_artifact(job, &objects::stored_dataset(), stored)
-            .await
-            .map_err(storage_failure)?;
-        put_job_json(self.objects.as_ref(), job, &objects::dataset(), &dataset)
             .await
             .map_err(storage_failure)?;
         Ok(StageOutcome::Completed {

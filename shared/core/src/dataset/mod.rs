@@ -35,12 +35,14 @@ pub mod objects {
     /// The keywords the user brought: a JSON array of cleaned phrases.
     pub const IMPORTED_KEYWORDS: &str = "imported-keywords.json";
 
-    pub fn dataset() -> String {
+    /// The dataset as JSON: how jobs completed before 2026-11-27 stored it (readers still
+    /// accept it); newer jobs store only [`stored_dataset`].
+    pub fn json_dataset() -> String {
         format!("results/dataset-v{}.json", super::DATASET_FORMAT)
     }
 
-    /// The same dataset in the form the results functions read (`super::stored`); jobs
-    /// completed before it was written have only the JSON.
+    /// The dataset in the form readers load (`super::stored`); its presence is what makes a
+    /// job's results complete.
     pub fn stored_dataset() -> String {
         format!("results/dataset-v{}.rkyv.lz4", super::DATASET_FORMAT)
     }

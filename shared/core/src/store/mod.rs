@@ -335,6 +335,36 @@ pub async fn put_job_json<T: serde::Serialize + Sync>(
         .await
 }
 
+/// A completed job's dataset with every record in memory: from its stored form, else from the
+/// JSON of a job completed before the stored form existed.
+pub async fn get_dataset(
+    store: &dyn ArtifactStore,
+    job: JobId,
+) -> Result<Option<crate::dataset::ResultsDataset>, StoreError> {
+    use crate::dataset::{objects, stored};
+    match store.get_artifact(job, &objects::stored_dataset()).await? {
+        Some(bytes) => {
+            let records = stored::DatasetBytes::decode(&bytes).map_err(StoreError::new)?;
+            let mut dataset: crate::dataset::ResultsDataset = stored::owned(records.archived());
+            dataset.job_id = job;
+            Ok(Some(dataset))
+        }
+        None => get_json(store, job, &objects::json_dataset()).await,
+    }
+}
+
+/// Stores `dataset` as the pipeline does, in the form readers load.
+pub async fn put_dataset(
+    store: &dyn ArtifactStore,
+    dataset: &crate::dataset::ResultsDataset,
+) -> Result<(), StoreError> {
+    use crate::dataset::{objects, stored};
+    let bytes = stored::encode(dataset).map_err(StoreError::new)?;
+    store
+        .put_artifact(dataset.job_id, &objects::stored_dataset(), bytes)
+        .await
+}
+
 pub async fn get_json<T: serde::de::DeserializeOwned>(
     store: &dyn ArtifactStore,
     job: JobId,
