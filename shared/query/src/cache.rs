@@ -3,10 +3,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use kr_core::dataset::stored::DatasetBytes;
-use kr_core::dataset::{objects, ResultsDataset};
 use kr_core::domain::{Job, JobId};
-use kr_core::store::{get_json, ArtifactStore, StoreError};
+use kr_core::store::{get_stored_dataset, ArtifactStore, StoreError};
 
 use crate::query::IndexedDataset;
 
@@ -65,18 +63,9 @@ impl DatasetCache {
     }
 }
 
-/// A completed job's dataset from its stored form, or from the JSON alone for a job completed
-/// before the stored form was written.
 async fn load(job: &Job, store: &dyn ArtifactStore) -> Result<IndexedDataset, StoreError> {
-    if let Some(bytes) = store
-        .get_artifact(job.id, &objects::stored_dataset())
-        .await?
-    {
-        let records = DatasetBytes::decode(&bytes).map_err(StoreError::new)?;
-        return Ok(IndexedDataset::new(records));
-    }
-    let dataset: ResultsDataset = get_json(store, job.id, &objects::json_dataset())
+    let records = get_stored_dataset(store, job.id)
         .await?
         .ok_or_else(|| StoreError(format!("completed job {} has no dataset", job.id)))?;
-    IndexedDataset::from_dataset(&dataset).map_err(StoreError::new)
+    Ok(IndexedDataset::new(records))
 }

@@ -536,7 +536,7 @@ impl IndexedDataset {
                 }),
                 None => order.sort_unstable_by(ties),
                 Some(keys) => {
-                    order.sort_unstable_by_key(|at| (keys[*at as usize], *at));
+                    order.sort_unstable_by_key(|at| keys[*at as usize]);
                     // Only keywords with the same value are compared by their text.
                     for run in order.chunk_by_mut(|a, b| keys[*a as usize] == keys[*b as usize]) {
                         if run.len() > 1 {

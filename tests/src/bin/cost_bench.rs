@@ -111,7 +111,7 @@ impl Bill {
             .iter()
             .filter(|c| c.method == "PUT" || c.method == "POST" || c.operation.starts_with("List"))
             .count();
-        let s3_reads = s3.len() + self.written_elsewhere.0 - s3_writes;
+        let s3_reads = s3.len() - s3_writes;
         let s3_writes = s3_writes + self.written_elsewhere.0;
         let stored: usize = s3
             .iter()

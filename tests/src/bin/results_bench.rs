@@ -450,11 +450,10 @@ async fn dashboard_render_times(job: &str) -> Result<Vec<Duration>> {
     let clients = AwsClients::from_config(&config).await;
     let objects_store = S3ObjectStore::new(clients.s3, config.results_bucket);
     let id: JobId = job.parse()?;
-    let stored = objects_store
-        .get_artifact(id, &objects::stored_dataset())
+    let records = kr_core::store::get_stored_dataset(&objects_store, id)
         .await?
         .context("stored dataset")?;
-    let indexed = kr_query::IndexedDataset::new(DatasetBytes::decode(&stored)?);
+    let indexed = kr_query::IndexedDataset::new(records);
     let job = harness::store().await.job(id).await?.context("the job")?;
     let queries: Vec<String> = dashboard_paths(&id.to_string())
         .iter()

@@ -62,14 +62,6 @@ impl DatasetBytes {
         // (from_dataset), and they are never changed afterwards.
         unsafe { rkyv::access_unchecked::<ArchivedResultsDataset>(&self.0) }
     }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// An owned copy of an archived record.

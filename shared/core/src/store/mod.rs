@@ -335,22 +335,38 @@ pub async fn put_job_json<T: serde::Serialize + Sync>(
         .await
 }
 
-/// A completed job's dataset with every record in memory: from its stored form, else from the
-/// JSON of a job completed before the stored form existed.
+/// A completed job's dataset, checked and ready to read in place: from its stored form, else
+/// from the JSON of a job completed before the stored form existed.
+pub async fn get_stored_dataset(
+    store: &dyn ArtifactStore,
+    job: JobId,
+) -> Result<Option<crate::dataset::stored::DatasetBytes>, StoreError> {
+    use crate::dataset::stored::DatasetBytes;
+    use crate::dataset::{objects, ResultsDataset};
+    if let Some(bytes) = store.get_artifact(job, &objects::stored_dataset()).await? {
+        return DatasetBytes::decode(&bytes)
+            .map(Some)
+            .map_err(StoreError::new);
+    }
+    match get_json::<ResultsDataset>(store, job, &objects::json_dataset()).await? {
+        Some(dataset) => DatasetBytes::from_dataset(&dataset)
+            .map(Some)
+            .map_err(StoreError::new),
+        None => Ok(None),
+    }
+}
+
+/// A completed job's dataset with every record in memory (see [`get_stored_dataset`]).
 pub async fn get_dataset(
     store: &dyn ArtifactStore,
     job: JobId,
 ) -> Result<Option<crate::dataset::ResultsDataset>, StoreError> {
-    use crate::dataset::{objects, stored};
-    match store.get_artifact(job, &objects::stored_dataset()).await? {
-        Some(bytes) => {
-            let records = stored::DatasetBytes::decode(&bytes).map_err(StoreError::new)?;
-            let mut dataset: crate::dataset::ResultsDataset = stored::owned(records.archived());
-            dataset.job_id = job;
-            Ok(Some(dataset))
-        }
-        None => get_json(store, job, &objects::json_dataset()).await,
-    }
+    Ok(get_stored_dataset(store, job).await?.map(|records| {
+        let mut dataset: crate::dataset::ResultsDataset =
+            crate::dataset::stored::owned(records.archived());
+        dataset.job_id = job;
+        dataset
+    }))
 }
 
 /// Stores `dataset` as the pipeline does, in the form readers load.
