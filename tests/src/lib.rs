@@ -11,6 +11,7 @@ pub mod front_door;
 pub mod gateway;
 pub mod harness;
 pub mod iam;
+pub mod measure;
 pub mod pipeline_rig;
 pub mod provision;
 pub mod scripted_pipeline;

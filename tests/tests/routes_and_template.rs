@@ -435,3 +435,19 @@ fn the_callback_url_is_documented_alike_in_the_body_and_the_import_query() {
     assert!(body["pattern"].is_null());
     assert_eq!(body["maxLength"], 2048);
 }
+
+/// Each function states the memory `.ci/bench memory` chose for it (README, Memory settings),
+/// within what Lambda allows.
+#[test]
+fn every_function_has_its_own_memory_setting() {
+    let template = Template::load_default().unwrap();
+    for binary in template.function_binaries().unwrap() {
+        let mb = template.function_memory(&binary).unwrap();
+        assert!((128..=10_240).contains(&mb), "{binary}: {mb} MB");
+    }
+    let globals = template.section("Globals").unwrap();
+    assert!(
+        globals["Function"].get("MemorySize").is_none(),
+        "a global MemorySize would stand for a measurement no function had"
+    );
+}

@@ -76,8 +76,21 @@ struct ScatterPoint<'a> {
 ///
 /// Keywords without a volume or a difficulty cannot be placed; the chart says how many it left
 /// out rather than letting the reader think it shows them all.
-pub fn opportunity_map(keywords: &[&KeywordRecord]) -> Markup {
+/// Keywords a chart leaves out beyond those it was given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Without a search volume or a difficulty: nowhere to place them.
+    pub without_metrics: usize,
+    /// Placeable, but of lower value than every one shown (a page stays light at any size).
+    pub of_lower_value: usize,
+}
+
+pub fn opportunity_map(keywords: &[&KeywordRecord], left_out: LeftOut) -> Markup {
     let (mut points, skipped) = plottable_points(keywords);
+    let left_out = LeftOut {
+        without_metrics: left_out.without_metrics + skipped,
+        ..left_out
+    };
     let scale = VolumeScale::covering(points.iter().map(|point| point.volume));
     let largest_value = points
         .iter()
@@ -88,7 +101,7 @@ pub fn opportunity_map(keywords: &[&KeywordRecord]) -> Markup {
         |point: &ScatterPoint| bubble_radius(point.keyword.opportunity_value, largest_value);
     // Largest first, so the small bubbles drawn over them stay visible and can be hovered.
     points.sort_by(|a, b| radius(b).total_cmp(&radius(a)));
-    let label = opportunity_map_label(points.len(), skipped);
+    let label = opportunity_map_label(points.len(), left_out);
     html! {
         svg class="chart opportunity-map" viewBox=(view_box(CHART_WIDTH, CHART_HEIGHT))
             width="100%" role="img" aria-label=(label) {
@@ -111,10 +124,10 @@ pub fn opportunity_map(keywords: &[&KeywordRecord]) -> Markup {
                     "No keywords with both a search volume and a difficulty"
                 }
             }
-            @if skipped > 0 {
+            @if let Some(note) = left_out_note(left_out) {
                 text class="chart-note" x=(svg_number(PLOT.right()))
                     y=(svg_number(CHART_HEIGHT - 6.0)) text-anchor="end" {
-                    (skipped_note(skipped))
+                    (note)
                 }
             }
         }
@@ -136,24 +149,29 @@ fn plottable_points<'a>(keywords: &[&'a KeywordRecord]) -> (Vec<ScatterPoint<'a>
     (points, skipped)
 }
 
-fn opportunity_map_label(plotted: usize, skipped: usize) -> String {
+fn opportunity_map_label(plotted: usize, left_out: LeftOut) -> String {
     let mut label = format!(
         "Opportunity map of {}: difficulty across, monthly search volume up (log scale), \
          bubble size by opportunity value",
         keywords_text(plotted)
     );
-    if skipped > 0 {
+    if let Some(note) = left_out_note(left_out) {
         label.push_str("; ");
-        label.push_str(&skipped_note(skipped));
+        label.push_str(&note);
     }
     label
 }
 
-fn skipped_note(skipped: usize) -> String {
-    format!(
-        "{} without volume or difficulty not shown",
-        keywords_text(skipped)
-    )
+fn left_out_note(left_out: LeftOut) -> Option<String> {
+    let parts: Vec<String> = [
+        (left_out.of_lower_value, "of lower value"),
+        (left_out.without_metrics, "without volume or difficulty"),
+    ]
+    .into_iter()
+    .filter(|(count, _)| *count > 0)
+    .map(|(count, why)| format!("{} {why}", keywords_text(count)))
+    .collect();
+    (!parts.is_empty()).then(|| format!("{} not shown", parts.join(" and ")))
 }
 
 fn point_title(point: &ScatterPoint) -> String {
@@ -844,7 +862,7 @@ mod tests {
             keyword("nothing", None, None, 100.0, Intent::Commercial),
         ];
         let refs: Vec<&KeywordRecord> = keywords.iter().collect();
-        let svg = opportunity_map(&refs).into_string();
+        let svg = opportunity_map(&refs, LeftOut::default()).into_string();
         assert_eq!(tags(&svg, "circle").len(), 1, "{svg}");
         assert!(svg.contains("measured — "));
         assert!(!svg.contains("no volume — "));
@@ -854,9 +872,27 @@ mod tests {
     }
 
     #[test]
+    fn opportunity_map_names_both_kinds_of_keyword_left_out() {
+        let keywords = [
+            keyword("shown", Some(10), Some(10), 1.0, Intent::Informational),
+            keyword("unplaced", None, Some(10), 1.0, Intent::Informational),
+        ];
+        let refs: Vec<&KeywordRecord> = keywords.iter().collect();
+        let left_out = LeftOut {
+            without_metrics: 1_999,
+            of_lower_value: 97_000,
+        };
+        let svg = opportunity_map(&refs, left_out).into_string();
+        assert_eq!(tags(&svg, "circle").len(), 1, "{svg}");
+        assert!(svg.contains(
+            "97,000 keywords of lower value and 2,000 keywords without volume or difficulty not shown"
+        ), "{svg}");
+    }
+
+    #[test]
     fn opportunity_map_without_skips_has_no_note() {
         let keywords = [keyword("a", Some(10), Some(10), 1.0, Intent::Informational)];
-        let svg = opportunity_map(&[&keywords[0]]).into_string();
+        let svg = opportunity_map(&[&keywords[0]], LeftOut::default()).into_string();
         assert!(!svg.contains("chart-note"), "{svg}");
         assert!(!svg.contains("chart-empty"));
     }
@@ -870,7 +906,7 @@ mod tests {
             5.0,
             Intent::Navigational,
         );
-        let svg = opportunity_map(&[&hostile]).into_string();
+        let svg = opportunity_map(&[&hostile], LeftOut::default()).into_string();
         assert!(!svg.contains("<script>"), "{svg}");
         assert!(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot; onload=&quot;alert(2)"));
     }
@@ -889,7 +925,7 @@ mod tests {
             ),
         ];
         let refs: Vec<&KeywordRecord> = keywords.iter().collect();
-        let svg = opportunity_map(&refs).into_string();
+        let svg = opportunity_map(&refs, LeftOut::default()).into_string();
         let circles = tags(&svg, "circle");
         // Each keyword has its own intent, so the class finds its bubble.
         let position = |intent: Intent| {
@@ -919,7 +955,7 @@ mod tests {
             keyword("large", Some(100), Some(10), 100.0, Intent::Informational),
         ];
         let refs: Vec<&KeywordRecord> = keywords.iter().collect();
-        let svg = opportunity_map(&refs).into_string();
+        let svg = opportunity_map(&refs, LeftOut::default()).into_string();
         let radii: Vec<f64> = tags(&svg, "circle")
             .iter()
             .map(|circle| number(circle, "r"))
@@ -934,7 +970,7 @@ mod tests {
     #[test]
     fn opportunity_map_is_labelled_and_has_axes() {
         let keywords = [keyword("a", Some(50), Some(30), 1.0, Intent::Informational)];
-        let svg = opportunity_map(&[&keywords[0]]).into_string();
+        let svg = opportunity_map(&[&keywords[0]], LeftOut::default()).into_string();
         assert!(svg.starts_with("<svg "));
         assert!(svg.contains(r#"role="img""#));
         assert!(svg.contains(r#"width="100%""#));
@@ -955,19 +991,21 @@ mod tests {
     fn opportunity_map_marks_estimates() {
         let mut estimated = keyword("a", Some(50), Some(30), 1.0, Intent::Informational);
         estimated.metrics_source = "estimate".to_owned();
-        let svg = opportunity_map(&[&estimated]).into_string();
+        let svg = opportunity_map(&[&estimated], LeftOut::default()).into_string();
         assert!(svg.contains("(estimated from the crawl)</title>"), "{svg}");
     }
 
     #[test]
     fn opportunity_map_of_nothing_plottable() {
         let unmeasured = keyword("a", None, None, 1.0, Intent::Informational);
-        let svg = opportunity_map(&[&unmeasured]).into_string();
+        let svg = opportunity_map(&[&unmeasured], LeftOut::default()).into_string();
         assert!(tags(&svg, "circle").is_empty());
         assert!(svg.contains("No keywords with both a search volume and a difficulty"));
         assert!(svg.contains("1 keyword without volume or difficulty not shown"));
         assert_clean_svg(&svg);
-        assert!(opportunity_map(&[]).into_string().contains("chart-empty"));
+        assert!(opportunity_map(&[], LeftOut::default())
+            .into_string()
+            .contains("chart-empty"));
     }
 
     #[test]

@@ -42,14 +42,6 @@ mod price {
     pub const XRAY_TRACE: f64 = 5.00 / 1e6;
 }
 
-/// The template's memory per function, MB (`template.yaml`).
-const MEMORY_MB: [(&str, f64); 4] = [
-    ("jobs", 256.0),
-    ("pipeline", 1769.0),
-    ("results", 1024.0),
-    ("export", 256.0),
-];
-
 #[derive(Default)]
 struct Bill {
     /// Per function: invocations and their durations.
@@ -67,13 +59,12 @@ impl Bill {
         self.invocations.entry(function).or_default().push(took);
     }
 
-    fn print(&self, what: &str, keywords: usize) {
+    fn print(&self, what: &str, keywords: usize) -> Result<()> {
+        let template = kr_tests::template::Template::load_default()?;
         let mut lines: Vec<(String, f64)> = Vec::new();
         for (function, times) in &self.invocations {
-            let memory = MEMORY_MB
-                .iter()
-                .find(|(name, _)| name == function)
-                .map_or(256.0, |(_, mb)| *mb);
+            // Billed at the template's setting for the function.
+            let memory = f64::from(template.function_memory(function)?);
             // Lambda bills each invocation's duration rounded up to the millisecond.
             let billed_ms: f64 = times
                 .iter()
@@ -157,6 +148,7 @@ impl Bill {
             "  total: USD {total:.6} per job; USD {:.6} per 1,000 keywords ({keywords} keywords)",
             total / keywords.max(1) as f64 * 1000.0
         );
+        Ok(())
     }
 }
 
@@ -328,8 +320,7 @@ async fn demo() -> Result<()> {
     bill.print(
         &format!("demo-size job ({keywords} keywords, offline, sample sites; status polled once per pipeline step)"),
         keywords,
-    );
-    Ok(())
+    )
 }
 
 async fn read(job: &str, key: &str, keywords: usize) -> Result<()> {
@@ -376,8 +367,7 @@ async fn read(job: &str, key: &str, keywords: usize) -> Result<()> {
             bytes as f64 / 1e6
         ),
         keywords,
-    );
-    Ok(())
+    )
 }
 
 #[tokio::main]

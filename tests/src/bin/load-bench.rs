@@ -38,6 +38,7 @@ use kr_core::service::jobs::delete_job;
 use kr_core::store::JobStore;
 use kr_tests::aws_calls::CallRecorder;
 use kr_tests::harness;
+use kr_tests::measure::percentile_ms;
 
 #[derive(Parser)]
 #[command(about = "Concurrent clients over a mix of reads and writes; rps, p50/p99, 5xx")]
@@ -344,13 +345,6 @@ impl Client {
         }
         report
     }
-}
-
-fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
 }
 
 fn row(label: &str, tally: &mut Tally, seconds: f64) {

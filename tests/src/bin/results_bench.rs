@@ -28,6 +28,7 @@ use kr_query::IndexedDataset;
 use kr_research::intent::Intent;
 use kr_research::research::{ClusterRecord, KeywordRecord};
 use kr_tests::harness::{self, Call};
+use kr_tests::measure::{peak_memory_mib, percentile_ms};
 
 const WORDS: [&str; 16] = [
     "coffee",
@@ -142,21 +143,6 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
     }
 }
 
-fn peak_memory_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kib: f64 = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    kib / 1024.0
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
-}
-
 async fn seed(count: usize) -> Result<()> {
     let config = Config::from_env()?;
     let clients = AwsClients::from_config(&config).await;
@@ -251,14 +237,14 @@ async fn query(job: &str, key: &str) -> Result<()> {
     let engine = engine_times(job).await?;
     println!(
         "query engine alone (filter, sort, page, JSON of the page): p50 {:.2} ms, p99 {:.2} ms",
-        percentile(&engine, 0.5),
-        percentile(&engine, 0.99)
+        percentile_ms(&engine, 0.5),
+        percentile_ms(&engine, 0.99)
     );
     println!(
         "warm filtered+sorted page over {} requests: p50 {:.2} ms, p99 {:.2} ms (each includes the job lookup and the API-key lookup on the emulator)",
         times.len(),
-        percentile(&times, 0.5),
-        percentile(&times, 0.99),
+        percentile_ms(&times, 0.5),
+        percentile_ms(&times, 0.99),
     );
     Ok(())
 }
@@ -385,15 +371,15 @@ async fn dashboard(job: &str, key: &str) -> Result<()> {
     println!(
         "dashboard keywords tab, 100 rows, {} warm requests: p50 {:.2} ms, p99 {:.2} ms (job and API-key lookups on the emulator included); largest page {:.0} KB of HTML",
         times.len(),
-        percentile(&times, 0.5),
-        percentile(&times, 0.99),
+        percentile_ms(&times, 0.5),
+        percentile_ms(&times, 0.99),
         bytes as f64 / 1024.0
     );
     let render = dashboard_render_times(job).await?;
     println!(
         "dashboard keywords tab, 100 rows, rendering alone (query engine + HTML, no store reads): p50 {:.2} ms, p99 {:.2} ms",
-        percentile(&render, 0.5),
-        percentile(&render, 0.99)
+        percentile_ms(&render, 0.5),
+        percentile_ms(&render, 0.99)
     );
     let base = serve_gateway(job).await?;
     let browser = kr_tests::browser::Browser::start().await?;
