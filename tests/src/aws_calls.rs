@@ -1,5 +1,5 @@
 //! Records every AWS request a function makes, for the least-privilege test
-//! (`tests/tests/least_privilege.rs`, which checks them against the function's policy in
+//! (`tests/tests/suite/least_privilege.rs`, which checks them against the function's policy in
 //! `template.yaml` with [`crate::iam`]).
 //!
 //! A [`CallRecorder`] is an SDK interceptor. [`CallRecorder::build`] runs a function's own

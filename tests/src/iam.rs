@@ -1,4 +1,4 @@
-//! IAM as far as the least-privilege test needs it (`tests/tests/least_privilege.rs`): what
+//! IAM as far as the least-privilege test needs it (`tests/tests/suite/least_privilege.rs`): what
 //! each recorded AWS request ([`crate::aws_calls::SdkCall`]) is authorised as, each function's
 //! policy read from `template.yaml`, and the evaluation of one against the other.
 //!

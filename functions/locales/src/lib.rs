@@ -1,7 +1,7 @@
 //! The locales function: languages and locations (no authentication, cacheable), and the
 //! machine-readable and human-readable descriptions of the whole API. The description is
 //! `openapi.json` beside this crate, generated from every function's code and kept identical
-//! to it by `tests/tests/routes_and_template.rs`, so this function links no other function.
+//! to it by `tests/tests/suite/routes_and_template.rs`, so this function links no other function.
 
 mod docs;
 mod lists;

@@ -11,7 +11,7 @@ use kr_core::store::{CachedResponse, ProviderCache, ProviderRateGate};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::endpoint::{Endpoint, Method};
+use crate::endpoint::{Endpoint, Method, RateLimit};
 use crate::envelope::{Envelope, Failure};
 use crate::error::ProviderError;
 use crate::gate;
@@ -29,6 +29,8 @@ pub struct DataForSeo {
     http: reqwest::Client,
     settings: ProviderSettings,
     authorization: String,
+    /// Names the account in the rate gate's pools without storing its login.
+    account: String,
     cache: Arc<dyn ProviderCache>,
     gate: Arc<dyn ProviderRateGate>,
 }
@@ -49,10 +51,13 @@ impl DataForSeo {
             base64::engine::general_purpose::STANDARD
                 .encode(format!("{}:{}", settings.login, settings.password))
         );
+        let account =
+            hex::encode(&Sha256::digest(format!("{}@{}", settings.login, settings.base_url))[..8]);
         Ok(Self {
             http,
             settings,
             authorization,
+            account,
             cache,
             gate,
         })
@@ -60,6 +65,16 @@ impl DataForSeo {
 
     pub fn settings(&self) -> &ProviderSettings {
         &self.settings
+    }
+
+    /// The rate gate's pool behind `limit` for this account (`None` for an unlimited endpoint).
+    pub fn rate_pool(&self, limit: RateLimit) -> Option<String> {
+        match limit {
+            RateLimit::Concurrent { pool, .. } | RateLimit::PerMinute { pool, .. } => {
+                Some(gate::account_pool(pool, &self.account))
+            }
+            RateLimit::None => None,
+        }
     }
 
     /// Calls made for one job, charged to it. `previous` is what the job spent before.
@@ -125,7 +140,12 @@ impl JobSession<'_> {
             if endpoint.is_paid() && !self.spend.may_spend().await {
                 return Err(ProviderError::CapReached);
             }
-            let permit = gate::acquire(provider.gate.as_ref(), endpoint.rate_limit()).await?;
+            let permit = gate::acquire(
+                provider.gate.as_ref(),
+                endpoint.rate_limit(),
+                &provider.account,
+            )
+            .await?;
             let request = match (endpoint.method(), &body) {
                 (Method::Post, body) => provider
                     .http

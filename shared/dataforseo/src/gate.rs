@@ -17,16 +17,26 @@ const MAX_WAIT: Duration = Duration::from_secs(150);
 /// What was taken, to give back after the request.
 pub struct Permit(Option<SlotLease>);
 
+/// The gate's name for `pool` as one provider account sees it: DataForSEO counts its limits per
+/// account, so two accounts (or the sandbox and the live host) never wait on each other.
+pub fn account_pool(pool: &str, account: &str) -> String {
+    format!("{pool}:{account}")
+}
+
 pub async fn acquire(
     gate: &dyn ProviderRateGate,
     limit: RateLimit,
+    account: &str,
 ) -> Result<Permit, ProviderError> {
     let started = tokio::time::Instant::now();
     loop {
         let pause = match limit {
             RateLimit::None => return Ok(Permit(None)),
             RateLimit::Concurrent { pool, limit } => {
-                match gate.try_acquire_slot(pool, limit, LEASE, Utc::now()).await {
+                match gate
+                    .try_acquire_slot(&account_pool(pool, account), limit, LEASE, Utc::now())
+                    .await
+                {
                     Ok(Some(lease)) => return Ok(Permit(Some(lease))),
                     Ok(None) => {
                         Duration::from_millis(150) + jitter::up_to(Duration::from_millis(250))
@@ -38,7 +48,10 @@ pub async fn acquire(
             }
             RateLimit::PerMinute { pool, limit } => {
                 let now = Utc::now();
-                match gate.try_take_minute_token(pool, limit, now).await {
+                match gate
+                    .try_take_minute_token(&account_pool(pool, account), limit, now)
+                    .await
+                {
                     Ok(true) => return Ok(Permit(None)),
                     Ok(false) => {
                         let into_minute = Duration::from_millis(

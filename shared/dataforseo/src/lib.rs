@@ -22,7 +22,7 @@ mod status;
 
 pub use api::{Bulk, Market};
 pub use client::{DataForSeo, JobSession};
-pub use endpoint::{Endpoint, RateLimit};
+pub use endpoint::{Endpoint, RateLimit, GOOGLE_ADS, LABS};
 pub use error::ProviderError;
 pub use serp_page::{read_serp, SerpReading};
 pub use serp_queue::{Collected, PostedSerps, ReadySerp, SerpTask};

@@ -1,7 +1,7 @@
 //! Every endpoint of the API in one table: method, full path, the function that serves it
 //! and the handler in that function's crate. The handlers carry the same full paths in their
 //! `#[utoipa::path]` (search for a path to find its handler), and
-//! `tests/tests/routes_and_template.rs` checks every other declaration against this table:
+//! `tests/tests/suite/routes_and_template.rs` checks every other declaration against this table:
 //! each function's router and OpenAPI paths, `template.yaml` (events, the streaming
 //! integration of the export and its invoke permission), the local router of
 //! `cargo lambda watch` in `Cargo.toml`, and the published `openapi.json`.

@@ -1,18 +1,15 @@
 //! The dashboard's HTTP rules, request by request: security headers on every page, the
 //! Origin rule on every form that changes something, redirects to sign in, and the API's JSON
 //! 404 for unknown paths under the API prefix (where the web function is the catch-all); the
-//! content plan tab on a dataset written for it (`content_plan`) and the keyword table's SERP
+//! content plan tab on a dataset written for it (`plan_tab`) and the keyword table's SERP
 //! column (`serp_page`).
 
 use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 
-#[path = "dashboard_http/brief.rs"]
 mod brief;
-#[path = "dashboard_http/content_plan.rs"]
-mod content_plan;
-#[path = "dashboard_http/serp_page.rs"]
+mod plan_tab;
 mod serp_page;
 
 async fn app() -> axum::Router {

@@ -4,7 +4,7 @@
 use kr_core::dataset::{ResultsDataset, SerpFeature, WeakSpot, WeakSpotKind};
 use kr_core::domain::{Job, JobId};
 
-use super::content_plan::{dataset as plain_dataset, job_with, tab};
+use super::plan_tab::{dataset as plain_dataset, job_with, tab};
 
 /// The content plan's dataset, two of its keywords with a results page.
 fn with_serps(job: JobId) -> ResultsDataset {

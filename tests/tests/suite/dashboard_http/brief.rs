@@ -9,7 +9,7 @@ use kr_core::dataset::{
 use kr_core::store::put_json;
 use kr_tests::harness::{self, Call};
 
-use super::content_plan::{dataset, job_with, tab};
+use super::plan_tab::{dataset, job_with, tab};
 
 fn brief() -> ClusterBrief {
     let keyword = |keyword: &str, volume| BriefKeyword {

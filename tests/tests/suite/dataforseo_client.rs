@@ -18,10 +18,11 @@ async fn labs_requests_wait_for_a_slot_held_by_other_workers() {
         .unwrap();
     let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
     let store = harness::store().await;
+    let labs = provider.rate_pool(kr_dataforseo::LABS).unwrap();
     let mut held = Vec::new();
     for _ in 0..30 {
         let lease = store
-            .try_acquire_slot("dataforseo-labs", 30, Duration::from_secs(20), Utc::now())
+            .try_acquire_slot(&labs, 30, Duration::from_secs(20), Utc::now())
             .await
             .unwrap()
             .expect("a free slot");
@@ -57,7 +58,7 @@ async fn labs_requests_wait_for_a_slot_held_by_other_workers() {
     for _ in 0..30 {
         again.push(
             store
-                .try_acquire_slot("dataforseo-labs", 30, Duration::from_secs(20), Utc::now())
+                .try_acquire_slot(&labs, 30, Duration::from_secs(20), Utc::now())
                 .await
                 .unwrap()
                 .expect("the pool is free"),

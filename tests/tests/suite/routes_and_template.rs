@@ -6,7 +6,7 @@
 //! cfn-lint's checks.
 //!
 //! After changing an endpoint, regenerate the published document with
-//! `KR_UPDATE_OPENAPI=1 cargo test -p kr-tests --test routes_and_template` and review its diff.
+//! `KR_UPDATE_OPENAPI=1 cargo test -p kr-tests --test suite -- routes_and_template::` and review its diff.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
@@ -246,7 +246,7 @@ fn the_published_document_is_the_one_the_code_generates() {
     assert!(
         published == generated,
         "{PUBLISHED_DOCUMENT} is out of date: regenerate it with \
-         KR_UPDATE_OPENAPI=1 cargo test -p kr-tests --test routes_and_template"
+         KR_UPDATE_OPENAPI=1 cargo test -p kr-tests --test suite -- routes_and_template::"
     );
     let routed: BTreeSet<(String, String)> = ROUTES
         .iter()

@@ -5,9 +5,7 @@
 use kr_tests::dataforseo_mock::{paths, MockConfig, MockData, MockDataForSeo, PRIMARY};
 use serde_json::{json, Value};
 
-#[path = "dataforseo_mock/account.rs"]
 mod account;
-#[path = "dataforseo_mock/locations_ads_serp.rs"]
 mod locations_ads_serp;
 
 struct Mock {
