@@ -1,8 +1,10 @@
 //! The jobs function: `POST/GET /jobs`, `GET/DELETE /jobs/{jobId}`, and jobs on the user's
-//! own keywords: `POST /jobs/import`, `POST /jobs/estimate`.
+//! own keywords: `POST /jobs/import`, `POST /jobs/estimate`; a job's read-only share links:
+//! `POST`/`GET /jobs/{jobId}/share-links`, `DELETE /jobs/{jobId}/share-links/{linkId}`.
 
 mod handlers;
 mod keyword_lists;
+mod share_links;
 
 use std::sync::Arc;
 
@@ -14,7 +16,7 @@ use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{
-    ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, UserStore,
+    ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, ShareLinkStore, UserStore,
 };
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
@@ -32,6 +34,7 @@ pub struct JobsState {
     pub artifacts: Arc<dyn ArtifactStore>,
     pub users: Arc<dyn UserStore>,
     pub domains: Arc<dyn RegisteredDomains>,
+    pub share_links: Arc<dyn ShareLinkStore>,
     pub estimates: EstimateSettings,
     /// Signs a job's `callbackUrl` deliveries (read on the first job that has one).
     pub signing: Arc<SigningKeySource>,
@@ -51,6 +54,7 @@ impl JobsState {
             users: wiring.store.clone(),
             artifacts: wiring.objects.clone(),
             domains: wiring.store.clone(),
+            share_links: wiring.store.clone(),
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs,
@@ -70,6 +74,8 @@ pub fn api() -> OpenApiRouter<JobsState> {
         .routes(routes!(handlers::get, handlers::delete))
         .routes(routes!(keyword_lists::import))
         .routes(routes!(keyword_lists::estimate))
+        .routes(routes!(share_links::create, share_links::list))
+        .routes(routes!(share_links::revoke))
 }
 
 pub fn router(state: JobsState) -> Router {

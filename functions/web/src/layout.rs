@@ -9,14 +9,42 @@ use maud::{html, Markup, DOCTYPE};
 
 use crate::assets;
 
+/// What every page is part of, for search results and link previews.
+const DESCRIPTION: &str = "Keyword research for a website and its competitors: keywords with \
+    search volume, difficulty and opportunity, clusters, a content plan and personas.";
+
 /// A whole page with the given status.
 pub fn page(status: StatusCode, title: &str, user: Option<&User>, main: Markup) -> Response {
+    document(status, title, None, header(user), main)
+}
+
+/// A page opened through a share link: the job alone, under the product's name but with no
+/// way into an account, and kept out of search engines (the URL is the only key to it).
+pub fn shared(status: StatusCode, title: &str, main: Markup) -> Response {
+    let header = html! { header.top { span.brand { "Keyword Research" } } };
+    let mut response = document(status, title, Some("noindex, nofollow"), header, main);
+    response.headers_mut().insert(
+        axum::http::HeaderName::from_static("x-robots-tag"),
+        axum::http::HeaderValue::from_static("noindex, nofollow"),
+    );
+    response
+}
+
+fn document(
+    status: StatusCode,
+    title: &str,
+    robots: Option<&str>,
+    header: Markup,
+    main: Markup,
+) -> Response {
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="description" content=(DESCRIPTION);
+                @if let Some(robots) = robots { meta name="robots" content=(robots); }
                 title { (title) " · Keyword Research" }
                 link rel="stylesheet" href=(assets::url("app.css"));
                 link rel="icon" href=(assets::url("favicon.svg")) type="image/svg+xml";
@@ -24,7 +52,7 @@ pub fn page(status: StatusCode, title: &str, user: Option<&User>, main: Markup) 
             }
             body {
                 a.skip href="#main" { "Skip to content" }
-                (header(user))
+                (header)
                 main #main tabindex="-1" { (main) }
             }
         }

@@ -6,7 +6,8 @@
 //! Pages (everything outside `/api/`; `kr_http::routes::DASHBOARD_PATHS` in the template):
 //! `/` · `/login` · `/logout` · `/demo` · `/jobs` · `/jobs/new` · `/jobs/{jobId}` (tabs
 //! `keywords`, `clusters`, `personas`, `overview`) · `/jobs/{jobId}/clusters/{clusterId}/brief`
-//! · `/jobs/{jobId}/delete` ·
+//! · `/jobs/{jobId}/delete` · `/jobs/{jobId}/share` (the owner's share links) ·
+//! `/share/{token}` (a job seen through a share link) ·
 //! `/settings/api-keys` · `/settings/api-keys/{keyId}/revoke` · `/assets/{file}`.
 
 pub mod charts;
@@ -34,7 +35,7 @@ use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{
     ApiKeyStore, ArtifactStore, CredentialStore, JobQueue, JobStore, RegisteredDomains,
-    ResultStore, SessionStore, UserStore,
+    ResultStore, SessionStore, ShareLinkStore, UserStore,
 };
 use kr_http::auth::Authenticator;
 use kr_query::DatasetCache;
@@ -55,6 +56,7 @@ pub struct WebState {
     pub counters: Arc<dyn kr_core::store::RequestCounters>,
     pub api_keys: Arc<dyn ApiKeyStore>,
     pub jobs: Arc<dyn JobStore>,
+    pub share_links: Arc<dyn ShareLinkStore>,
     pub queue: Arc<dyn JobQueue>,
     pub objects: Arc<dyn ArtifactStore>,
     pub removals: Arc<dyn ResultStore>,
@@ -79,6 +81,7 @@ impl WebState {
             sessions: store.clone(),
             counters: store.clone(),
             api_keys: store.clone(),
+            share_links: store.clone(),
             jobs: store,
             objects: wiring.objects.clone(),
             removals: wiring.objects,
@@ -108,6 +111,15 @@ pub fn router(state: WebState) -> Router {
             "/jobs/{job_id}/delete",
             get(pages::jobs::confirm_delete).post(pages::jobs::delete),
         )
+        .route(
+            "/jobs/{job_id}/share",
+            get(pages::share::manage).post(pages::share::create),
+        )
+        .route(
+            "/jobs/{job_id}/share/{link_id}/revoke",
+            axum::routing::post(pages::share::revoke),
+        )
+        .route("/share/{token}", get(pages::share::open))
         .route(
             "/settings/api-keys",
             get(pages::settings::api_keys).post(pages::settings::create_key),
@@ -153,5 +165,11 @@ pub fn render_job_page(
     dataset: Option<&kr_query::IndexedDataset>,
     raw_query: &str,
 ) -> Response {
-    pages::job::render(job, dataset, &[], raw_query, None)
+    pages::job::render(
+        job,
+        dataset,
+        &[],
+        raw_query,
+        pages::job::Audience::Dashboard(None),
+    )
 }

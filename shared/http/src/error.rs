@@ -159,6 +159,23 @@ impl From<kr_core::service::jobs::CreateJobError> for ApiError {
     }
 }
 
+impl From<kr_core::service::share_links::ShareError> for ApiError {
+    fn from(err: kr_core::service::share_links::ShareError) -> Self {
+        use kr_core::service::share_links::{ShareError, MAX_LIVE_SHARE_LINKS};
+        match err {
+            ShareError::NoSuchJob => Self::not_found("Job"),
+            ShareError::NotCompleted => Self::new(
+                ErrorCode::JobNotReady,
+                "Only a completed job can be shared.",
+            ),
+            ShareError::TooManyLinks => Self::forbidden(format!(
+                "A job has at most {MAX_LIVE_SHARE_LINKS} live share links; revoke one to create another."
+            )),
+            ShareError::Store(err) => err.into(),
+        }
+    }
+}
+
 impl From<kr_core::store::StoreError> for ApiError {
     fn from(err: kr_core::store::StoreError) -> Self {
         Self::internal(err)

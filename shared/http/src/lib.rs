@@ -3,6 +3,7 @@
 //! Handlers live in their function's crate and hold HTTP concerns only; the logic they call
 //! is `kr-core`'s.
 
+pub mod absolute_url;
 pub mod auth;
 pub mod error;
 pub mod extract;

@@ -57,6 +57,7 @@ impl Modify for SecuritySchemes {
         (name = "locales", description = "Languages and locations usable for jobs."),
         (name = "jobs", description = "Keyword research jobs."),
         (name = "results", description = "A job's keywords, clusters, personas and site references: the owner's, or anyone's for a demo job."),
+        (name = "sharing", description = "Read-only links to a job's results for someone without an account (`/share/{token}`): chosen tabs, an expiry, revocable at once."),
         (name = "meta", description = "This description of the API."),
     )
 )]

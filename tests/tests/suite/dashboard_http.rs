@@ -2,7 +2,7 @@
 //! Origin rule on every form that changes something, redirects to sign in, and the API's JSON
 //! 404 for unknown paths under the API prefix (where the web function is the catch-all); the
 //! content plan tab on a dataset written for it (`plan_tab`) and the keyword table's SERP
-//! column (`serp_page`).
+//! column (`serp_page`); the page a share link opens and the owner's share page (`share_page`).
 
 use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
@@ -11,6 +11,7 @@ use kr_tests::harness::{self, Call, TEST_PASSWORD};
 mod brief;
 mod plan_tab;
 mod serp_page;
+mod share_page;
 
 async fn app() -> axum::Router {
     kr_web::router(kr_web::WebState::from_config(harness::config()).await)

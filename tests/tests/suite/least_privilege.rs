@@ -873,6 +873,22 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .await;
     assert_eq!(early.status, 409, "{}", early.text);
 
+    // ---------------------------------------------------------------- share links
+    let share_links = format!("{base}/share-links");
+    let shared = service
+        .api_ok("POST", &share_links, |c| {
+            c.api_key(&jobs_key).json(json!({"tabs": ["keywords", "plan"]}))
+        })
+        .await;
+    let share_page = shared.json["url"]
+        .as_str()
+        .and_then(|url| url.find("/share/").map(|at| url[at..].to_string()))
+        .expect("a share URL");
+    let share_link_id = shared.json["id"].as_str().unwrap().to_string();
+    service
+        .api_ok("GET", &share_links, |c| c.api_key(&jobs_key))
+        .await;
+
     // ---------------------------------------------------------------- locales
     for path in [
         "/api/v1/languages",
@@ -912,6 +928,19 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     ] {
         ok(service.page(page(path.to_string())).await, path);
     }
+    // A job seen through its share link, and its owner's share page.
+    ok(service.page(Call::get(&share_page)).await, "a shared job");
+    ok(
+        service
+            .page(page(format!("/jobs/{completes}/share")))
+            .await,
+        "the share page",
+    );
+    service
+        .api_ok("DELETE", &format!("{share_links}/{share_link_id}"), |c| {
+            c.api_key(&jobs_key)
+        })
+        .await;
     // Not found when the demo account has no completed job, as in this test's stack.
     let demo = service.page(Call::get("/demo")).await;
     assert!(demo.status < 500, "/demo: {} {}", demo.status, demo.text);

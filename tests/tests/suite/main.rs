@@ -32,4 +32,5 @@ mod research_quality;
 mod results_api;
 mod retention;
 mod routes_and_template;
+mod share_links;
 mod webhooks;

@@ -6,6 +6,7 @@ pub mod jobs;
 pub mod login;
 pub mod new_job;
 pub mod settings;
+pub mod share;
 
 use axum::http::Uri;
 use axum::response::{IntoResponse, Redirect, Response};

@@ -157,6 +157,20 @@ pub fn rate_pk(pool: &str) -> String {
     format!("RATE#{pool}")
 }
 
+/// A share link, looked up by the hash of its token (hex) when its URL is opened.
+pub fn share_pk(token_hash_hex: &str) -> String {
+    format!("SHARE#{token_hash_hex}")
+}
+
+pub const SHARE_SK: &str = "SHARE";
+
+/// One of a job's share link slots (in the job's partition).
+pub fn share_slot_sk(slot: u32) -> String {
+    format!("{SHARE_SLOT_PREFIX}{slot:02}")
+}
+
+pub const SHARE_SLOT_PREFIX: &str = "SHARE#";
+
 /// One of a pool's concurrent slots; the item exists while (or since) someone held it.
 pub fn slot_sk(slot: u32) -> String {
     format!("SLOT#{slot:02}")

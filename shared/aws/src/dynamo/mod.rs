@@ -8,6 +8,7 @@ mod keys;
 mod outbox;
 mod rate_gate;
 mod sessions;
+mod share_links;
 mod transitions;
 mod users;
 mod webhooks;

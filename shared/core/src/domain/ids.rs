@@ -66,6 +66,10 @@ uuid_id!(
     /// Identifies a webhook (an account's endpoint for job events).
     WebhookId
 );
+uuid_id!(
+    /// Identifies a job's share link (not its token).
+    ShareLinkId
+);
 
 #[cfg(test)]
 mod tests {

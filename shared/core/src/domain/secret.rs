@@ -76,33 +76,48 @@ impl std::fmt::Debug for ApiKeySecret {
     }
 }
 
-/// The opaque value of the `__session` cookie.
-pub struct SessionToken(String);
+/// A random 256-bit token that stands for something on its own (a session, a share link):
+/// handed out once, only its hash is stored, and `Debug` never prints it.
+macro_rules! opaque_token {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name(String);
 
-impl SessionToken {
-    pub fn generate() -> Self {
-        Self(random_token())
-    }
+        impl $name {
+            pub fn generate() -> Self {
+                Self(random_token())
+            }
 
-    pub fn parse(raw: &str) -> Option<Self> {
-        let raw = raw.trim();
-        is_token(raw).then(|| Self(raw.to_string()))
-    }
+            pub fn parse(raw: &str) -> Option<Self> {
+                let raw = raw.trim();
+                is_token(raw).then(|| Self(raw.to_string()))
+            }
 
-    pub fn hash(&self) -> SecretHash {
-        SecretHash::of(&self.0)
-    }
+            pub fn hash(&self) -> SecretHash {
+                SecretHash::of(&self.0)
+            }
 
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
+            pub fn expose(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(concat!(stringify!($name), "(…)"))
+            }
+        }
+    };
 }
 
-impl std::fmt::Debug for SessionToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SessionToken(…)")
-    }
-}
+opaque_token!(
+    /// The opaque value of the `__session` cookie.
+    SessionToken
+);
+opaque_token!(
+    /// The secret part of a share link's URL (`/share/{token}`).
+    ShareToken
+);
 
 /// A password as typed by its owner; stored only as an argon2id hash.
 pub struct Password(String);

@@ -5,5 +5,6 @@ pub mod account;
 pub mod estimate;
 pub mod jobs;
 pub mod rate_limits;
+pub mod share_links;
 pub mod webhook_signing;
 pub mod webhooks;

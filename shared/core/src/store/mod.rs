@@ -3,10 +3,12 @@
 
 mod message;
 mod models;
+mod share_links;
 mod webhooks;
 
 pub use message::PipelineMessage;
 pub use models::*;
+pub use share_links::ShareLinkStore;
 pub use webhooks::{
     CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, OwedEvent, OwedEvents, Webhook,
     WebhookMessage, WebhookQueue, WebhookStore,

@@ -32,6 +32,8 @@ const TOPICS: &str = "/api/v1/jobs/{jobId}/topics";
 const PERSONAS: &str = "/api/v1/jobs/{jobId}/personas";
 const REFERENCES: &str = "/api/v1/jobs/{jobId}/references";
 const EXPORT: &str = "/api/v1/jobs/{jobId}/export-keywords";
+const SHARE_LINKS: &str = "/api/v1/jobs/{jobId}/share-links";
+const SHARE_LINK: &str = "/api/v1/jobs/{jobId}/share-links/{linkId}";
 const API_KEYS: &str = "/api/v1/api-keys";
 const API_KEY: &str = "/api/v1/api-keys/{keyId}";
 
@@ -129,7 +131,7 @@ const FROM_CREATED: [Link; 8] = job_links!((Post, JOBS), "201", "$response.body#
 const FROM_LIST: [Link; 8] = job_links!((Get, JOBS), "200", "$response.body#/jobs/0/id");
 const FROM_JOB: [Link; 8] = job_links!((Get, JOB), "200", "$response.body#/job/id");
 
-const WITHIN_RESULTS: [Link; 3] = [
+const WITHIN_RESULTS: [Link; 4] = [
     link(
         "GetClusterKeywords",
         (Get, CLUSTERS),
@@ -161,6 +163,17 @@ const WITHIN_RESULTS: [Link; 3] = [
         (Delete, API_KEY),
         &[("keyId", "$response.body#/apiKey/id")],
         "Revokes the key just created.",
+    ),
+    link(
+        "RevokeShareLink",
+        (Post, SHARE_LINKS),
+        "201",
+        (Delete, SHARE_LINK),
+        &[
+            ("jobId", "$request.path.jobId"),
+            ("linkId", "$response.body#/id"),
+        ],
+        "Revokes the share link just created.",
     ),
 ];
 

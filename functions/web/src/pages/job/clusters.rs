@@ -4,6 +4,7 @@
 
 use axum::http::StatusCode;
 use kr_core::dataset::ClusterRecord;
+use kr_core::domain::SharedTab;
 use kr_query::ClusterQuery;
 use maud::{html, Markup};
 
@@ -21,11 +22,10 @@ const COLUMNS: [(&str, &str, bool); 6] = [
     ("Value", "opportunityValue", true),
 ];
 
-fn keywords_of(view: &View, cluster: &ClusterRecord) -> String {
-    format!(
-        "/jobs/{}?tab=keywords&cluster={}",
-        view.job.id,
-        urlencode(&cluster.id)
+fn keywords_of(view: &View, cluster: &ClusterRecord) -> Option<String> {
+    view.tab_link(
+        SharedTab::Keywords,
+        &format!("&cluster={}", urlencode(&cluster.id)),
     )
 }
 
@@ -46,12 +46,12 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
         }
     };
     let all: Vec<&ClusterRecord> = clusters.iter().collect();
-    let base = format!("/jobs/{}", view.job.id);
+    let base = view.base;
     (
         StatusCode::OK,
         html! {
             figure.chart {
-                (charts::cluster_treemap(&all, |cluster| keywords_of(view, cluster)))
+                (charts::cluster_treemap(&all, |cluster| keywords_of(view, cluster).unwrap_or_default()))
                 figcaption { "Clusters by search volume; colour is the dominant intent. Select one to see its keywords." }
             }
             p.count { strong { (format::count(total)) } " clusters" }
@@ -63,16 +63,19 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                             @let active = query.sort == sort;
                             @let order = if active && query.descending { "asc" } else { "desc" };
                             th scope="col" .num[numeric] aria-sort=[active.then_some(if query.descending { "descending" } else { "ascending" })] {
-                                a href=(view.params.link(&base, &[("sortBy", Some(sort)), ("sortOrder", Some(order)), ("offset", None)])) data-partial { (label) }
+                                a href=(view.params.link(base, &[("sortBy", Some(sort)), ("sortOrder", Some(order)), ("offset", None)])) data-partial { (label) }
                             }
                         }
                         th scope="col" { "Intent" }
-                        th scope="col" { span.sr-only { "Brief" } }
+                        @if !view.shared { th scope="col" { span.sr-only { "Brief" } } }
                     } }
                     tbody {
                         @for cluster in page {
                             tr {
-                                th scope="row" { a href=(keywords_of(view, cluster)) data-partial data-cluster=(cluster.id) { (cluster.name) } }
+                                th scope="row" { @match keywords_of(view, cluster) {
+                                    Some(href) => a href=(href) data-partial data-cluster=(cluster.id) { (cluster.name) },
+                                    None => (cluster.name),
+                                } }
                                 td.num { (format::count(cluster.keyword_count)) }
                                 td.num title=(format::volume_exact(Some(cluster.total_search_volume))) { (format::volume(Some(cluster.total_search_volume))) }
                                 td.num { @match cluster.avg_difficulty {
@@ -82,7 +85,9 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                                 td.num { (format!("{:.0}", cluster.organic_opportunity_score)) }
                                 td.num { (format::money(cluster.opportunity_value)) }
                                 td { (format::intent_badge(cluster.dominant_intent)) }
-                                td { a.button.small href={"/jobs/" (view.job.id) "/clusters/" (urlencode(&cluster.id)) "/brief"} aria-label={"Brief for " (cluster.name)} { "Brief" } }
+                                @if !view.shared {
+                                    td { a.button.small href={"/jobs/" (view.job.id) "/clusters/" (urlencode(&cluster.id)) "/brief"} aria-label={"Brief for " (cluster.name)} { "Brief" } }
+                                }
                             }
                         }
                     }

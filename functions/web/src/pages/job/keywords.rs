@@ -69,7 +69,7 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
 }
 
 fn clear_link(view: &View) -> String {
-    format!("/jobs/{}?tab=keywords", view.job.id)
+    format!("{}?tab=keywords", view.base)
 }
 
 fn count_and_scope(view: &View, page: &Page) -> Markup {
@@ -82,7 +82,7 @@ fn count_and_scope(view: &View, page: &Page) -> Markup {
             strong data-total=(page.total) { (format::count(page.total)) } " keywords"
             @if let Some(cluster) = cluster {
                 " in the cluster " strong { (cluster.name) } " "
-                a href=(view.params.link(&format!("/jobs/{}", view.job.id), &[("cluster", None), ("offset", None)])) data-partial { "(show all clusters)" }
+                a href=(view.params.link(view.base, &[("cluster", None), ("offset", None)])) data-partial { "(show all clusters)" }
             }
         }
     }
@@ -102,7 +102,7 @@ fn filters(view: &View) -> Markup {
         }
     };
     html! {
-        form.filters method="get" action={"/jobs/" (view.job.id)} data-partial role="search" aria-label="Filter keywords" {
+        form.filters method="get" action=(view.base) data-partial role="search" aria-label="Filter keywords" {
             input type="hidden" name="tab" value="keywords";
             @if let Some(cluster) = params.get("cluster") { input type="hidden" name="cluster" value=(cluster); }
             @if let Some(sort) = params.get("sortBy") { input type="hidden" name="sortBy" value=(sort); }
@@ -186,7 +186,7 @@ fn header_cell(
         "ascending"
     });
     let href = view.params.link(
-        &format!("/jobs/{}", view.job.id),
+        view.base,
         &[
             ("sortBy", Some(sort)),
             ("sortOrder", Some(next_order)),
@@ -212,7 +212,7 @@ fn rankings(keyword: &KeywordRecord) -> Markup {
 }
 
 fn row(view: &View, keyword: &KeywordRecord) -> Markup {
-    let base = format!("/jobs/{}", view.job.id);
+    let base = view.base;
     let estimated = keyword.is_estimate();
     html! {
         tr {

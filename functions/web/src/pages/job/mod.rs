@@ -17,7 +17,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use kr_core::dataset::Reference;
-use kr_core::domain::{Job, JobId, JobStatus};
+use kr_core::domain::{Job, JobId, JobStatus, SharedTab, SharedTabs};
 use kr_core::service::jobs::readable_job;
 use kr_core::store::User;
 use kr_query::IndexedDataset;
@@ -28,51 +28,26 @@ use crate::layout;
 use crate::session::Visitor;
 use crate::WebState;
 use params::Params;
+pub use summary::references;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tab {
-    Keywords,
-    Clusters,
-    Plan,
-    Personas,
-    Overview,
+fn title(tab: SharedTab) -> &'static str {
+    match tab {
+        SharedTab::Keywords => "Keywords",
+        SharedTab::Clusters => "Clusters",
+        SharedTab::Plan => "Content plan",
+        SharedTab::Personas => "Personas",
+        SharedTab::Overview => "Overview",
+    }
 }
 
-impl Tab {
-    const ALL: [Tab; 5] = [
-        Tab::Keywords,
-        Tab::Clusters,
-        Tab::Plan,
-        Tab::Personas,
-        Tab::Overview,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Tab::Keywords => "keywords",
-            Tab::Clusters => "clusters",
-            Tab::Plan => "plan",
-            Tab::Personas => "personas",
-            Tab::Overview => "overview",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            Tab::Keywords => "Keywords",
-            Tab::Clusters => "Clusters",
-            Tab::Plan => "Content plan",
-            Tab::Personas => "Personas",
-            Tab::Overview => "Overview",
-        }
-    }
-
-    fn parse(raw: Option<&str>) -> Self {
-        Tab::ALL
-            .into_iter()
-            .find(|tab| Some(tab.name()) == raw)
-            .unwrap_or(Tab::Keywords)
-    }
+/// Who sees the page: the dashboard's visitor at `/jobs/{jobId}`, or anyone holding a share
+/// link at `/share/{token}` (the link's tabs only, nothing of the account, nothing to change).
+pub enum Audience<'a> {
+    Dashboard(Option<&'a User>),
+    Shared {
+        token: &'a str,
+        tabs: &'a SharedTabs,
+    },
 }
 
 /// What a tab renders from: the job, its dataset and the page's query.
@@ -80,23 +55,39 @@ struct View<'a> {
     job: &'a Job,
     dataset: &'a IndexedDataset,
     params: &'a Params,
+    /// The page's own path, which every link and form of the tabs starts from.
+    base: &'a str,
+    tabs: &'a SharedTabs,
+    /// Seen through a share link: no briefs or export, which need an account.
+    shared: bool,
 }
 
-fn tabs(job: &Job, current: Tab) -> Markup {
+impl View<'_> {
+    /// A link to `tab` with `query` (`&name=value…`), when this page shows that tab.
+    fn tab_link(&self, tab: SharedTab, query: &str) -> Option<String> {
+        self.tabs
+            .contains(tab)
+            .then(|| format!("{}?tab={}{query}", self.base, tab.as_str()))
+    }
+}
+
+fn tabs_of(view: &View, current: SharedTab) -> Markup {
     html! {
         nav.tabs aria-label="Results" {
-            @for tab in Tab::ALL {
-                a href={"/jobs/" (job.id) "?tab=" (tab.name())} data-partial
-                    aria-current=[(tab == current).then_some("page")] { (tab.title()) }
+            @for tab in view.tabs.iter() {
+                a href={(view.base) "?tab=" (tab.as_str())} data-partial
+                    aria-current=[(tab == current).then_some("page")] { (title(tab)) }
             }
-            a.button.export href={"/api/v1/jobs/" (job.id) "/export-keywords"} download { "Export CSV" }
+            @if !view.shared {
+                a.button.export href={"/api/v1/jobs/" (view.job.id) "/export-keywords"} download { "Export CSV" }
+            }
         }
     }
 }
 
 /// Previous and next links around "1–50 of 120", over whatever the tab pages.
 fn pager(view: &View, offset: u32, limit: u32, total: usize) -> Markup {
-    let base = format!("/jobs/{}", view.job.id);
+    let base = view.base;
     let (offset, limit) = (offset as usize, limit as usize);
     let first = if total == 0 { 0 } else { offset + 1 };
     let last = (offset + limit).min(total);
@@ -104,9 +95,9 @@ fn pager(view: &View, offset: u32, limit: u32, total: usize) -> Markup {
     let next = (offset + limit).to_string();
     html! {
         nav.pager aria-label="Pages" {
-            @if offset > 0 { a rel="prev" href=(view.params.link(&base, &[("offset", Some(&previous))])) data-partial { "← Previous" } }
+            @if offset > 0 { a rel="prev" href=(view.params.link(base, &[("offset", Some(&previous))])) data-partial { "← Previous" } }
             span { (format::count(first)) "–" (format::count(last)) " of " (format::count(total)) }
-            @if offset + limit < total { a rel="next" href=(view.params.link(&base, &[("offset", Some(&next))])) data-partial { "Next →" } }
+            @if offset + limit < total { a rel="next" href=(view.params.link(base, &[("offset", Some(&next))])) data-partial { "Next →" } }
         }
     }
 }
@@ -147,7 +138,7 @@ pub async fn show(
         dataset.as_deref(),
         &references,
         raw.as_deref().unwrap_or(""),
-        user.as_ref(),
+        Audience::Dashboard(user.as_ref()),
     )
 }
 
@@ -157,37 +148,54 @@ pub fn render(
     dataset: Option<&IndexedDataset>,
     references: &[Option<Reference>],
     raw_query: &str,
-    user: Option<&User>,
+    audience: Audience,
 ) -> Response {
     let params = Params::parse(raw_query);
-    let tab = Tab::parse(params.get("tab"));
+    let every_tab = SharedTabs::all();
+    let (base, tabs, user, shared) = match audience {
+        Audience::Dashboard(user) => (format!("/jobs/{}", job.id), &every_tab, user, false),
+        Audience::Shared { token, tabs } => (format!("/share/{token}"), tabs, None, true),
+    };
+    let tab = params
+        .get("tab")
+        .and_then(SharedTab::parse)
+        .filter(|tab| tabs.contains(*tab))
+        .unwrap_or(tabs.first());
     let (status, results) = match dataset {
-        None => (StatusCode::OK, summary::no_results_yet(job)),
+        None => (
+            StatusCode::OK,
+            html! { section #results aria-live="polite" { (summary::no_results_yet(job)) } },
+        ),
         Some(dataset) => {
             let view = View {
                 job,
                 dataset,
                 params: &params,
+                base: &base,
+                tabs,
+                shared,
             };
-            match tab {
-                Tab::Keywords => keywords::render(&view),
-                Tab::Clusters => clusters::render(&view),
-                Tab::Plan => plan::render(&view),
-                Tab::Personas => (StatusCode::OK, personas::render(&view)),
-                Tab::Overview => (StatusCode::OK, overview::render(&view)),
-            }
+            let (status, markup) = match tab {
+                SharedTab::Keywords => keywords::render(&view),
+                SharedTab::Clusters => clusters::render(&view),
+                SharedTab::Plan => plan::render(&view),
+                SharedTab::Personas => (StatusCode::OK, personas::render(&view)),
+                SharedTab::Overview => (StatusCode::OK, overview::render(&view)),
+            };
+            (
+                status,
+                html! { (tabs_of(&view, tab)) section #results aria-live="polite" { (markup) } },
+            )
         }
     };
-    let owner = user.is_some_and(|u| u.id == job.owner);
-    layout::page(
-        status,
-        job.primary_domain.as_str(),
-        user,
-        html! {
-            (summary::header(job, dataset, owner))
-            (summary::reference_cards(job, references))
-            @if dataset.is_some() { (tabs(job, tab)) }
-            section #results aria-live="polite" { (results) }
-        },
-    )
+    let main = html! {
+        (summary::header(job, dataset, summary::Controls::of(user, job, shared)))
+        (summary::reference_cards(job, references))
+        (results)
+    };
+    if shared {
+        layout::shared(status, job.primary_domain.as_str(), main)
+    } else {
+        layout::page(status, job.primary_domain.as_str(), user, main)
+    }
 }

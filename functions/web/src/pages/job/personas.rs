@@ -5,6 +5,7 @@ use maud::{html, Markup};
 use super::keywords::urlencode;
 use super::View;
 use crate::format;
+use kr_core::domain::SharedTab;
 
 pub fn render(view: &View) -> Markup {
     let personas = &view.dataset.personas;
@@ -31,9 +32,10 @@ pub fn render(view: &View) -> Markup {
                         h3 { "Searches for" }
                         ul.tags { @for keyword in &persona.top_keywords { li { (keyword) } } }
                     }
-                    a.button href=(format!("/jobs/{}?tab=keywords&personaAvatarNames={}", view.job.id, urlencode(&persona.avatar_name)))
-                        data-partial data-persona=(persona.avatar_name) {
-                        "See its " (format::count(persona.keyword_count)) " keywords"
+                    @if let Some(href) = view.tab_link(SharedTab::Keywords, &format!("&personaAvatarNames={}", urlencode(&persona.avatar_name))) {
+                        a.button href=(href) data-partial data-persona=(persona.avatar_name) {
+                            "See its " (format::count(persona.keyword_count)) " keywords"
+                        }
                     }
                 }
             }

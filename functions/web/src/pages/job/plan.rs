@@ -85,7 +85,7 @@ fn filtered(view: &View) -> bool {
 }
 
 fn clear_link(view: &View) -> String {
-    format!("/jobs/{}?tab=plan", view.job.id)
+    format!("{}?tab=plan", view.base)
 }
 
 fn filters(view: &View) -> Markup {
@@ -96,7 +96,7 @@ fn filters(view: &View) -> Markup {
             .is_some_and(|v| v.eq_ignore_ascii_case(value))
     };
     html! {
-        form.filters method="get" action={"/jobs/" (view.job.id)} data-partial role="search" aria-label="Filter the content plan" {
+        form.filters method="get" action=(view.base) data-partial role="search" aria-label="Filter the content plan" {
             input type="hidden" name="tab" value="plan";
             @for name in ["sortBy", "sortOrder", "limit", "topicId"] {
                 @if let Some(value) = params.get(name) { input type="hidden" name=(name) value=(value); }
@@ -128,14 +128,14 @@ fn filters(view: &View) -> Markup {
 /// Links rather than a field of the form: one click re-sorts, keeping the filters; the active
 /// one turns the order round, as the tables' column headers do.
 fn sorting(view: &View, query: &TopicQuery) -> Markup {
-    let base = format!("/jobs/{}", view.job.id);
+    let base = view.base;
     html! {
         nav.sorts aria-label="Sort topics" {
             span.muted { "Sort by" }
             @for (sort, label) in SORTS {
                 @let active = query.sort == sort;
                 @let order = if active && query.descending { "asc" } else { "desc" };
-                a href=(view.params.link(&base, &[("sortBy", Some(sort)), ("sortOrder", Some(order)), ("offset", None)]))
+                a href=(view.params.link(base, &[("sortBy", Some(sort)), ("sortOrder", Some(order)), ("offset", None)]))
                     data-partial data-sort=(sort) aria-current=[active.then_some("true")] {
                     (label)
                     @if active {

@@ -11,6 +11,7 @@ use maud::{html, Markup};
 use super::keywords::urlencode;
 use super::View;
 use crate::format;
+use kr_core::domain::SharedTab;
 
 /// Keywords shown under a cluster; the keyword table has all of them, in the same order.
 const KEYWORDS_SHOWN: usize = 10;
@@ -53,11 +54,13 @@ pub fn action_badge(action: ClusterAction) -> Markup {
     }
 }
 
-fn keywords_of(view: &View, cluster: &ClusterRecord) -> String {
-    format!(
-        "/jobs/{}?tab=keywords&cluster={}&sortBy=searchVolume&sortOrder=desc",
-        view.job.id,
-        urlencode(&cluster.id)
+fn keywords_of(view: &View, cluster: &ClusterRecord) -> Option<String> {
+    view.tab_link(
+        SharedTab::Keywords,
+        &format!(
+            "&cluster={}&sortBy=searchVolume&sortOrder=desc",
+            urlencode(&cluster.id)
+        ),
     )
 }
 
@@ -153,11 +156,13 @@ fn cluster_node(
                     }
                 }
                 @if !keywords.is_empty() { (keyword_table(&cluster.name, keywords)) }
-                a.all-keywords href=(keywords_of(view, cluster)) data-partial {
-                    @if cluster.keyword_count > keywords.len() {
-                        "All " (format::count(cluster.keyword_count)) " keywords of this cluster →"
-                    } @else {
-                        "These keywords in the keyword table →"
+                @if let Some(href) = keywords_of(view, cluster) {
+                    a.all-keywords href=(href) data-partial {
+                        @if cluster.keyword_count > keywords.len() {
+                            "All " (format::count(cluster.keyword_count)) " keywords of this cluster →"
+                        } @else {
+                            "These keywords in the keyword table →"
+                        }
                     }
                 }
             }

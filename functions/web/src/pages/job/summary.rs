@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use kr_core::dataset::{objects, Reference};
 use kr_core::domain::{Job, JobStatus};
-use kr_core::store::{get_json, StoreError};
+use kr_core::store::{get_json, StoreError, User};
 use kr_core::time;
 use kr_query::IndexedDataset;
 use maud::{html, Markup};
@@ -64,7 +64,23 @@ fn sources(dataset: &IndexedDataset) -> Markup {
     }
 }
 
-pub fn header(job: &Job, dataset: Option<&IndexedDataset>, owner: bool) -> Markup {
+/// What the head of the page offers: the owner's actions, and the account's spending on the
+/// job, which a page seen through a share link never shows.
+pub struct Controls {
+    owner: bool,
+    shared: bool,
+}
+
+impl Controls {
+    pub fn of(user: Option<&User>, job: &Job, shared: bool) -> Self {
+        Self {
+            owner: !shared && user.is_some_and(|user| user.id == job.owner),
+            shared,
+        }
+    }
+}
+
+pub fn header(job: &Job, dataset: Option<&IndexedDataset>, controls: Controls) -> Markup {
     let at = |moment: &chrono::DateTime<chrono::Utc>| {
         html! { time datetime=(time::format(moment)) { (moment.format("%Y-%m-%d %H:%M UTC")) } }
     };
@@ -73,7 +89,10 @@ pub fn header(job: &Job, dataset: Option<&IndexedDataset>, owner: bool) -> Marku
             div.title-row {
                 h1 { (job.primary_domain.as_str()) }
                 (status_badge(job.status))
-                @if owner { a.danger href={"/jobs/" (job.id) "/delete"} { "Delete" } }
+                @if controls.owner {
+                    @if job.status == JobStatus::Completed { a.button.share href={"/jobs/" (job.id) "/share"} { "Share" } }
+                    a.danger href={"/jobs/" (job.id) "/delete"} { "Delete" }
+                }
             }
             @if !job.competitor_domains.is_empty() {
                 p.muted { "Competitors: "
@@ -97,7 +116,7 @@ pub fn header(job: &Job, dataset: Option<&IndexedDataset>, owner: bool) -> Marku
                 @if job.status.is_finished() { div { dt { "Keywords" } dd data-keyword-count { (format::count(job.keyword_count.unwrap_or(0).max(0) as usize)) } } }
                 div { dt { "Language · location" } dd { (job.language_code) " · " (job.location_code) } }
                 @if let Some(dataset) = dataset { div { dt { "Figures" } dd { (sources(dataset)) } } }
-                @if let Some(usage) = &job.usage {
+                @if let (Some(usage), false) = (&job.usage, controls.shared) {
                     div {
                         dt { "Data provider" }
                         dd {

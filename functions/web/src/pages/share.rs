@@ -1,0 +1,335 @@
+//! Share links: the page a link opens (`/share/{token}`, the job's chosen tabs and nothing
+//! else), and the owner's page to make and revoke them (`/jobs/{jobId}/share`), with the same
+//! rules as `POST`/`DELETE /api/v1/jobs/{jobId}/share-links`.
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Form;
+use chrono::Utc;
+use kr_core::domain::{Job, JobId, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
+use kr_core::service::share_links::{self, ShareError, MAX_LIVE_SHARE_LINKS};
+use kr_core::store::User;
+use kr_core::time;
+use kr_http::absolute_url::absolute_url;
+use maud::{html, Markup};
+
+use super::job::{self, Audience};
+use crate::layout;
+use crate::session::{refused_foreign_form, SignedIn, Visitor};
+use crate::WebState;
+
+/// Opens a share link. Every way it can fail (a token never made, revoked or expired, a job
+/// deleted since) is the same plain 404.
+pub async fn open(
+    State(state): State<WebState>,
+    // Counts the view against the visitor's address, like any page; shows no account.
+    Visitor(_): Visitor,
+    Path(token): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let (link, job) = match share_links::shared_job(
+        state.jobs.as_ref(),
+        state.share_links.as_ref(),
+        &token,
+        Utc::now(),
+    )
+    .await
+    {
+        Ok(Some(found)) => found,
+        Ok(None) => return gone(),
+        Err(err) => return layout::internal_error(err),
+    };
+    let dataset = match state.cache.get(&job, state.objects.as_ref()).await {
+        Ok(dataset) => dataset,
+        Err(err) => return layout::internal_error(err),
+    };
+    let references = match job::references(&state, &job).await {
+        Ok(references) => references,
+        Err(err) => return layout::internal_error(err),
+    };
+    job::render(
+        &job,
+        Some(&dataset),
+        &references,
+        raw.as_deref().unwrap_or(""),
+        Audience::Shared {
+            token: &token,
+            tabs: &link.tabs,
+        },
+    )
+}
+
+fn gone() -> Response {
+    layout::shared(
+        StatusCode::NOT_FOUND,
+        "Not found",
+        html! {
+            section.notice {
+                h1 { "This link does not work" }
+                p { "It may have expired or been withdrawn. Ask whoever sent it for a new one." }
+            }
+        },
+    )
+}
+
+#[derive(serde::Deserialize)]
+pub struct NewLink {
+    #[serde(default)]
+    keywords: Option<String>,
+    #[serde(default)]
+    clusters: Option<String>,
+    #[serde(default)]
+    plan: Option<String>,
+    #[serde(default)]
+    personas: Option<String>,
+    #[serde(default)]
+    overview: Option<String>,
+    days: Option<String>,
+}
+
+impl NewLink {
+    fn tabs(&self) -> Option<SharedTabs> {
+        let ticked = [
+            (SharedTab::Keywords, &self.keywords),
+            (SharedTab::Clusters, &self.clusters),
+            (SharedTab::Plan, &self.plan),
+            (SharedTab::Personas, &self.personas),
+            (SharedTab::Overview, &self.overview),
+        ];
+        SharedTabs::new(
+            ticked
+                .into_iter()
+                .filter(|(_, value)| value.is_some())
+                .map(|(tab, _)| tab),
+        )
+    }
+
+    fn lifetime(&self) -> Option<ShareLifetime> {
+        match self.days.as_deref().map(str::trim) {
+            None | Some("") => Some(ShareLifetime::default()),
+            Some(days) => days.parse().ok().and_then(ShareLifetime::days),
+        }
+    }
+}
+
+fn when(at: &chrono::DateTime<Utc>) -> Markup {
+    html! { time datetime=(time::format(at)) { (at.format("%Y-%m-%d %H:%M UTC")) } }
+}
+
+fn tab_names(tabs: &SharedTabs) -> String {
+    tabs.iter()
+        .map(SharedTab::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn render(
+    status: StatusCode,
+    user: &User,
+    job: &Job,
+    links: &[ShareLink],
+    created: Option<&str>,
+    problem: Option<&str>,
+) -> Response {
+    let base = format!("/jobs/{}/share", job.id);
+    layout::page(
+        status,
+        "Share",
+        Some(user),
+        html! {
+            section.card {
+                h1 { "Share " (job.primary_domain.as_str()) }
+                p.muted { "A share link shows this job's results, the tabs you choose, to anyone who has the link: no sign-in, nothing of your account and no other job. It stops working when it expires or when you revoke it." }
+                @if let Some(url) = created {
+                    div.secret role="status" {
+                        p { strong { "Your new link." } " Copy it now: it is shown this once and only its hash is kept." }
+                        div.copy {
+                            input #new-link type="text" readonly value=(url) aria-label="The new share link";
+                            button type="button" data-copy="#new-link" { "Copy" }
+                        }
+                    }
+                }
+                @if let Some(problem) = problem { p.error role="alert" { (problem) } }
+                form.share-form method="post" action=(base) data-once {
+                    fieldset {
+                        legend { "Tabs to show" }
+                        @for tab in SharedTab::ALL {
+                            label { input type="checkbox" name=(tab.as_str()) value="on" checked; " " (tab.as_str()) }
+                        }
+                    }
+                    label for="share-days" { "Works for (days)" }
+                    input #share-days name="days" type="number" min="1" max=(ShareLifetime::MAX_DAYS) value=(ShareLifetime::DEFAULT_DAYS) required;
+                    button.primary type="submit" { "Create link" }
+                }
+                @if links.is_empty() {
+                    p.muted #no-links { "No live links." }
+                } @else {
+                    div.table-wrap {
+                        table.share-links {
+                            caption.sr-only { "Live share links" }
+                            thead { tr { th scope="col" { "Tabs" } th scope="col" { "Created" } th scope="col" { "Expires" } th scope="col" { span.sr-only { "Actions" } } } }
+                            tbody {
+                                @for link in links {
+                                    tr data-link-id=(link.id) {
+                                        th scope="row" { (tab_names(&link.tabs)) }
+                                        td { (when(&link.created_at)) }
+                                        td { (when(&link.expires_at)) }
+                                        td {
+                                            form.inline method="post" action={(base) "/" (link.id) "/revoke"} data-once {
+                                                button.danger type="submit" { "Revoke" }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                p { a href={"/jobs/" (job.id)} { "Back to the job" } }
+            }
+        },
+    )
+}
+
+/// The job if it is the user's own: the same 404 page otherwise.
+async fn own_job(state: &WebState, user: &User, raw: &str) -> Result<Job, Response> {
+    let not_found = || layout::not_found(Some(user), "Job");
+    let id: JobId = raw.parse().map_err(|_| not_found())?;
+    match state.jobs.job(id).await {
+        Ok(Some(job)) if job.owner == user.id => Ok(job),
+        Ok(_) => Err(not_found()),
+        Err(err) => Err(layout::internal_error(err)),
+    }
+}
+
+async fn page_with(
+    state: &WebState,
+    status: StatusCode,
+    user: &User,
+    job: &Job,
+    created: Option<&str>,
+    problem: Option<&str>,
+) -> Response {
+    match state.share_links.list_share_links(job.id, Utc::now()).await {
+        Ok(links) => render(status, user, job, &links, created, problem),
+        Err(err) => layout::internal_error(err),
+    }
+}
+
+pub async fn manage(
+    State(state): State<WebState>,
+    SignedIn(user): SignedIn,
+    Path(job_id): Path<String>,
+) -> Response {
+    match own_job(&state, &user, &job_id).await {
+        Ok(job) => page_with(&state, StatusCode::OK, &user, &job, None, None).await,
+        Err(page) => page,
+    }
+}
+
+pub async fn create(
+    State(state): State<WebState>,
+    SignedIn(user): SignedIn,
+    Path(job_id): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<NewLink>,
+) -> Response {
+    if let Some(refused) = refused_foreign_form(&headers, &state) {
+        return refused;
+    }
+    let job = match own_job(&state, &user, &job_id).await {
+        Ok(job) => job,
+        Err(page) => return page,
+    };
+    let (Some(tabs), Some(lifetime)) = (form.tabs(), form.lifetime()) else {
+        let problem = format!(
+            "Choose at least one tab, and 1 to {} days.",
+            ShareLifetime::MAX_DAYS
+        );
+        return page_with(
+            &state,
+            StatusCode::BAD_REQUEST,
+            &user,
+            &job,
+            None,
+            Some(&problem),
+        )
+        .await;
+    };
+    let made = share_links::create_share_link(
+        state.jobs.as_ref(),
+        state.share_links.as_ref(),
+        user.id,
+        job.id,
+        tabs,
+        lifetime,
+        Utc::now(),
+    )
+    .await;
+    match made {
+        Ok((_, token)) => {
+            let url = absolute_url(&headers, &format!("/share/{}", token.expose()));
+            page_with(&state, StatusCode::CREATED, &user, &job, Some(&url), None).await
+        }
+        Err(ShareError::NoSuchJob) => layout::not_found(Some(&user), "Job"),
+        Err(ShareError::NotCompleted) => {
+            let problem = "Only a completed job can be shared.";
+            page_with(
+                &state,
+                StatusCode::CONFLICT,
+                &user,
+                &job,
+                None,
+                Some(problem),
+            )
+            .await
+        }
+        Err(ShareError::TooManyLinks) => {
+            let problem = format!(
+                "This job has {MAX_LIVE_SHARE_LINKS} live links, the most it can have. Revoke one to create another."
+            );
+            page_with(
+                &state,
+                StatusCode::FORBIDDEN,
+                &user,
+                &job,
+                None,
+                Some(&problem),
+            )
+            .await
+        }
+        Err(ShareError::Store(err)) => layout::internal_error(err),
+    }
+}
+
+pub async fn revoke(
+    State(state): State<WebState>,
+    SignedIn(user): SignedIn,
+    Path((job_id, link_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(refused) = refused_foreign_form(&headers, &state) {
+        return refused;
+    }
+    let job = match own_job(&state, &user, &job_id).await {
+        Ok(job) => job,
+        Err(page) => return page,
+    };
+    let Ok(link) = link_id.parse::<ShareLinkId>() else {
+        return layout::not_found(Some(&user), "Share link");
+    };
+    match share_links::revoke_share_link(
+        state.jobs.as_ref(),
+        state.share_links.as_ref(),
+        user.id,
+        job.id,
+        link,
+    )
+    .await
+    {
+        Ok(true) => Redirect::to(&format!("/jobs/{}/share", job.id)).into_response(),
+        Ok(false) | Err(ShareError::NoSuchJob) => layout::not_found(Some(&user), "Share link"),
+        Err(err) => layout::internal_error(err),
+    }
+}
