@@ -877,7 +877,8 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let share_links = format!("{base}/share-links");
     let shared = service
         .api_ok("POST", &share_links, |c| {
-            c.api_key(&jobs_key).json(json!({"tabs": ["keywords", "plan"]}))
+            c.api_key(&jobs_key)
+                .json(json!({"tabs": ["keywords", "plan"]}))
         })
         .await;
     let share_page = shared.json["url"]
@@ -931,9 +932,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // A job seen through its share link, and its owner's share page.
     ok(service.page(Call::get(&share_page)).await, "a shared job");
     ok(
-        service
-            .page(page(format!("/jobs/{completes}/share")))
-            .await,
+        service.page(page(format!("/jobs/{completes}/share"))).await,
         "the share page",
     );
     service

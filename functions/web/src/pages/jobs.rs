@@ -9,6 +9,7 @@ use kr_core::time;
 use maud::{html, Markup};
 use serde::Deserialize;
 
+use crate::format;
 use crate::layout;
 use crate::session::{refused_foreign_form, SignedIn};
 use crate::WebState;
@@ -114,7 +115,7 @@ pub async fn list(
                     table.jobs {
                         caption.sr-only { "Your jobs, newest first" }
                         thead { tr {
-                            th scope="col" { "Site" } th scope="col" { "Status" } th scope="col" { "Progress" }
+                            th scope="col" { "Site" } th scope="col" { "Market" } th scope="col" { "Status" } th scope="col" { "Progress" }
                             th scope="col" .num { "Keywords" } th scope="col" { "Created" } th scope="col" { span.sr-only { "Actions" } }
                         } }
                         tbody {
@@ -126,6 +127,7 @@ pub async fn list(
                                             span.muted { " + " (job.competitor_domains.len()) " competitors" }
                                         }
                                     }
+                                    td { (format::market(&job.language_code, job.location_code)) }
                                     td { (status_badge(job.status)) }
                                     td { (progress(job)) }
                                     td.num data-keyword-count { (job.keyword_count.map(|c| c.to_string()).unwrap_or_default()) }
