@@ -23,9 +23,16 @@ hook touches positive cases only; negative cases are sent as generated.
 - The same `Idempotency-Key` with another body is refused (400): a case's key is the hash of
   the case's id and body, so no two cases share one (and a case sent twice replays).
 
-One more guard keeps the run meaningful: the API key the run authenticates with is never the
+Two more guards keep the run meaningful: the API key the run authenticates with is never the
 one a `DELETE /api-keys/{keyId}` revokes (`GET /api-keys` lists its id, and once revoked every
-later request would be a 401).
+later request would be a 401); and a share link a case made is revoked once ten newer ones exist
+(a job holds at most 20 live links, and a run that filled the demo job's would judge every later
+`POST /jobs/{jobId}/share-links` on a 403 alone; the ten kept let a stateful scenario revoke the
+link it has just made).
+
+And one that lets an operation be tested at all: a positive `DELETE
+/jobs/{jobId}/share-links/{linkId}` on the user's own job names a link that exists (made just
+before, as a client revokes what it made); a generated id is a 404 every time.
 """
 
 import hashlib
@@ -33,12 +40,23 @@ import json
 import os
 import re
 import uuid
+from collections import deque
 from collections.abc import MutableMapping
+
+import requests
 
 import schemathesis
 from schemathesis.generation import GenerationMode
 
 PROTECTED_KEY_ID = os.environ.get("KR_ST_API_KEY_ID", "")
+API_KEY = os.environ.get("KR_ST_API_KEY", "")
+BASE_URL = os.environ.get("KR_ST_BASE_URL", "")
+OWN_JOB_ID = os.environ.get("KR_ST_OWN_JOB_ID", "")
+SHARE_LINKS_KEPT = 10
+# (the POST's URL, the link's id) of the share links the run made and has not revoked, oldest first.
+_share_links = deque()
+# Every share link id the run made, for telling them from generated ones.
+_made_link_ids = set()
 TOPIC_IDS = [t for t in os.environ.get("KR_ST_TOPIC_IDS", "").split(",") if t]
 
 # (min, max) query parameters of the keyword filters.
@@ -189,3 +207,39 @@ def before_call(context, case, kwargs):
         _fix_job_request(case)
     elif method == "POST" and path == "/api/v1/webhooks":
         _fix_urls(case.body, ["url"])
+    elif method == "DELETE" and path.endswith("/share-links/{linkId}"):
+        _existing_share_link(case)
+
+
+def _existing_share_link(case):
+    params = case.path_parameters
+    if not OWN_JOB_ID or params.get("jobId") != OWN_JOB_ID or params.get("linkId") in _made_link_ids:
+        return
+    made = requests.post(
+        f"{BASE_URL}/api/v1/jobs/{OWN_JOB_ID}/share-links",
+        json={},
+        headers={"X-API-KEY": API_KEY},
+        timeout=30,
+    )
+    if made.status_code == 201:
+        params["linkId"] = made.json()["id"]
+        _made_link_ids.add(params["linkId"])
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    """Revokes the oldest share links the run made, keeping SHARE_LINKS_KEPT."""
+    operation = case.operation
+    if (
+        operation.method.upper() != "POST"
+        or not operation.path.endswith("/share-links")
+        or response.status_code != 201
+    ):
+        return
+    link_id = response.json()["id"]
+    _made_link_ids.add(link_id)
+    _share_links.append((response.request.url, link_id))
+    while len(_share_links) > SHARE_LINKS_KEPT:
+        url, link_id = _share_links.popleft()
+        # A 404 is fine: a stateful scenario may have revoked it already.
+        requests.delete(f"{url}/{link_id}", headers={"X-API-KEY": API_KEY}, timeout=30)

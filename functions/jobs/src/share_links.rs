@@ -52,8 +52,15 @@ impl CreateShareLinkRequest {
         };
         let expires_in_days = match body.get("expiresInDays") {
             None => ShareLifetime::default(),
+            // JSON Schema's integers include `30.0`.
             Some(value) => value
                 .as_i64()
+                .or_else(|| {
+                    value
+                        .as_f64()
+                        .filter(|days| days.fract() == 0.0 && days.abs() <= 1e6)
+                        .map(|days| days as i64)
+                })
                 .and_then(ShareLifetime::days)
                 .ok_or_else(|| {
                     ApiError::field(

@@ -149,6 +149,9 @@ async fn bad_tabs_and_expiries_are_400_naming_the_field() {
     one_day.expect(201);
     let a_year = create(&f, &key, &job, json!({"expiresInDays": 365})).await;
     a_year.expect(201);
+    // An integer in JSON Schema's sense.
+    let written_as_float = create(&f, &key, &job, json!({"expiresInDays": 30.0})).await;
+    written_as_float.expect(201);
 }
 
 #[tokio::test]

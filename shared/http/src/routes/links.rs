@@ -98,6 +98,14 @@ macro_rules! job_links {
                 "The job's keywords as CSV.",
             ),
             link(
+                "CreateShareLink",
+                $from,
+                $status,
+                (Post, SHARE_LINKS),
+                &[("jobId", $id)],
+                "A read-only link to the job's results (once it has completed).",
+            ),
+            link(
                 "DeleteJob",
                 $from,
                 $status,
@@ -127,9 +135,9 @@ const fn link(
     }
 }
 
-const FROM_CREATED: [Link; 8] = job_links!((Post, JOBS), "201", "$response.body#/job/id");
-const FROM_LIST: [Link; 8] = job_links!((Get, JOBS), "200", "$response.body#/jobs/0/id");
-const FROM_JOB: [Link; 8] = job_links!((Get, JOB), "200", "$response.body#/job/id");
+const FROM_CREATED: [Link; 9] = job_links!((Post, JOBS), "201", "$response.body#/job/id");
+const FROM_LIST: [Link; 9] = job_links!((Get, JOBS), "200", "$response.body#/jobs/0/id");
+const FROM_JOB: [Link; 9] = job_links!((Get, JOB), "200", "$response.body#/job/id");
 
 const WITHIN_RESULTS: [Link; 4] = [
     link(
