@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use kr_core::domain::{JobId, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
 use kr_core::service::share_links;
 use kr_http::absolute_url::absolute_url;
-use kr_http::error::ErrorBody;
+use kr_http::error::{ErrorBody, FieldError};
 use kr_http::extract::{CurrentUser, JsonBody, PathParams};
 use kr_http::ApiError;
 use serde::Serialize;
@@ -33,25 +33,20 @@ pub struct CreateShareLinkRequest {
 }
 
 impl CreateShareLinkRequest {
+    /// Every field's problem at once, as `POST /jobs` reports them.
     fn parse(body: &JsonBody) -> Result<Self, ApiError> {
         let tabs = match body.get("tabs") {
-            None => SharedTabs::all(),
-            Some(Value::Array(items)) => {
-                let tabs: Option<Vec<SharedTab>> = items
-                    .iter()
-                    .map(|item| item.as_str().and_then(SharedTab::parse))
-                    .collect();
-                tabs.and_then(SharedTabs::new).ok_or_else(|| {
-                    ApiError::field(
-                        "tabs",
-                        "must list one or more of keywords, clusters, plan, personas, overview",
-                    )
-                })?
-            }
-            Some(_) => return Err(ApiError::field("tabs", "must be an array")),
+            None => Ok(SharedTabs::all()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| item.as_str().and_then(SharedTab::parse))
+                .collect::<Option<Vec<SharedTab>>>()
+                .and_then(SharedTabs::new)
+                .ok_or("must list one or more of keywords, clusters, plan, personas, overview"),
+            Some(_) => Err("must be an array"),
         };
         let expires_in_days = match body.get("expiresInDays") {
-            None => ShareLifetime::default(),
+            None => Some(ShareLifetime::default()),
             // JSON Schema's integers include `30.0`.
             Some(value) => value
                 .as_i64()
@@ -61,21 +56,30 @@ impl CreateShareLinkRequest {
                         .filter(|days| days.fract() == 0.0 && days.abs() <= 1e6)
                         .map(|days| days as i64)
                 })
-                .and_then(ShareLifetime::days)
-                .ok_or_else(|| {
-                    ApiError::field(
+                .and_then(ShareLifetime::days),
+        };
+        match (tabs, expires_in_days) {
+            (Ok(tabs), Some(expires_in_days)) => Ok(Self {
+                tabs,
+                expires_in_days,
+            }),
+            (tabs, expires_in_days) => {
+                let mut fields = Vec::new();
+                if let Err(message) = tabs {
+                    fields.push(FieldError::new("tabs", message));
+                }
+                if expires_in_days.is_none() {
+                    fields.push(FieldError::new(
                         "expiresInDays",
                         format!(
                             "must be a whole number of days from 1 to {}",
                             ShareLifetime::MAX_DAYS
                         ),
-                    )
-                })?,
-        };
-        Ok(Self {
-            tabs,
-            expires_in_days,
-        })
+                    ));
+                }
+                Err(ApiError::validation(fields))
+            }
+        }
     }
 }
 

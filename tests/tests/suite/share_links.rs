@@ -53,6 +53,15 @@ async fn create(f: &Fixture, key: &str, job: &Job, body: Value) -> Reply {
         .await
 }
 
+/// `GET …/share-links` as the job's owner: the live links.
+async fn live_links(f: &Fixture, key: &str, job: &Job) -> Reply {
+    Call::get(&links_path(job))
+        .api_key(key)
+        .send(&f.app)
+        .await
+        .expect(200)
+}
+
 fn token_of(reply: &Reply) -> String {
     let url = reply.json["url"].as_str().expect("a url");
     url.strip_prefix("https://app.example.com/share/")
@@ -87,11 +96,7 @@ async fn a_link_shows_its_url_once_lists_without_it_and_is_stored_hashed() {
     .expect(201);
     assert_eq!(chosen.json["tabs"], json!(["keywords", "overview"]));
 
-    let listed = Call::get(&links_path(&job))
-        .api_key(&key)
-        .send(&f.app)
-        .await
-        .expect(200);
+    let listed = live_links(&f, &key, &job).await;
     let links = listed.json["shareLinks"].as_array().unwrap();
     assert_eq!(links.len(), 2);
     assert_eq!(links[0]["id"], chosen.json["id"], "newest first");
@@ -139,11 +144,9 @@ async fn bad_tabs_and_expiries_are_400_naming_the_field() {
         assert_eq!(reply.code(), "validation_failed", "{body}");
         assert_eq!(reply.invalid_fields(), [field], "{body}");
     }
-    let listed = Call::get(&links_path(&job))
-        .api_key(&key)
-        .send(&f.app)
-        .await
-        .expect(200);
+    let both = create(&f, &key, &job, json!({"tabs": [], "expiresInDays": 0})).await;
+    assert_eq!(both.expect(400).invalid_fields(), ["tabs", "expiresInDays"]);
+    let listed = live_links(&f, &key, &job).await;
     assert_eq!(listed.json["shareLinks"], json!([]), "nothing was made");
     let one_day = create(&f, &key, &job, json!({"expiresInDays": 1})).await;
     one_day.expect(201);
@@ -228,11 +231,7 @@ async fn only_the_owner_of_a_completed_job_makes_lists_and_revokes_its_links() {
         .await
         .unwrap()
         .is_none());
-    let listed = Call::get(&links_path(&job))
-        .api_key(&key)
-        .send(&f.app)
-        .await
-        .expect(200);
+    let listed = live_links(&f, &key, &job).await;
     assert_eq!(listed.json["shareLinks"], json!([]));
     let bad_id = format!("{}/nope", links_path(&job));
     Call::delete(&bad_id)
@@ -295,11 +294,7 @@ async fn expired_links_neither_count_nor_list_nor_open() {
             .unwrap());
         expired_tokens.push(token.hash());
     }
-    let listed = Call::get(&links_path(&job))
-        .api_key(&key)
-        .send(&f.app)
-        .await
-        .expect(200);
+    let listed = live_links(&f, &key, &job).await;
     assert_eq!(listed.json["shareLinks"], json!([]));
     let replies =
         join_all((0..MAX_LIVE_SHARE_LINKS).map(|_| create(&f, &key, &job, json!({})))).await;

@@ -10,7 +10,8 @@ use super::keys::{
     USER_API_KEY_PREFIX,
 };
 use super::{
-    condition_held, failed_conditions, from_item, key, n, s, sdk_error, to_item, DynamoStore, Item,
+    condition_held, failed_conditions, from_item, key, n, s, sdk_error, to_item, transaction_held,
+    DynamoStore, Item,
 };
 use kr_core::domain::{ApiKeyId, SecretHash, UserId};
 use kr_core::store::{ApiKeyOwner, ApiKeyRecord, ApiKeyStore, StoreError};
@@ -228,12 +229,8 @@ impl ApiKeyStore for DynamoStore {
             )
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            // Revoked concurrently by another request: the key is gone either way.
-            Err(err) if failed_conditions(&err).is_some() => Ok(false),
-            Err(err) => Err(sdk_error(err)),
-        }
+        // Revoked concurrently by another request: the key is gone either way.
+        transaction_held(result)
     }
 
     async fn resolve_api_key(

@@ -156,6 +156,21 @@ where
     }
 }
 
+/// [`condition_held`] for a transaction: `Ok(false)` when it was cancelled only because one
+/// of its conditions did not hold.
+pub(crate) fn transaction_held<T>(
+    result: Result<
+        T,
+        SdkError<TransactWriteItemsError, aws_sdk_dynamodb::config::http::HttpResponse>,
+    >,
+) -> Result<bool, StoreError> {
+    match result {
+        Ok(_) => Ok(true),
+        Err(err) if failed_conditions(&err).is_some() => Ok(false),
+        Err(err) => Err(sdk_error(err)),
+    }
+}
+
 pub(crate) fn to_item<T: Serialize>(value: &T) -> Result<Item, StoreError> {
     serde_dynamo::to_item(value).map_err(StoreError::new)
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::keys::{job_pk, share_pk, share_slot_sk, SHARE_SK, SHARE_SLOT_PREFIX, TTL_ATTRIBUTE};
 use super::{
     failed_conditions, from_item, is_transaction_conflict, key, n, s, sdk_error, to_item,
-    DynamoStore, Item,
+    transaction_held, DynamoStore, Item,
 };
 use kr_core::domain::{JobId, SecretHash, ShareLink, ShareLinkId};
 use kr_core::store::{ShareLinkStore, StoreError};
@@ -197,12 +197,8 @@ impl ShareLinkStore for DynamoStore {
             .transact_items(TransactWriteItem::builder().delete(delete_lookup).build())
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            // Revoked concurrently, or its slot already holds another link.
-            Err(err) if failed_conditions(&err).is_some() => Ok(false),
-            Err(err) => Err(sdk_error(err)),
-        }
+        // Revoked concurrently, or its slot already holds another link.
+        transaction_held(result)
     }
 
     async fn resolve_share_link(

@@ -11,7 +11,9 @@ use super::keys::{
     delivery_sk, user_pk, user_webhook_sk, webhook_pk, DELIVERY_PREFIX, PK, PROFILE_SK, SK,
     USER_WEBHOOK_PREFIX,
 };
-use super::{failed_conditions, from_item, key, n, s, sdk_error, to_item, DynamoStore};
+use super::{
+    failed_conditions, from_item, key, n, s, sdk_error, to_item, transaction_held, DynamoStore,
+};
 use kr_core::domain::{UserId, WebhookId};
 use kr_core::store::{CreateWebhookOutcome, DeliveryAttempt, StoreError, Webhook, WebhookStore};
 
@@ -139,11 +141,7 @@ impl WebhookStore for DynamoStore {
             .transact_items(TransactWriteItem::builder().update(uncount).build())
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err) if failed_conditions(&err).is_some() => Ok(false),
-            Err(err) => Err(sdk_error(err)),
-        }
+        transaction_held(result)
     }
 
     async fn record_delivery(&self, attempt: &DeliveryAttempt) -> Result<(), StoreError> {
