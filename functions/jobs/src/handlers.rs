@@ -48,7 +48,7 @@ pub struct JobList {
     offset: u32,
 }
 
-fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
+pub(crate) fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
     raw.parse().map_err(|_| ApiError::not_found("Job"))
 }
 

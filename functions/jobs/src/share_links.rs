@@ -6,16 +6,18 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
-use kr_core::domain::{JobId, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
+use kr_core::domain::{ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
 use kr_core::service::share_links;
 use kr_http::absolute_url::absolute_url;
 use kr_http::error::{ErrorBody, FieldError};
 use kr_http::extract::{CurrentUser, JsonBody, PathParams};
+use kr_http::routes::share_page;
 use kr_http::ApiError;
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::handlers::parse_job_id;
 use crate::JobsState;
 
 // Documents the body and is what parsing it yields, so the two cannot drift.
@@ -124,10 +126,6 @@ pub struct ShareLinkList {
     share_links: Vec<ShareLinkView>,
 }
 
-fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
-    raw.parse().map_err(|_| ApiError::not_found("Job"))
-}
-
 /// Creates a read-only link to a completed job's results for someone without an account. The
 /// link shows the chosen tabs of this job only: no account, balances or other jobs.
 #[utoipa::path(
@@ -170,7 +168,7 @@ pub async fn create(
         StatusCode::CREATED,
         Json(CreatedShareLink {
             link: ShareLinkView::from(&link),
-            url: absolute_url(&headers, &format!("/share/{}", token.expose())),
+            url: absolute_url(&headers, &share_page(token.expose())),
         }),
     ))
 }

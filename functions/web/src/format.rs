@@ -516,6 +516,11 @@ fn month_and_year(month: &MonthlySearch) -> String {
     format!("{} {}", NAMES[month.month as usize - 1], month.year)
 }
 
+/// A moment as the dashboard shows it, machine-readable in `datetime`.
+pub fn moment(at: &chrono::DateTime<chrono::Utc>) -> maud::Markup {
+    maud::html! { time datetime=(kr_core::time::format(at)) { (at.format("%Y-%m-%d %H:%M UTC")) } }
+}
+
 /// A job's market by name ("English · United States"), a code standing in for a name the
 /// shipped lists do not know.
 pub fn market(language_code: &str, location_code: u32) -> String {

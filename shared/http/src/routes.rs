@@ -17,6 +17,12 @@ pub const API_PREFIX: &str = "/api/v1";
 pub const DASHBOARD_FUNCTION: &str = "web";
 pub const DASHBOARD_PATHS: [&str; 2] = ["/", "/{proxy+}"];
 
+/// The dashboard page a share link opens: the link the API hands out and the base of every
+/// link on that page.
+pub fn share_page(token: &str) -> String {
+    format!("/share/{token}")
+}
+
 /// The Model Context Protocol endpoint (streamable HTTP) and the function serving it. Not a
 /// REST endpoint, so neither in [`ROUTES`] nor in the OpenAPI document.
 pub const MCP_FUNCTION: &str = "mcp";

@@ -10,10 +10,10 @@ use kr_core::service::account::{
     issue_api_key, IssueKeyError, MAX_API_KEYS, MAX_API_KEY_NAME_CHARS,
 };
 use kr_core::store::{ApiKeyRecord, User};
-use kr_core::time;
 use maud::{html, Markup};
 use serde::Deserialize;
 
+use crate::format;
 use crate::layout;
 use crate::session::{refused_foreign_form, SignedIn};
 use crate::WebState;
@@ -21,10 +21,6 @@ use crate::WebState;
 #[derive(Deserialize)]
 pub struct NewKey {
     name: Option<String>,
-}
-
-fn when(at: &chrono::DateTime<chrono::Utc>) -> Markup {
-    html! { time datetime=(time::format(at)) { (at.format("%Y-%m-%d %H:%M UTC")) } }
 }
 
 fn key_list(keys: &[ApiKeyRecord]) -> Markup {
@@ -41,8 +37,8 @@ fn key_list(keys: &[ApiKeyRecord]) -> Markup {
                             tr data-key-id=(key.id) {
                                 th scope="row" { (key.name) }
                                 td { code { (key.prefix) "…" } }
-                                td { (when(&key.created_at)) }
-                                td { @match &key.last_used_at { Some(at) => (when(at)), None => "Never" } }
+                                td { (format::moment(&key.created_at)) }
+                                td { @match &key.last_used_at { Some(at) => (format::moment(at)), None => "Never" } }
                                 td { a.danger href={"/settings/api-keys/" (key.id) "/revoke"} aria-label={"Revoke " (key.name)} { "Revoke" } }
                             }
                         }

@@ -10,11 +10,12 @@ use chrono::Utc;
 use kr_core::domain::{Job, JobId, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
 use kr_core::service::share_links::{self, ShareError, MAX_LIVE_SHARE_LINKS};
 use kr_core::store::User;
-use kr_core::time;
 use kr_http::absolute_url::absolute_url;
-use maud::{html, Markup};
+use kr_http::routes::share_page;
+use maud::html;
 
 use super::job::{self, Audience};
+use crate::format;
 use crate::layout;
 use crate::session::{refused_foreign_form, SignedIn, Visitor};
 use crate::WebState;
@@ -73,48 +74,21 @@ fn gone() -> Response {
     )
 }
 
-#[derive(serde::Deserialize)]
-pub struct NewLink {
-    #[serde(default)]
-    keywords: Option<String>,
-    #[serde(default)]
-    clusters: Option<String>,
-    #[serde(default)]
-    plan: Option<String>,
-    #[serde(default)]
-    personas: Option<String>,
-    #[serde(default)]
-    overview: Option<String>,
-    days: Option<String>,
-}
+/// The form's fields: a checkbox named after each tab to show, and `days`.
+pub struct NewLink(Vec<(String, String)>);
 
 impl NewLink {
     fn tabs(&self) -> Option<SharedTabs> {
-        let ticked = [
-            (SharedTab::Keywords, &self.keywords),
-            (SharedTab::Clusters, &self.clusters),
-            (SharedTab::Plan, &self.plan),
-            (SharedTab::Personas, &self.personas),
-            (SharedTab::Overview, &self.overview),
-        ];
-        SharedTabs::new(
-            ticked
-                .into_iter()
-                .filter(|(_, value)| value.is_some())
-                .map(|(tab, _)| tab),
-        )
+        SharedTabs::new(self.0.iter().filter_map(|(name, _)| SharedTab::parse(name)))
     }
 
     fn lifetime(&self) -> Option<ShareLifetime> {
-        match self.days.as_deref().map(str::trim) {
+        let days = self.0.iter().find(|(name, _)| name == "days");
+        match days.map(|(_, value)| value.trim()) {
             None | Some("") => Some(ShareLifetime::default()),
             Some(days) => days.parse().ok().and_then(ShareLifetime::days),
         }
     }
-}
-
-fn when(at: &chrono::DateTime<Utc>) -> Markup {
-    html! { time datetime=(time::format(at)) { (at.format("%Y-%m-%d %H:%M UTC")) } }
 }
 
 fn tab_names(tabs: &SharedTabs) -> String {
@@ -173,8 +147,8 @@ fn render(
                                 @for link in links {
                                     tr data-link-id=(link.id) {
                                         th scope="row" { (tab_names(&link.tabs)) }
-                                        td { (when(&link.created_at)) }
-                                        td { (when(&link.expires_at)) }
+                                        td { (format::moment(&link.created_at)) }
+                                        td { (format::moment(&link.expires_at)) }
                                         td {
                                             form.inline method="post" action={(base) "/" (link.id) "/revoke"} data-once {
                                                 button.danger type="submit" { "Revoke" }
@@ -196,10 +170,10 @@ fn render(
 async fn own_job(state: &WebState, user: &User, raw: &str) -> Result<Job, Response> {
     let not_found = || layout::not_found(Some(user), "Job");
     let id: JobId = raw.parse().map_err(|_| not_found())?;
-    match state.jobs.job(id).await {
-        Ok(Some(job)) if job.owner == user.id => Ok(job),
-        Ok(_) => Err(not_found()),
-        Err(err) => Err(layout::internal_error(err)),
+    match share_links::owned_job(state.jobs.as_ref(), user.id, id).await {
+        Ok(job) => Ok(job),
+        Err(ShareError::Store(err)) => Err(layout::internal_error(err)),
+        Err(_) => Err(not_found()),
     }
 }
 
@@ -233,7 +207,7 @@ pub async fn create(
     SignedIn(user): SignedIn,
     Path(job_id): Path<String>,
     headers: HeaderMap,
-    Form(form): Form<NewLink>,
+    Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     if let Some(refused) = refused_foreign_form(&headers, &state) {
         return refused;
@@ -242,6 +216,7 @@ pub async fn create(
         Ok(job) => job,
         Err(page) => return page,
     };
+    let form = NewLink(form);
     let (Some(tabs), Some(lifetime)) = (form.tabs(), form.lifetime()) else {
         let problem = format!(
             "Choose at least one tab, and 1 to {} days.",
@@ -267,40 +242,25 @@ pub async fn create(
         Utc::now(),
     )
     .await;
-    match made {
+    let (status, problem) = match made {
         Ok((_, token)) => {
-            let url = absolute_url(&headers, &format!("/share/{}", token.expose()));
-            page_with(&state, StatusCode::CREATED, &user, &job, Some(&url), None).await
+            let url = absolute_url(&headers, &share_page(token.expose()));
+            return page_with(&state, StatusCode::CREATED, &user, &job, Some(&url), None).await;
         }
-        Err(ShareError::NoSuchJob) => layout::not_found(Some(&user), "Job"),
-        Err(ShareError::NotCompleted) => {
-            let problem = "Only a completed job can be shared.";
-            page_with(
-                &state,
-                StatusCode::CONFLICT,
-                &user,
-                &job,
-                None,
-                Some(problem),
-            )
-            .await
-        }
-        Err(ShareError::TooManyLinks) => {
-            let problem = format!(
+        Err(ShareError::NoSuchJob) => return layout::not_found(Some(&user), "Job"),
+        Err(ShareError::Store(err)) => return layout::internal_error(err),
+        Err(ShareError::NotCompleted) => (
+            StatusCode::CONFLICT,
+            "Only a completed job can be shared.".to_string(),
+        ),
+        Err(ShareError::TooManyLinks) => (
+            StatusCode::FORBIDDEN,
+            format!(
                 "This job has {MAX_LIVE_SHARE_LINKS} live links, the most it can have. Revoke one to create another."
-            );
-            page_with(
-                &state,
-                StatusCode::FORBIDDEN,
-                &user,
-                &job,
-                None,
-                Some(&problem),
-            )
-            .await
-        }
-        Err(ShareError::Store(err)) => layout::internal_error(err),
-    }
+            ),
+        ),
+    };
+    page_with(&state, status, &user, &job, None, Some(&problem)).await
 }
 
 pub async fn revoke(

@@ -25,7 +25,7 @@ pub enum ShareError {
 }
 
 /// The job if `owner` owns it (demo jobs are shared only by the demo account).
-async fn owned_job(jobs: &dyn JobStore, owner: UserId, id: JobId) -> Result<Job, ShareError> {
+pub async fn owned_job(jobs: &dyn JobStore, owner: UserId, id: JobId) -> Result<Job, ShareError> {
     match jobs.job(id).await? {
         Some(job) if job.owner == owner => Ok(job),
         _ => Err(ShareError::NoSuchJob),

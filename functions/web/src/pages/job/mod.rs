@@ -20,6 +20,7 @@ use kr_core::dataset::Reference;
 use kr_core::domain::{Job, JobId, JobStatus, SharedTab, SharedTabs};
 use kr_core::service::jobs::readable_job;
 use kr_core::store::User;
+use kr_http::routes::share_page;
 use kr_query::IndexedDataset;
 use maud::{html, Markup};
 
@@ -154,7 +155,7 @@ pub fn render(
     let every_tab = SharedTabs::all();
     let (base, tabs, user, shared) = match audience {
         Audience::Dashboard(user) => (format!("/jobs/{}", job.id), &every_tab, user, false),
-        Audience::Shared { token, tabs } => (format!("/share/{token}"), tabs, None, true),
+        Audience::Shared { token, tabs } => (share_page(token), tabs, None, true),
     };
     let tab = params
         .get("tab")

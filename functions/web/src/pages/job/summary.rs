@@ -7,7 +7,6 @@ use std::sync::Arc;
 use kr_core::dataset::{objects, Reference};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::store::{get_json, StoreError, User};
-use kr_core::time;
 use kr_query::IndexedDataset;
 use maud::{html, Markup};
 
@@ -81,9 +80,6 @@ impl Controls {
 }
 
 pub fn header(job: &Job, dataset: Option<&IndexedDataset>, controls: Controls) -> Markup {
-    let at = |moment: &chrono::DateTime<chrono::Utc>| {
-        html! { time datetime=(time::format(moment)) { (moment.format("%Y-%m-%d %H:%M UTC")) } }
-    };
     html! {
         section.job-head data-poll-job=[(!job.status.is_finished()).then(|| job.id.to_string())] data-reload-when-done {
             div.title-row {
@@ -109,9 +105,9 @@ pub fn header(job: &Job, dataset: Option<&IndexedDataset>, controls: Controls) -
                 }
             }
             dl.facts {
-                div { dt { "Created" } dd { (at(&job.created_at)) } }
-                @if let Some(started) = &job.started_at { div { dt { "Started" } dd { (at(started)) } } }
-                @if let Some(done) = &job.completed_at { div { dt { "Finished" } dd { (at(done)) } } }
+                div { dt { "Created" } dd { (format::moment(&job.created_at)) } }
+                @if let Some(started) = &job.started_at { div { dt { "Started" } dd { (format::moment(started)) } } }
+                @if let Some(done) = &job.completed_at { div { dt { "Finished" } dd { (format::moment(done)) } } }
                 @if let Some(took) = duration(job) { div { dt { "Took" } dd { (took) } } }
                 @if job.status.is_finished() { div { dt { "Keywords" } dd data-keyword-count { (format::count(job.keyword_count.unwrap_or(0).max(0) as usize)) } } }
                 div { dt { "Language · location" } dd title={(job.language_code) " · " (job.location_code)} { (format::market(&job.language_code, job.location_code)) } }
