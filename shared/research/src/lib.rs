@@ -44,6 +44,7 @@ pub mod clusters;
 pub mod discovery;
 pub mod intent;
 pub mod metrics;
+pub mod offline;
 pub mod personas;
 pub mod plan;
 pub mod research;

@@ -18,7 +18,8 @@
 //! the figures are:
 //!
 //! ```text
-//! search_volume = bucket(BASE[n] × (0.5 + share) × (1 + 0.25 × q)),  BASE = 1900, 590, 210, 90, 40
+//! search_volume = min(1900, bucket(BASE[n] × (0.5 + share) × (1 + 0.25 × q))),
+//!                 BASE = 1900, 590, 210, 90, 40
 //! cpc (USD)     = round₂(0.25 × (1 + 3m) × (0.5 + share) × (1 + 0.1 × (n − 1)))
 //! competition   = round₂(clamp₀₁(0.05 + 0.45m + 0.35 × share + 0.15 × q / (1 + q)))
 //! difficulty    = round(100 × clamp₀₁(0.10 + 0.40 × share + 0.25 × v + 0.15m
@@ -31,6 +32,15 @@
 //! tail), terms that more sites use prominently are more in demand and more contested, and
 //! commercial modifiers attract advertisers (higher CPC and competition). `monthlySearches`
 //! stays empty: an estimate has no history.
+//!
+//! Two rules hold every estimate honest. None exceeds 1,900 a month, the one-word base: the
+//! crawl cannot tell a niche word from a generic one ("cleaning"), whose real volume is far
+//! higher. And across a job's keywords ([`estimate_all`]), none estimates above a keyword of
+//! the job that its words contain in a row: "roof repair irvington nj" ≤ "roof repair
+//! irvington" ≤ "roof repair" ≤ "roof". (Difficulty is figured from the volume before that
+//! hold.)
+
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +69,8 @@ pub struct KeywordMetrics {
 }
 
 const BASE_VOLUME: [f64; 5] = [1900.0, 590.0, 210.0, 90.0, 40.0];
+/// The crawl cannot tell a niche word from a generic one: no estimate claims more.
+const MAX_ESTIMATED_VOLUME: i64 = 1900;
 
 /// Google Keyword Planner's volume steps.
 const VOLUME_BUCKETS: [i64; 42] = [
@@ -96,7 +108,8 @@ impl MetricsEstimator {
         let saturation = q / (1.0 + q);
         let extra_words = (words - 1) as f64;
 
-        let volume = bucket(BASE_VOLUME[words - 1] * (0.5 + share) * (1.0 + 0.25 * q));
+        let volume = bucket(BASE_VOLUME[words - 1] * (0.5 + share) * (1.0 + 0.25 * q))
+            .min(MAX_ESTIMATED_VOLUME);
         let cpc = 0.25 * (1.0 + 3.0 * modifier) * (0.5 + share) * (1.0 + 0.1 * extra_words);
         let competition = 0.05 + 0.45 * modifier + 0.35 * share + 0.15 * saturation;
         let relative_volume = (volume as f64).ln_1p() / (110_000f64).ln_1p();
@@ -113,10 +126,45 @@ impl MetricsEstimator {
     }
 }
 
-/// Estimated metrics of every candidate, in order.
+/// Estimated metrics of every candidate, in order, each volume held to those of the shorter
+/// keywords of the set it contains (module docs).
 pub fn estimate_all(candidates: &[Candidate], language: &Language) -> Vec<KeywordMetrics> {
     let estimator = MetricsEstimator::new(language);
-    candidates.iter().map(|c| estimator.estimate(c)).collect()
+    let mut metrics: Vec<KeywordMetrics> =
+        candidates.iter().map(|c| estimator.estimate(c)).collect();
+    hold_to_heads(candidates, &mut metrics);
+    metrics
+}
+
+/// No keyword estimates above a keyword of the set that its words contain in a row: its head
+/// ("roof repair" over "roof repair cost") or itself without the place ("roof repair
+/// irvington"). Shortest first, so a cap passes down a chain of heads.
+fn hold_to_heads(candidates: &[Candidate], metrics: &mut [KeywordMetrics]) {
+    let index: HashMap<&str, usize> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.keyword.as_str(), i))
+        .collect();
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by_key(|&i| candidates[i].word_count);
+    for i in order {
+        let words: Vec<&str> = candidates[i].keyword.split(' ').collect();
+        let mut cap: Option<i64> = None;
+        for len in 1..words.len() {
+            for start in 0..=words.len() - len {
+                let head = words[start..start + len].join(" ");
+                if let Some(volume) = index
+                    .get(head.as_str())
+                    .and_then(|&j| metrics[j].search_volume)
+                {
+                    cap = Some(cap.map_or(volume, |c| c.min(volume)));
+                }
+            }
+        }
+        if let (Some(cap), Some(volume)) = (cap, metrics[i].search_volume) {
+            metrics[i].search_volume = Some(volume.min(cap));
+        }
+    }
 }
 
 /// The volume step nearest to `raw` on a log scale (never below the first step).
@@ -170,14 +218,15 @@ mod tests {
     #[test]
     fn follows_the_documented_formula() {
         // One word, one site of two, one title and one body mention:
-        // q = ln(1 + 6) ; volume = 1900 × 1.0 × (1 + 0.25 q) = 2824.3 → bucket 2900.
+        // q = ln(1 + 6) ; volume = 1900 × 1.0 × (1 + 0.25 q) = 2824.3 → bucket 2900, held
+        // to 1900.
         let metrics = estimate(&candidate("tents", 0.5, 1));
-        assert_eq!(metrics.search_volume, Some(2900));
+        assert_eq!(metrics.search_volume, Some(1900));
         assert_eq!(metrics.cpc, Some(0.25));
         let q = 7f64.ln();
         let competition = 0.05 + 0.35 * 0.5 + 0.15 * q / (1.0 + q);
         assert_eq!(metrics.competition, Some(round2(competition)));
-        let v = 2901f64.ln() / 110_001f64.ln();
+        let v = 1901f64.ln() / 110_001f64.ln();
         let difficulty = 0.10 + 0.40 * 0.5 + 0.25 * v + 0.10 * q / (1.0 + q);
         assert_eq!(
             metrics.difficulty,
@@ -235,6 +284,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_keyword_estimates_above_a_shorter_one_it_contains_nor_above_1900() {
+        // The longer ones are spread wider and used more prominently: on their own they would
+        // estimate above their heads.
+        let set = [
+            candidate("roof repair", 0.1, 0),
+            candidate("roof repair irvington", 1.0, 50),
+            candidate("roof repair irvington nj", 1.0, 500),
+            candidate("cleaning", 1.0, 500),
+        ];
+        let alone: Vec<i64> = set
+            .iter()
+            .map(|c| estimate(c).search_volume.unwrap())
+            .collect();
+        assert!(alone[1] > alone[0], "{alone:?}");
+        let held: Vec<i64> = estimate_all(&set, &Language::english())
+            .iter()
+            .map(|m| m.search_volume.unwrap())
+            .collect();
+        assert!(held[0] >= held[1] && held[1] >= held[2], "{held:?}");
+        assert_eq!(held[3], MAX_ESTIMATED_VOLUME);
     }
 
     #[test]

@@ -144,3 +144,173 @@ async fn a_local_roofing_job_gives_keywords_clusters_and_personas_an_seo_would_k
         .count();
     assert!(without > 0, "keywords that fit no persona have none");
 }
+
+/// A sample site, with our labels: the words a keyword names its offerings or brand with.
+struct Labelled {
+    domain: &'static str,
+    competitor: &'static str,
+    /// A word of the keyword starts with one of these.
+    names: &'static [&'static str],
+}
+
+const COFFEE: &[&str] = &[
+    "coffee",
+    "espresso",
+    "bean",
+    "roast",
+    "brew",
+    "decaf",
+    "grinder",
+    "latte",
+    "cafe",
+    "café",
+    "press",
+    "aeropress",
+    "pour",
+    "moka",
+    "capsule",
+    "blend",
+    "barista",
+    "cater",
+    "wholesale",
+    "subscription",
+    "nitro",
+    "pitcher",
+    "milk",
+    "arabica",
+    "origin",
+    "kettle",
+    "filter",
+];
+const ROOFING: &[&str] = &[
+    "roof", "gutter", "shingle", "siding", "skylight", "chimney", "flashing", "leak", "coating",
+    "metal", "exterior", "seamless", "standing", "storm", "flat", "asphalt", "slate",
+];
+
+const SAMPLE_SITES: &[Labelled] = &[
+    Labelled {
+        domain: "brightbrew-coffee.com",
+        competitor: "roastrivals.com",
+        names: COFFEE,
+    },
+    Labelled {
+        domain: "roastrivals.com",
+        competitor: "brightbrew-coffee.com",
+        names: COFFEE,
+    },
+    Labelled {
+        domain: PRIMARY,
+        competitor: COMPETITOR,
+        names: ROOFING,
+    },
+    Labelled {
+        domain: COMPETITOR,
+        competitor: PRIMARY,
+        names: ROOFING,
+    },
+    // A competitor from another trade contributes nothing.
+    Labelled {
+        domain: "brightbrew-coffee.com",
+        competitor: PRIMARY,
+        names: COFFEE,
+    },
+];
+
+fn brand(domain: &str) -> &str {
+    domain.split(['-', '.']).next().unwrap_or(domain)
+}
+
+async fn offline_research(
+    crawler: &kr_crawler::Crawler,
+    site: &Labelled,
+) -> kr_research::research::ResearchOutput {
+    let mut pages = Vec::new();
+    for (domain, role) in [
+        (site.domain, kr_crawler::SiteRole::Primary),
+        (site.competitor, kr_crawler::SiteRole::Competitor(0)),
+    ] {
+        let crawl = crawler
+            .crawl_site(domain, role, 100, &|_| {})
+            .await
+            .expect("the sample site is crawled");
+        pages.extend(crawl.pages);
+    }
+    let input = kr_research::research::ResearchInput {
+        brand_terms: vec![brand(site.domain).to_string(), site.domain.to_string()],
+        primary_domain: Some(site.domain.to_string()),
+        competitor_domains: vec![site.competitor.to_string()],
+        ..Default::default()
+    };
+    kr_research::research::research(&pages, &input)
+}
+
+/// Issue 23 on every sample site: without a provider, every keyword names what the site offers
+/// (or its brand), ideas are made from its offerings, estimates are honest and persona titles
+/// are whole phrases.
+#[tokio::test]
+async fn offline_keywords_name_what_every_sample_site_offers() {
+    let crawler = kr_tests::sites::sample_sites_crawler().await;
+    for site in SAMPLE_SITES {
+        let output = offline_research(&crawler, site).await;
+        let keywords = &output.keywords;
+        let names = |keyword: &str| {
+            keyword.split_whitespace().any(|word| {
+                word.starts_with(brand(site.domain))
+                    || site.names.iter().any(|name| word.starts_with(name))
+            })
+        };
+        let unnamed: Vec<&str> = keywords
+            .iter()
+            .map(|k| k.keyword.as_str())
+            .filter(|k| !names(k))
+            .collect();
+        assert!(
+            unnamed.is_empty(),
+            "{} against {}: keywords that name nothing it offers: {unnamed:?}",
+            site.domain,
+            site.competitor
+        );
+        assert!(
+            keywords
+                .iter()
+                .any(|k| k.source == Some(kr_core::dataset::KeywordSource::Idea)),
+            "{}: ideas",
+            site.domain
+        );
+        let volume = |text: &str| {
+            keywords
+                .iter()
+                .find(|k| k.keyword == text)
+                .and_then(|k| k.search_volume)
+        };
+        for keyword in keywords {
+            let own = keyword.search_volume.expect("an estimate");
+            assert!(own <= 1900, "{}: {own}", keyword.keyword);
+            let words: Vec<&str> = keyword.keyword.split(' ').collect();
+            for len in 1..words.len() {
+                for start in 0..=words.len() - len {
+                    let head = words[start..start + len].join(" ");
+                    if let Some(head_volume) = volume(&head) {
+                        assert!(
+                            own <= head_volume,
+                            "{} ({own}) above {head} ({head_volume})",
+                            keyword.keyword
+                        );
+                    }
+                }
+            }
+        }
+        for persona in &output.personas {
+            let last = persona.title.rsplit(' ').next().unwrap_or_default();
+            assert!(
+                names(&persona.title.to_lowercase())
+                    && !(last.len() > 5 && last.ends_with("ed") && !last.ends_with("eed"))
+                    && !["licensed", "insured", "residential", "commercial", "local"]
+                        .contains(&last),
+                "{}: persona title {:?}",
+                site.domain,
+                persona.title
+            );
+        }
+    }
+}

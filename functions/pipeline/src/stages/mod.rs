@@ -20,6 +20,7 @@ use kr_crawler::Crawler;
 use kr_dataforseo::{DataForSeo, SerpMethod};
 use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
 use kr_research::metrics::estimate_all;
+use kr_research::offline::offline_keywords;
 use kr_research::research::Measured;
 use kr_research::text::Language;
 use kr_research::PageContent;
@@ -111,9 +112,9 @@ impl ResearchRunner {
             Language::new(&job.language_code),
             self.settings.max_keywords,
         );
-        let crawl = discover(&pages, &config);
         let discovered = match &self.provider {
             Some(provider) => {
+                let crawl = discover(&pages, &config);
                 let session = provider.for_job(progress.usage(), progress);
                 provider::discover_with_provider(
                     job,
@@ -125,17 +126,24 @@ impl ResearchRunner {
                 )
                 .await?
             }
-            // The crawl's own ranking stands unless there is a list to merge it with.
-            None if imported.is_empty() => Discovered {
-                candidates: crawl,
-                facts: Vec::new(),
-            },
-            None => provider::select(
-                crawl,
-                provider::Gathered::default(),
-                wanted,
-                self.settings.max_keywords,
-            ),
+            // Without a provider, only queries that name what the site offers (and ideas made
+            // from its offerings); their ranking stands unless there is a list to merge it with.
+            None => {
+                let offline = offline_keywords(&pages, &config.language, config.keyword_limit());
+                if imported.is_empty() {
+                    Discovered {
+                        candidates: offline,
+                        facts: Vec::new(),
+                    }
+                } else {
+                    provider::select(
+                        offline,
+                        provider::Gathered::default(),
+                        wanted,
+                        self.settings.max_keywords,
+                    )
+                }
+            }
         };
         if discovered.candidates.is_empty() {
             let provider_too = if self.provider.is_some() {

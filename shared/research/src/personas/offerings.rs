@@ -66,8 +66,70 @@ const NOT_FIRST: &[&str] = &[
 ];
 /// Words that make a heading about the site rather than an offering.
 const NOT_ANYWHERE: &[&str] = &[
-    "our", "your", "we", "us", "you", "my", "i", "free", "today", "now", "here", "why", "story",
-    "faq", "faqs", "blog",
+    "our",
+    "your",
+    "we",
+    "us",
+    "you",
+    "my",
+    "i",
+    "free",
+    "today",
+    "now",
+    "here",
+    "why",
+    "story",
+    "faq",
+    "faqs",
+    "blog",
+    "review",
+    "reviews",
+    "testimonial",
+    "testimonials",
+    "customer",
+    "customers",
+    "client",
+    "clients",
+    "gallery",
+    "portfolio",
+    "photos",
+    "quote",
+];
+/// Words that describe a business or an offering rather than name one ("Licensed & Insured",
+/// "Residential", "Commercial"): an English name never ends with one, nor with a past
+/// participle ("certified"), as in "Homeowner comparing options for licensed".
+const DESCRIBING: &[&str] = &[
+    "residential",
+    "commercial",
+    "industrial",
+    "professional",
+    "local",
+    "affordable",
+    "reliable",
+    "experienced",
+    "quality",
+    "trusted",
+    "family",
+    "owned",
+    "operated",
+    "fast",
+    "friendly",
+    "honest",
+    "expert",
+    "premium",
+    "available",
+    "guaranteed",
+    "satisfaction",
+    "emergency",
+    "new",
+    "best",
+    "top",
+    "great",
+    "easy",
+    "simple",
+    "safe",
+    "clean",
+    "quick",
 ];
 /// A name ends before a qualifier ("Coffee services for home baristas" → "coffee services").
 const CUT_BEFORE: &[&str] = &[
@@ -83,6 +145,7 @@ pub(crate) fn offerings(
     limit: usize,
 ) -> Vec<String> {
     let tokenizer = Tokenizer::new(language);
+    let english = language.code() == "en";
     // The brand alone ("BrightBrew" of "BrightBrew Coffee") is no offering either.
     let brand = site_name.and_then(|n| n.split_whitespace().next());
     let excluded: Vec<Vec<String>> = site_name
@@ -106,7 +169,7 @@ pub(crate) fn offerings(
             if text.contains('?') {
                 continue;
             }
-            for name in names(text, &tokenizer, &excluded) {
+            for name in names(text, &tokenizer, &excluded, english) {
                 if seen.contains(&name) {
                     continue;
                 }
@@ -153,12 +216,17 @@ pub(crate) fn offerings(
 }
 
 /// The offering names one title or heading holds (lists split on commas and "and").
-fn names(text: &str, tokenizer: &Tokenizer, excluded: &[Vec<String>]) -> Vec<String> {
+fn names(
+    text: &str,
+    tokenizer: &Tokenizer,
+    excluded: &[Vec<String>],
+    english: bool,
+) -> Vec<String> {
     let spaced = text.replace('&', " and ");
     let mut out = Vec::new();
     for part in spaced.split(['|', '–', '—', ':', '·', ',', '(', ')', '/', ';', '!']) {
         for piece in part.split(" and ").flat_map(|p| p.split(" - ")) {
-            if let Some(name) = clean(piece, tokenizer, excluded) {
+            if let Some(name) = clean(piece, tokenizer, excluded, english) {
                 out.push(name);
             }
         }
@@ -166,7 +234,12 @@ fn names(text: &str, tokenizer: &Tokenizer, excluded: &[Vec<String>]) -> Vec<Str
     out
 }
 
-fn clean(piece: &str, tokenizer: &Tokenizer, excluded: &[Vec<String>]) -> Option<String> {
+fn clean(
+    piece: &str,
+    tokenizer: &Tokenizer,
+    excluded: &[Vec<String>],
+    english: bool,
+) -> Option<String> {
     let mut words = tokenizer.words(piece);
     if let Some(cut) = words.iter().position(|w| CUT_BEFORE.contains(&w.as_str())) {
         words.truncate(cut);
@@ -184,9 +257,20 @@ fn clean(piece: &str, tokenizer: &Tokenizer, excluded: &[Vec<String>]) -> Option
                 || w.chars().count() < 2
         })
         || (words.len() == 1 && first.chars().count() < 4)
+        || (english && words.last().is_some_and(|last| describes(last)))
         || is_region(&name)
         || GENERIC.contains(&name.as_str());
     (!rejected).then_some(name)
+}
+
+/// An English word that describes rather than names: a listed one, or a past participle
+/// ("licensed", "insured"; not "shed", "seed" or "flowerbed").
+fn describes(word: &str) -> bool {
+    DESCRIBING.contains(&word)
+        || (word.chars().count() > 5
+            && word.ends_with("ed")
+            && !word.ends_with("eed")
+            && !word.ends_with("bed"))
 }
 
 /// An English plural's singular, near enough to compare names ("subscriptions").
@@ -234,7 +318,12 @@ mod tests {
             page(
                 "https://summit.test/gutters",
                 "Gutter Installation in Newark | Summit Roofing",
-                &["Gutter Installation", "Get a Free Estimate"],
+                &[
+                    "Gutter Installation",
+                    "Get a Free Estimate",
+                    "Licensed & Insured",
+                    "Residential",
+                ],
             ),
             page(
                 "https://summit.test/roof-repair",
@@ -271,6 +360,9 @@ mod tests {
             "our services",
             "ice dams explained",
             "summit roofing",
+            "licensed",
+            "insured",
+            "residential",
         ] {
             assert!(
                 !found.contains(&unwanted.to_string()),

@@ -59,15 +59,7 @@ pub struct SiteProfile {
 impl SiteProfile {
     /// The profile of the primary site's pages (all pages when none is marked primary).
     pub fn from_pages(pages: &[PageContent], language: &Language) -> Self {
-        let primary: Vec<&PageContent> = pages
-            .iter()
-            .filter(|p| p.site == Some(SiteRole::Primary))
-            .collect();
-        let pages: Vec<&PageContent> = if primary.is_empty() {
-            pages.iter().collect()
-        } else {
-            primary
-        };
+        let pages = primary_pages(pages);
         if pages.is_empty() {
             return SiteProfile::default();
         }
@@ -101,6 +93,23 @@ impl SiteProfile {
             price_level,
             topics: topics(&pages, language),
         }
+    }
+
+    /// Up to `limit` offerings of the primary site's `pages`, as [`SiteProfile::offerings`]
+    /// names them: a profile keeps the few a persona names, keyword research reads more.
+    pub fn more_offerings(
+        &self,
+        pages: &[PageContent],
+        language: &Language,
+        limit: usize,
+    ) -> Vec<String> {
+        offerings(
+            &primary_pages(pages),
+            self.name.as_deref(),
+            &self.places,
+            language,
+            limit,
+        )
     }
 
     pub fn is_local(&self) -> bool {
@@ -184,6 +193,19 @@ fn cue_counts(pages: &[&PageContent], language: &Language) -> HashMap<String, us
 }
 
 /// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do.
+/// The primary site's pages (all pages when none is marked primary).
+pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
+    let primary: Vec<&PageContent> = pages
+        .iter()
+        .filter(|p| p.site == Some(SiteRole::Primary))
+        .collect();
+    if primary.is_empty() {
+        pages.iter().collect()
+    } else {
+        primary
+    }
+}
+
 fn site_name(pages: &[&PageContent]) -> Option<String> {
     let mut counts: HashMap<String, (usize, String)> = HashMap::new();
     for page in pages {

@@ -1,6 +1,6 @@
 //! The whole research run, and the assembly of stage outputs into result records.
 //!
-//! [`research`] = [`discover`] → [`estimate_all`] → [`assemble`].
+//! [`research`] = [`offline_keywords`] → [`estimate_all`] → [`assemble`].
 //! The pipeline may run the stages separately and swap the estimate for provider data: it
 //! then calls [`assemble`] with one [`Measured`] per candidate (metrics, their source,
 //! rankings, intent, SERP).
@@ -21,9 +21,10 @@ use serde::{Deserialize, Serialize};
 use crate::clusters::{
     cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
 };
-use crate::discovery::{discover, Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
+use crate::discovery::{Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::{IntentClassifier, ResultsPage};
 use crate::metrics::estimate_all;
+use crate::offline::offline_keywords;
 use crate::personas::{
     OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
     SiteProfile,
@@ -96,10 +97,8 @@ impl Default for ResearchInput {
 
 /// Runs every stage offline, with estimated metrics.
 pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput {
-    let candidates = discover(
-        pages,
-        &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
-    );
+    let limit = DiscoveryConfig::new(input.language.clone(), input.max_keywords).keyword_limit();
+    let candidates = offline_keywords(pages, &input.language, limit);
     let measured: Vec<Measured> = estimate_all(&candidates, &input.language)
         .into_iter()
         .map(Measured::estimated)

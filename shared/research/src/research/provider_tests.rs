@@ -2,6 +2,7 @@
 
 use super::tests::{crawl, input};
 use super::*;
+use crate::discovery::discover;
 use crate::intent::Intent;
 use crate::metrics::KeywordMetrics;
 use kr_core::dataset::SerpFeature;

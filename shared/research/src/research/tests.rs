@@ -45,6 +45,35 @@ pub(super) fn crawl() -> Vec<PageContent> {
     ]
 }
 
+/// Assembly of every phrase the crawl holds, without the offline selection of
+/// [`super::research`]: competitor-only phrases (content gaps) and off-topic ones included.
+pub(super) fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput {
+    let candidates = crate::discovery::discover(
+        pages,
+        &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
+    );
+    let measured: Vec<Measured> = estimate_all(&candidates, &input.language)
+        .into_iter()
+        .map(Measured::estimated)
+        .collect();
+    let input = ResearchInput {
+        site: SiteProfile::from_pages(pages, &input.language),
+        primary_pages: PageOutline::primary_pages(pages),
+        ..input.clone()
+    };
+    assemble(&candidates, &measured, &input, &OfflinePersonaGenerator)
+}
+
+#[test]
+fn research_keeps_the_offline_keywords_in_their_order() {
+    let output = super::research(&crawl(), &input());
+    let offline = offline_keywords(&crawl(), &Language::english(), input().max_keywords);
+    let texts: Vec<&str> = output.keywords.iter().map(|k| k.keyword.as_str()).collect();
+    let expected: Vec<&str> = offline.iter().map(|c| c.keyword.as_str()).collect();
+    assert_eq!(texts, expected);
+    assert!(!texts.contains(&"underfloor heating"), "{texts:?}");
+}
+
 pub(super) fn input() -> ResearchInput {
     ResearchInput {
         brand_terms: vec!["acme.com".to_string()],

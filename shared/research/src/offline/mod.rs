@@ -1,0 +1,78 @@
+//! The keywords a job keeps without a keyword data provider: queries that name what the
+//! primary site offers, as people search for it.
+//!
+//! Discovery ([`discover_all`]) finds every phrase of the crawl shaped like a query; offline,
+//! nothing else says which of them anyone searches. So [`offline_keywords`] keeps only those
+//! that name the site's topic ([`Topic`]):
+//!
+//! 1. **Named.** A phrase is kept when one of its words is a *head term* of the primary site:
+//!    a word of one of its offerings (the names of its pages, headings and structured data,
+//!    [`SiteProfile::more_offerings`]) that is not a qualifier ("repair", "cost", "quote",
+//!    "residential", see `lexicon`), or when it names the site's brand. A qualifier that most
+//!    offerings share is the trade itself ("cleaning" for a cleaning company) and counts as a
+//!    head term. A place, a modifier or page copy alone ("irvington", "quote", "read
+//!    reviews") names none, and neither does a competitor's phrase from another trade.
+//! 2. **Completed.** A phrase that starts with the end of an offering ("cleaning quote" and
+//!    "gutter cleaning") is completed to it ("gutter cleaning quote") when a primary page holds
+//!    both; otherwise it is dropped.
+//! 3. **Ideas.** The site's offerings × the language's modifiers × the places it serves, as
+//!    keyword tools make them ([`ideas`]), marked `source: idea`, ranked below the phrase
+//!    they are made from.
+//!
+//! A site without a single offering keeps discovery's list: better a list to prune than none.
+
+mod complete;
+mod ideas;
+mod lexicon;
+mod topic;
+
+use std::collections::HashSet;
+
+use crate::discovery::{discover_all, Candidate};
+use crate::personas::SiteProfile;
+use crate::text::Language;
+use crate::PageContent;
+pub use topic::Topic;
+
+/// Offerings read for head terms and ideas: more than a persona names, as many as a small
+/// business lists.
+const MAX_OFFERINGS: usize = 40;
+
+/// The best `limit` offline keywords of `pages`, best first (see the module docs).
+pub fn offline_keywords(
+    pages: &[PageContent],
+    language: &Language,
+    limit: usize,
+) -> Vec<Candidate> {
+    let profile = SiteProfile::from_pages(pages, language);
+    let offerings = profile.more_offerings(pages, language, MAX_OFFERINGS);
+    let topic = Topic::new(&offerings, &profile, pages, language);
+    let crawl = discover_all(pages, language);
+    if topic.is_empty() {
+        let mut crawl = crawl;
+        crawl.truncate(limit);
+        return crawl;
+    }
+    let completer = complete::Completer::new(&topic, pages);
+    let mut kept: Vec<Candidate> = Vec::new();
+    for candidate in crawl {
+        if topic.names(&candidate.keyword) {
+            kept.push(candidate);
+        } else if let Some(completed) = completer.complete(&candidate) {
+            kept.push(completed);
+        }
+    }
+    kept.extend(ideas::ideas(&topic, &kept, language));
+    let mut seen = HashSet::new();
+    kept.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.keyword.cmp(&b.keyword))
+    });
+    kept.retain(|candidate| seen.insert(candidate.keyword.clone()));
+    kept.truncate(limit);
+    kept
+}
+
+#[cfg(test)]
+mod tests;

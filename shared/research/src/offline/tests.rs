@@ -1,0 +1,235 @@
+//! Issue 23's roofing contractor: the keywords it keeps without a provider are queries.
+
+use super::*;
+use crate::{PageContent, SiteRole};
+use kr_core::dataset::KeywordSource;
+
+fn page(
+    site: &str,
+    role: SiteRole,
+    url: &str,
+    title: &str,
+    headings: &[&str],
+    body: &str,
+) -> PageContent {
+    PageContent {
+        url: format!("https://{site}{url}"),
+        site: Some(role),
+        title: title.to_string(),
+        headings: headings.iter().map(|h| h.to_string()).collect(),
+        body_text: body.to_string(),
+        ..PageContent::default()
+    }
+}
+
+fn roofer(url: &str, title: &str, headings: &[&str], body: &str) -> PageContent {
+    page(
+        "summit-roofing.test",
+        SiteRole::Primary,
+        url,
+        title,
+        headings,
+        body,
+    )
+}
+
+/// A roofer in Irvington, NJ, whose copy is full of phrases nobody searches, and a garden-flag
+/// shop as its competitor.
+fn pages() -> Vec<PageContent> {
+    vec![
+        roofer(
+            "/",
+            "Summit Roofing | Roof Repair & Roof Replacement in Irvington, NJ",
+            &[
+                "Roof Repair and Roof Replacement in Irvington",
+                "Read Reviews",
+            ],
+            "Family-owned roofers serving homeowners in Irvington, East Orange and Maplewood. \
+             Read reviews from customers. A premium aesthetic for every home. Get an exact \
+             quote and a cost breakdown. Licensed & insured.",
+        ),
+        roofer(
+            "/gutter-cleaning",
+            "Gutter Cleaning in Irvington, NJ | Summit Roofing",
+            &["Gutter Cleaning", "Licensed & Insured"],
+            "Ask for a cleaning quote today. Our gutter cleaning crews clear leaves and \
+             debris. Read reviews. Premium aesthetic. Cleaning quote within a day. Serving \
+             Irvington, East Orange and Maplewood.",
+        ),
+        roofer(
+            "/roof-repair",
+            "Roof Repair Irvington | Summit Roofing",
+            &["Emergency Roof Repair", "Repair Quote"],
+            "Storm damage or a leak? Ask for a repair quote. Roof repair for homes in Irvington \
+             and East Orange the same day. Exact quote, cost breakdown.",
+        ),
+        roofer(
+            "/skylights",
+            "Skylights | Summit Roofing",
+            &["Skylights", "Customer Reviews"],
+            "Skylights bring light into your home. Customer reviews praise our skylights. \
+             Cost breakdown on request.",
+        ),
+        page(
+            "garden-flags.test",
+            SiteRole::Competitor(0),
+            "/",
+            "Garden Flags and House Flags | Flag Shop",
+            &["Garden Flags", "Seasonal House Flags", "Cost Breakdown"],
+            "Garden flags for every season. Detailed quote for bulk garden flags. Siding \
+             mounts for house flags. Cost breakdown. Detailed quote.",
+        ),
+    ]
+}
+
+fn keywords() -> Vec<Candidate> {
+    offline_keywords(&pages(), &Language::english(), 200)
+}
+
+fn texts(found: &[Candidate]) -> Vec<&str> {
+    found.iter().map(|c| c.keyword.as_str()).collect()
+}
+
+#[test]
+fn keeps_no_place_modifier_or_page_copy_alone() {
+    let found = keywords();
+    let texts = texts(&found);
+    for not_a_query in [
+        "irvington",
+        "east orange",
+        "quote",
+        "cleaning",
+        "read reviews",
+        "customer reviews",
+        "premium aesthetic",
+        "cost breakdown",
+        "exact quote",
+        "repair quote",
+        "cleaning quote",
+        "licensed",
+    ] {
+        assert!(!texts.contains(&not_a_query), "{not_a_query}: {texts:?}");
+    }
+}
+
+#[test]
+fn every_keyword_names_an_offering_or_the_brand() {
+    let found = keywords();
+    let named = ["roof", "gutter", "skylight", "summit"];
+    for keyword in &found {
+        assert!(
+            named.iter().any(|n| keyword.keyword.contains(n)),
+            "{}: {:?}",
+            keyword.keyword,
+            texts(&found)
+        );
+    }
+}
+
+#[test]
+fn completes_a_phrase_from_the_offering_on_its_page() {
+    let found = keywords();
+    let texts = texts(&found);
+    assert!(texts.contains(&"gutter cleaning quote"), "{texts:?}");
+    assert!(texts.contains(&"roof repair quote"), "{texts:?}");
+}
+
+#[test]
+fn a_competitor_from_another_trade_contributes_nothing() {
+    let found = keywords();
+    for keyword in &found {
+        assert!(
+            !["flag", "siding", "detailed quote"]
+                .iter()
+                .any(|w| keyword.keyword.contains(w)),
+            "{}",
+            keyword.keyword
+        );
+    }
+}
+
+#[test]
+fn makes_ideas_from_offerings_modifiers_and_places_below_their_offering() {
+    let found = keywords();
+    let idea = |text: &str| {
+        found
+            .iter()
+            .find(|c| c.keyword == text)
+            .unwrap_or_else(|| panic!("{text}: {:?}", texts(&found)))
+    };
+    for text in [
+        "roof repair cost",
+        "roof repair near me",
+        "gutter cleaning quote",
+        "roof repair irvington",
+        "roof repair irvington nj",
+        "gutter cleaning east orange nj",
+        "skylight repair",
+        "skylight installation",
+    ] {
+        let found = idea(text);
+        // The two the pages hold are found there; the rest are ideas.
+        if !["gutter cleaning quote", "roof repair irvington"].contains(&text) {
+            assert_eq!(found.source, KeywordSource::Idea, "{text}");
+        }
+    }
+    let texts = texts(&found);
+    for not_an_idea in [
+        "skylights irvington",
+        "roof repair installation",
+        "summit roofing cost",
+    ] {
+        assert!(!texts.contains(&not_an_idea), "{not_an_idea}: {texts:?}");
+    }
+    let offering = idea("roof repair");
+    assert_eq!(offering.source, KeywordSource::Crawl);
+    assert!(idea("roof repair cost").score < offering.score);
+    assert!(idea("roof repair irvington nj").score < idea("roof repair").score);
+}
+
+#[test]
+fn a_shop_gets_shopping_ideas_in_its_language() {
+    let shop = |title: &str, headings: &[&str]| {
+        page(
+            "kaffee.test",
+            SiteRole::Primary,
+            "/",
+            title,
+            headings,
+            "Frisch geröstet.",
+        )
+    };
+    let pages = vec![
+        shop(
+            "Espressobohnen | Röstwerk",
+            &["Espressobohnen", "Filterkaffee"],
+        ),
+        shop("Filterkaffee | Röstwerk", &["Filterkaffee"]),
+    ];
+    let found = offline_keywords(&pages, &Language::new("de"), 100);
+    let texts = texts(&found);
+    for idea in ["espressobohnen kaufen", "filterkaffee preis"] {
+        assert!(texts.contains(&idea), "{idea}: {texts:?}");
+    }
+    assert!(
+        !texts.iter().any(|t| t.contains("in der nähe")),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn a_site_without_offerings_keeps_discovery_s_list() {
+    let pages = vec![page(
+        "blank.test",
+        SiteRole::Primary,
+        "/",
+        "Welcome",
+        &["Welcome"],
+        "Alpine tents and alpine tents for two. Alpine tents.",
+    )];
+    let found = offline_keywords(&pages, &Language::english(), 10);
+    assert_eq!(
+        texts(&found),
+        texts(&discover_all(&pages, &Language::english())[..found.len()])
+    );
+}

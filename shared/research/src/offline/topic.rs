@@ -1,0 +1,275 @@
+//! What the primary site is about, in words a query can name: its offerings, their head
+//! terms, its brand, the places it serves and whether it sells a service or products.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use super::lexicon::Lexicon;
+use crate::intent::IntentClassifier;
+use crate::personas::{primary_pages, SiteProfile};
+use crate::text::us_states::{US_STATES, US_STATE_CODES};
+use crate::text::{is_numeric_word, Analyzer, Language};
+use crate::PageContent;
+
+/// A qualifier in at least this share of the offerings (and [`TRADE_MIN`] of them) is the trade
+/// itself: "cleaning" of a cleaning company's "house cleaning", "office cleaning", "carpet
+/// cleaning"; not "repair" of a roofer's "roof repair" and "emergency roof repair".
+const TRADE_SHARE: f64 = 0.5;
+const TRADE_MIN: usize = 3;
+
+/// An offering as a query names it.
+#[derive(Debug, Clone)]
+pub(super) struct Offering {
+    /// Lowercase, as the site writes them.
+    pub words: Vec<String>,
+    pub stems: Vec<String>,
+    /// Which words are head terms.
+    pub heads: Vec<bool>,
+    /// It names a thing ("skylights"), not what is done ("roof repair") nor who does it
+    /// ("plumber").
+    pub thing: bool,
+}
+
+impl Offering {
+    pub fn name(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Done for the customer, where the customer is: local trades, agencies, clinics.
+    Service { for_homeowners: bool },
+    /// Sold and shipped.
+    Product,
+}
+
+/// The primary site's topic (see the module docs of [`super`]).
+pub struct Topic {
+    analyzer: Analyzer,
+    cues: IntentClassifier,
+    /// Stems of the head terms.
+    heads: HashSet<String>,
+    /// Stems of every other word a query about the topic may hold: the offerings' other
+    /// words, the qualifiers, the places, the states, the site's name.
+    vocabulary: HashSet<String>,
+    /// Words the intent lexicons read as a cue ("cost", "how", "plumber"), by word.
+    cue_words: RefCell<HashMap<String, bool>>,
+    brand: Option<String>,
+    pub(super) offerings: Vec<Offering>,
+    /// Lowercase, most mentioned first.
+    pub(super) places: Vec<String>,
+    /// The US state code the site writes after its places ("nj"), if any.
+    pub(super) state: Option<&'static str>,
+    pub(super) kind: Kind,
+    pub(super) lexicon: Option<&'static Lexicon>,
+}
+
+impl Topic {
+    /// `offerings` as [`SiteProfile::more_offerings`] gives them, most prominent first.
+    pub fn new(
+        offerings: &[String],
+        profile: &SiteProfile,
+        pages: &[PageContent],
+        language: &Language,
+    ) -> Self {
+        let analyzer = Analyzer::new(language);
+        let lexicon = Lexicon::for_language(language);
+        let cues = IntentClassifier::new(language, &[]);
+        let qualifies = |word: &str| {
+            lexicon.is_some_and(|l| l.qualifies(word)) || {
+                let found = cues.cues(word);
+                found.transactional || found.commercial || found.navigational || found.provider
+            }
+        };
+        let split: Vec<Vec<String>> = offerings
+            .iter()
+            .map(|o| analyzer.tokenizer().words(o))
+            .filter(|words| !words.is_empty())
+            .collect();
+        let mut shared: HashMap<&str, usize> = HashMap::new();
+        for words in &split {
+            let distinct: HashSet<&str> = words.iter().map(String::as_str).collect();
+            for word in distinct {
+                *shared.entry(word).or_default() += 1;
+            }
+        }
+        let trade = |word: &str| {
+            let count = shared.get(word).copied().unwrap_or(0);
+            count >= TRADE_MIN && count as f64 >= TRADE_SHARE * split.len() as f64
+        };
+        let is_head = |word: &str| {
+            word.chars().count() > 1
+                && !analyzer.is_stop_word(word)
+                && !is_numeric_word(word)
+                && (!qualifies(word) || trade(word))
+        };
+        let offerings: Vec<Offering> = split
+            .iter()
+            .map(|words| Offering {
+                stems: words
+                    .iter()
+                    .map(|w| analyzer.stem(w).into_owned())
+                    .collect(),
+                heads: words.iter().map(|w| is_head(w)).collect(),
+                thing: !words
+                    .iter()
+                    .any(|w| lexicon.is_some_and(|l| l.is_action(w)) || cues.cues(w).provider),
+                words: words.clone(),
+            })
+            .filter(|o| o.heads.contains(&true))
+            .collect();
+        let heads = offerings
+            .iter()
+            .flat_map(|o| o.stems.iter().zip(&o.heads))
+            .filter(|(_, &head)| head)
+            .map(|(stem, _)| stem.clone())
+            .collect();
+        let name_words = profile
+            .name
+            .as_deref()
+            .map(|name| analyzer.tokenizer().words(name))
+            .unwrap_or_default();
+        let brand = name_words
+            .first()
+            .filter(|word| word.chars().count() > 2 && !qualifies(word))
+            .cloned();
+        let places: Vec<String> = profile.places.iter().map(|p| p.to_lowercase()).collect();
+        let lexicon_words = lexicon
+            .into_iter()
+            .flat_map(|l| l.actions.iter().chain(l.qualifiers))
+            .map(|w| w.to_string());
+        let state_words = (language.code() == "en").then(|| {
+            US_STATE_CODES
+                .iter()
+                .chain(US_STATES)
+                .flat_map(|s| s.split(' '))
+                .map(str::to_string)
+        });
+        let vocabulary = offerings
+            .iter()
+            .flat_map(|o| o.words.iter().cloned())
+            .chain(lexicon_words)
+            .chain(places.iter().flat_map(|p| analyzer.tokenizer().words(p)))
+            .chain(state_words.into_iter().flatten())
+            .chain(name_words)
+            .map(|w| analyzer.stem(&w).into_owned())
+            .collect();
+        let is_service = profile.is_local()
+            || profile.homeowners
+            || offerings.iter().filter(|o| !o.thing).count() * 2 >= offerings.len();
+        let state = (language.code() == "en")
+            .then(|| state_code(pages, &profile.places))
+            .flatten();
+        Topic {
+            analyzer,
+            cues,
+            heads,
+            vocabulary,
+            cue_words: RefCell::new(HashMap::new()),
+            brand,
+            offerings,
+            places,
+            state,
+            kind: if is_service {
+                Kind::Service {
+                    for_homeowners: profile.homeowners,
+                }
+            } else {
+                Kind::Product
+            },
+            lexicon,
+        }
+    }
+
+    /// No offering names anything: nothing to judge phrases by.
+    pub fn is_empty(&self) -> bool {
+        self.heads.is_empty()
+    }
+
+    /// The keyword is a query about the site's topic: it names one of the site's head terms
+    /// or its brand, and every other word is one a query about it holds (a word of an
+    /// offering, a qualifier, a place, a cue, a stop word or a number), no page copy.
+    pub fn names(&self, keyword: &str) -> bool {
+        let mut named = false;
+        for word in self.analyzer.tokenizer().words(keyword) {
+            let stem = self.analyzer.stem(&word);
+            if self.heads.contains(stem.as_ref()) || self.brand.as_deref() == Some(word.as_str()) {
+                named = true;
+            } else if !(self.vocabulary.contains(stem.as_ref())
+                || self.analyzer.is_stop_word(&word)
+                || is_numeric_word(&word)
+                || self.is_cue(&word))
+            {
+                return false;
+            }
+        }
+        named
+    }
+
+    fn is_cue(&self, word: &str) -> bool {
+        if let Some(&known) = self.cue_words.borrow().get(word) {
+            return known;
+        }
+        let cues = self.cues.cues(word);
+        let cue = cues.transactional
+            || cues.commercial
+            || cues.navigational
+            || cues.informational
+            || cues.provider;
+        self.cue_words.borrow_mut().insert(word.to_string(), cue);
+        cue
+    }
+
+    pub(super) fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+}
+
+/// The state most often written right after one of the site's places ("Irvington, NJ",
+/// "Montclair New Jersey"), as its postal code. Codes count in capitals only: "Newark in
+/// spring" is no Indiana.
+fn state_code(pages: &[PageContent], places: &[String]) -> Option<&'static str> {
+    let mut counts = [0usize; US_STATE_CODES.len()];
+    for page in primary_pages(pages) {
+        for text in [&page.title, &page.meta_description, &page.body_text]
+            .into_iter()
+            .chain(&page.headings)
+        {
+            for place in places {
+                for (at, _) in text.match_indices(place.as_str()) {
+                    let after = text[at + place.len()..].trim_start_matches([',', ' ']);
+                    if let Some(state) = state_at(after) {
+                        counts[state] += 1;
+                    }
+                }
+            }
+        }
+    }
+    let (best, count) = counts
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
+    (*count > 0).then_some(US_STATE_CODES[best])
+}
+
+/// The index of the state `text` starts with, by capitalised code or by name, as a word.
+fn state_at(text: &str) -> Option<usize> {
+    let ends_word = |len: usize| {
+        !text
+            .get(len..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_alphanumeric)
+    };
+    let code = text
+        .get(..2)
+        .filter(|c| c.chars().all(|c| c.is_ascii_uppercase()) && ends_word(2));
+    if let Some(code) = code {
+        let code = code.to_ascii_lowercase();
+        return US_STATE_CODES.iter().position(|c| *c == code);
+    }
+    US_STATES.iter().position(|name| {
+        text.get(..name.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(name) && ends_word(name.len()))
+    })
+}
