@@ -203,6 +203,19 @@ fn top_table(site: &Site, top: &[&KeywordRecord]) -> String {
         "{} against {}, top {SHOWN} by opportunity value:\n\n| keyword | estimate | intent | source | names an offering |\n|---|---:|---|---|---|\n",
         site.name, site.competitor
     );
+    let misses: Vec<&str> = top
+        .iter()
+        .map(|k| k.keyword.as_str())
+        .filter(|k| !site.names_offering(k))
+        .collect();
+    let misses = format!(
+        "\nOf the top {TOP}, naming none of its labelled offerings: {}.\n",
+        if misses.is_empty() {
+            "none".to_string()
+        } else {
+            misses.join(", ")
+        }
+    );
     for keyword in top.iter().take(SHOWN) {
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} |\n",
@@ -219,5 +232,6 @@ fn top_table(site: &Site, top: &[&KeywordRecord]) -> String {
             }
         ));
     }
+    out.push_str(&misses);
     out
 }

@@ -6,7 +6,9 @@
 //! Zipf-distributed pseudo-words and stop words, navigation anchors repeated on every page
 //! (boilerplate), and grown until discovery yields about the requested number of distinct
 //! candidates. The timed run then puts every candidate (untruncated) through discovery,
-//! metric estimates, intent, scores, clusters, personas and cluster aggregates.
+//! metric estimates, intent, scores, clusters, personas and cluster aggregates; then the offline
+//! selection (queries naming the primary site's offerings, completions, ideas) is timed on the
+//! same crawl, as the discovery of a job without a data provider adds it.
 
 use std::env;
 use std::fs;
@@ -14,7 +16,9 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use kr_research::discovery::discover_all;
+use kr_research::discovery::MAX_KEYWORDS_LIMIT;
 use kr_research::metrics::estimate_all;
+use kr_research::offline::offline_keywords;
 use kr_research::personas::OfflinePersonaGenerator;
 use kr_research::research::{assemble, Measured, ResearchInput};
 use kr_research::text::Language;
@@ -105,6 +109,11 @@ fn bench(target: usize) {
     let output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
     let total = started.elapsed().as_secs_f64();
     let later = total - discovery - estimate;
+    // What a job without a provider runs instead of discovery alone: the same discovery, then
+    // the selection of queries that name the primary site's offerings, and ideas.
+    let selection_started = Instant::now();
+    let offline = offline_keywords(&pages, &language, MAX_KEYWORDS_LIMIT);
+    let selection = selection_started.elapsed().as_secs_f64() - discovery;
 
     println!(
         "candidates {:>7} (target {target}) | pages {pages_count} | text {:.1} MB | clusters {} | personas {}",
@@ -117,6 +126,11 @@ fn bench(target: usize) {
         "  discovery {discovery:.2} s + metrics {estimate:.2} s + intent/scores/clusters/personas {later:.2} s = {total:.2} s; peak memory {}{}",
         peak_memory(),
         if reset { "" } else { " (includes calibration)" }
+    );
+    println!(
+        "  offline selection (topic, completion, ideas) {selection:.2} s more, {} kept: {:.2} s with it",
+        offline.len(),
+        total + selection
     );
 }
 

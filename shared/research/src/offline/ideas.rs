@@ -6,6 +6,8 @@
 //!   with the state code the site writes after them: "roof repair irvington nj").
 //! - A thing a home service works on ("skylights") takes what is done to it instead ("skylight
 //!   repair", "skylight installation").
+//! - Another thing a local business provides ("egg sandwiches", "dental implants") takes
+//!   "best {}" and "{} near me": a quote or a company is for services.
 //! - A product takes the shopping patterns ("buy {}", "best {}", "{} price").
 //!
 //! Ideas come from the [`IDEA_OFFERINGS`] most prominent offerings and the [`IDEA_PLACES`]
@@ -51,6 +53,7 @@ pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> V
                 lexicon.home_service_object,
                 singular_thing(offering, language),
             ),
+            Kind::Service { .. } if offering.thing => (lexicon.local_thing, name.clone()),
             Kind::Service { .. } => (lexicon.service, name.clone()),
         };
         for pattern in patterns {

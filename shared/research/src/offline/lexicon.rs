@@ -15,6 +15,9 @@ pub(super) struct Lexicon {
     pub service: &'static [&'static str],
     /// Ideas for a thing a home service works on ("skylight repair").
     pub home_service_object: &'static [&'static str],
+    /// Ideas for a thing a local business sells or provides ("egg sandwich near me", "best
+    /// dental implants"): where and which, not a quote.
+    pub local_thing: &'static [&'static str],
     /// Ideas for a product the site sells ("buy espresso beans").
     pub product: &'static [&'static str],
 }
@@ -160,9 +163,34 @@ static EN: Lexicon = Lexicon {
         "house",
         "office",
         "business",
+        "family",
+        "owned",
+        "family-owned",
+        "operated",
+        "locally",
+        "independent",
+        "experienced",
+        "area",
+        "areas",
+        // What a business says about itself, not what it offers.
+        "matters",
+        "type",
+        "video",
+        "videos",
+        "craftsmanship",
+        "workmanship",
+        "results",
+        "process",
+        "approach",
+        "values",
+        "mission",
+        "experience",
+        "history",
+        "offices",
     ],
     service: &["{} cost", "{} near me", "{} quote", "{} company", "best {}"],
     home_service_object: &["{} repair", "{} replacement", "{} installation"],
+    local_thing: &["best {}", "{} near me"],
     product: &["buy {}", "best {}", "{} price", "{} online"],
 };
 
@@ -217,6 +245,7 @@ static DE: Lexicon = Lexicon {
     ],
     service: &["{} kosten", "{} in der nähe", "{} angebot", "{} firma"],
     home_service_object: &["{} reparatur", "{} austausch", "{} montage"],
+    local_thing: &["{} in der nähe"],
     product: &["{} kaufen", "{} preis", "{} online", "{} test"],
 };
 
@@ -268,6 +297,7 @@ static FR: Lexicon = Lexicon {
         "entreprise {}",
     ],
     home_service_object: &["réparation {}", "remplacement {}", "pose {}"],
+    local_thing: &["meilleur {}", "{} près de chez moi"],
     product: &["acheter {}", "meilleur {}", "prix {}", "{} pas cher"],
 };
 
@@ -317,6 +347,7 @@ static ES: Lexicon = Lexicon {
         "empresa de {}",
     ],
     home_service_object: &["reparación de {}", "instalación de {}"],
+    local_thing: &["mejor {}", "{} cerca de mi"],
     product: &["comprar {}", "mejor {}", "precio {}", "{} barato"],
 };
 
@@ -361,6 +392,7 @@ static IT: Lexicon = Lexicon {
     ],
     service: &["{} prezzi", "preventivo {}", "{} vicino a me", "ditta {}"],
     home_service_object: &["riparazione {}", "sostituzione {}", "installazione {}"],
+    local_thing: &["migliori {}", "{} vicino a me"],
     product: &["{} prezzo", "migliori {}", "{} online", "{} offerta"],
 };
 
@@ -410,6 +442,7 @@ static PT: Lexicon = Lexicon {
         "empresa de {}",
     ],
     home_service_object: &["conserto de {}", "instalação de {}"],
+    local_thing: &["melhor {}", "{} perto de mim"],
     product: &["comprar {}", "melhor {}", "preço {}", "{} online"],
 };
 
@@ -452,5 +485,6 @@ static NL: Lexicon = Lexicon {
     ],
     service: &["{} kosten", "{} offerte", "{} in de buurt", "{} bedrijf"],
     home_service_object: &["{} reparatie", "{} vervangen", "{} installatie"],
+    local_thing: &["beste {}", "{} in de buurt"],
     product: &["{} kopen", "beste {}", "{} prijs", "{} online"],
 };

@@ -12,6 +12,8 @@
 //!    offerings share is the trade itself ("cleaning" for a cleaning company) and counts as a
 //!    head term. A place, a modifier or page copy alone ("irvington", "quote", "read
 //!    reviews") names none, and neither does a competitor's phrase from another trade.
+//!    A single word stands alone only when it is a whole offering ("skylights", "evictions")
+//!    or the site's one-word name: "roof" or "landlord" alone is a topic, not a query.
 //! 2. **Completed.** A phrase that starts with the end of an offering ("cleaning quote" and
 //!    "gutter cleaning") is completed to it ("gutter cleaning quote") when a primary page holds
 //!    both; otherwise it is dropped.
@@ -34,9 +36,10 @@ use crate::text::Language;
 use crate::PageContent;
 pub use topic::Topic;
 
-/// Offerings read for head terms and ideas: more than a persona names, as many as a small
-/// business lists.
+/// Offerings read for head terms and ideas, and places that are never head terms: more than a
+/// persona names, as many as a small business lists (a page per town is common).
 const MAX_OFFERINGS: usize = 40;
+const MAX_PLACES: usize = 30;
 
 /// The best `limit` offline keywords of `pages`, best first (see the module docs).
 pub fn offline_keywords(
@@ -45,8 +48,9 @@ pub fn offline_keywords(
     limit: usize,
 ) -> Vec<Candidate> {
     let profile = SiteProfile::from_pages(pages, language);
-    let offerings = profile.more_offerings(pages, language, MAX_OFFERINGS);
-    let topic = Topic::new(&offerings, &profile, pages, language);
+    let places = profile.more_places(pages, MAX_PLACES);
+    let offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
+    let topic = Topic::new(&offerings, &places, &profile, pages, language);
     let crawl = discover_all(pages, language);
     if topic.is_empty() {
         let mut crawl = crawl;
@@ -56,7 +60,7 @@ pub fn offline_keywords(
     let completer = complete::Completer::new(&topic, pages);
     let mut kept: Vec<Candidate> = Vec::new();
     for candidate in crawl {
-        if topic.names(&candidate.keyword) {
+        if topic.names(&candidate.keyword) && topic.may_stand_alone(&candidate.keyword) {
             kept.push(candidate);
         } else if let Some(completed) = completer.complete(&candidate) {
             kept.push(completed);

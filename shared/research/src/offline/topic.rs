@@ -56,6 +56,9 @@ pub struct Topic {
     /// Words the intent lexicons read as a cue ("cost", "how", "plumber"), by word.
     cue_words: RefCell<HashMap<String, bool>>,
     brand: Option<String>,
+    /// Stems of the one-word offerings, and the site's name when it is one word: the single
+    /// words that are queries of their own.
+    alone: HashSet<String>,
     pub(super) offerings: Vec<Offering>,
     /// Lowercase, most mentioned first.
     pub(super) places: Vec<String>,
@@ -66,9 +69,11 @@ pub struct Topic {
 }
 
 impl Topic {
-    /// `offerings` as [`SiteProfile::more_offerings`] gives them, most prominent first.
+    /// `offerings` as [`SiteProfile::more_offerings`] gives them, most prominent first;
+    /// `places` as [`SiteProfile::more_places`] does, most mentioned first.
     pub fn new(
         offerings: &[String],
+        places: &[String],
         profile: &SiteProfile,
         pages: &[PageContent],
         language: &Language,
@@ -98,10 +103,24 @@ impl Topic {
             let count = shared.get(word).copied().unwrap_or(0);
             count >= TRADE_MIN && count as f64 >= TRADE_SHARE * split.len() as f64
         };
+        // A place or a state is where, never what ("nj roofers").
+        let place_words: HashSet<String> = places
+            .iter()
+            .flat_map(|p| analyzer.tokenizer().words(p))
+            .chain(
+                (language.code() == "en")
+                    .then(|| US_STATE_CODES.iter().chain(US_STATES))
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|s| s.split(' '))
+                    .map(str::to_string),
+            )
+            .collect();
         let is_head = |word: &str| {
             word.chars().count() > 1
                 && !analyzer.is_stop_word(word)
                 && !is_numeric_word(word)
+                && !place_words.contains(word)
                 && (!qualifies(word) || trade(word))
         };
         let offerings: Vec<Offering> = split
@@ -117,7 +136,7 @@ impl Topic {
                     .any(|w| lexicon.is_some_and(|l| l.is_action(w)) || cues.cues(w).provider),
                 words: words.clone(),
             })
-            .filter(|o| o.heads.contains(&true))
+            .filter(|o| o.heads.contains(&true) && names_something(o, language))
             .collect();
         let heads = offerings
             .iter()
@@ -130,28 +149,21 @@ impl Topic {
             .as_deref()
             .map(|name| analyzer.tokenizer().words(name))
             .unwrap_or_default();
+        let name_is_one_word = name_words.len() == 1;
         let brand = name_words
             .first()
             .filter(|word| word.chars().count() > 2 && !qualifies(word))
             .cloned();
-        let places: Vec<String> = profile.places.iter().map(|p| p.to_lowercase()).collect();
+        let places_lowercase: Vec<String> = places.iter().map(|p| p.to_lowercase()).collect();
         let lexicon_words = lexicon
             .into_iter()
             .flat_map(|l| l.actions.iter().chain(l.qualifiers))
             .map(|w| w.to_string());
-        let state_words = (language.code() == "en").then(|| {
-            US_STATE_CODES
-                .iter()
-                .chain(US_STATES)
-                .flat_map(|s| s.split(' '))
-                .map(str::to_string)
-        });
         let vocabulary = offerings
             .iter()
             .flat_map(|o| o.words.iter().cloned())
             .chain(lexicon_words)
-            .chain(places.iter().flat_map(|p| analyzer.tokenizer().words(p)))
-            .chain(state_words.into_iter().flatten())
+            .chain(place_words)
             .chain(name_words)
             .map(|w| analyzer.stem(&w).into_owned())
             .collect();
@@ -159,8 +171,14 @@ impl Topic {
             || profile.homeowners
             || offerings.iter().filter(|o| !o.thing).count() * 2 >= offerings.len();
         let state = (language.code() == "en")
-            .then(|| state_code(pages, &profile.places))
+            .then(|| state_code(pages, places))
             .flatten();
+        let alone = offerings
+            .iter()
+            .filter(|o| o.words.len() == 1)
+            .map(|o| o.stems[0].clone())
+            .chain(brand.clone().filter(|_| name_is_one_word))
+            .collect();
         Topic {
             analyzer,
             cues,
@@ -168,8 +186,9 @@ impl Topic {
             vocabulary,
             cue_words: RefCell::new(HashMap::new()),
             brand,
+            alone,
             offerings,
-            places,
+            places: places_lowercase,
             state,
             kind: if is_service {
                 Kind::Service {
@@ -207,6 +226,15 @@ impl Topic {
         named
     }
 
+    /// More than one word, or a word that is a query of its own (a whole offering, the site's
+    /// one-word name).
+    pub fn may_stand_alone(&self, keyword: &str) -> bool {
+        match self.analyzer.tokenizer().words(keyword).as_slice() {
+            [word] => self.alone.contains(self.analyzer.stem(word).as_ref()),
+            _ => true,
+        }
+    }
+
     fn is_cue(&self, word: &str) -> bool {
         if let Some(&known) = self.cue_words.borrow().get(word) {
             return known;
@@ -224,6 +252,18 @@ impl Topic {
     pub(super) fn analyzer(&self) -> &Analyzer {
         &self.analyzer
     }
+}
+
+/// The offering's head noun (its last word, or its first in languages that put it first) is a
+/// head term, a service or a provider: "transparent pricing" and "court-ordered sale" describe
+/// how the site works, they are not what it offers.
+fn names_something(offering: &Offering, language: &Language) -> bool {
+    let noun = if language.head_is_first() {
+        0
+    } else {
+        offering.words.len() - 1
+    };
+    offering.heads[noun] || !offering.thing
 }
 
 /// The state most often written right after one of the site's places ("Irvington, NJ",

@@ -5,7 +5,7 @@
 //! question, no call to action, no "our"/"your", no brand or place); the ones on more and
 //! more prominent places rank first.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::places::is_region;
 use crate::text::{Language, Tokenizer};
@@ -56,6 +56,13 @@ const GENERIC: &[&str] = &[
     "login",
     "account",
     "cart",
+    "hours",
+    "opening hours",
+    "location",
+    "directions",
+    "lunch",
+    "breakfast",
+    "dinner",
 ];
 /// A name never starts with these: questions, calls to action and determiners.
 const NOT_FIRST: &[&str] = &[
@@ -94,6 +101,13 @@ const NOT_ANYWHERE: &[&str] = &[
     "portfolio",
     "photos",
     "quote",
+    "area",
+    "areas",
+    "locations",
+    "family-owned",
+    "locally-owned",
+    "owned",
+    "operated",
 ];
 /// Words that describe a business or an offering rather than name one ("Licensed & Insured",
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
@@ -195,6 +209,12 @@ pub(crate) fn offerings(
         .map(|(name, _, _)| name.split(' ').map(str::to_string).collect())
         .collect();
     ranked.retain(|(name, _, _)| name.contains(' ') || !longer.iter().any(|l| l.contains(name)));
+    // A one-word name the site never writes in lowercase is a proper name ("Anthony",
+    // "Debbie" over a café's staff photos), not an offering. German capitalises every noun.
+    if language.code() != "de" {
+        let lowercase = lowercase_words(pages);
+        ranked.retain(|(name, _, _)| name.contains(' ') || lowercase.contains(name.as_str()));
+    }
     let mut kept: Vec<String> = Vec::new();
     for (name, _, _) in ranked {
         // "coffee" adds nothing next to "coffee beans" already kept, nor "coffee
@@ -213,6 +233,18 @@ pub(crate) fn offerings(
         }
     }
     kept
+}
+
+/// The words the pages' running text writes in lowercase.
+fn lowercase_words<'a>(pages: &[&'a PageContent]) -> HashSet<&'a str> {
+    pages
+        .iter()
+        .flat_map(|page| {
+            page.body_text
+                .split(|c: char| !c.is_alphanumeric() && c != '-')
+        })
+        .filter(|word| word.chars().next().is_some_and(char::is_lowercase))
+        .collect()
 }
 
 /// The offering names one title or heading holds (lists split on commas and "and").

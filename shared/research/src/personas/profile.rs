@@ -95,18 +95,25 @@ impl SiteProfile {
         }
     }
 
+    /// Up to `limit` places of the primary site's `pages`, as [`SiteProfile::places`] names
+    /// them: a profile keeps the few a persona names, keyword research reads more.
+    pub fn more_places(&self, pages: &[PageContent], limit: usize) -> Vec<String> {
+        places(&primary_pages(pages), limit)
+    }
+
     /// Up to `limit` offerings of the primary site's `pages`, as [`SiteProfile::offerings`]
-    /// names them: a profile keeps the few a persona names, keyword research reads more.
+    /// names them, none holding one of `places`.
     pub fn more_offerings(
         &self,
         pages: &[PageContent],
         language: &Language,
+        places: &[String],
         limit: usize,
     ) -> Vec<String> {
         offerings(
             &primary_pages(pages),
             self.name.as_deref(),
-            &self.places,
+            places,
             language,
             limit,
         )
