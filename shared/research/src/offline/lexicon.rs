@@ -9,6 +9,8 @@ pub(super) struct Lexicon {
     /// What is done for a customer ("repair", "cleaning"): a qualifier, unless it is the trade
     /// itself (most offerings share it), and the mark of a service.
     pub actions: &'static [&'static str],
+    /// Actions every trade performs ("services", "solutions"): never the trade itself.
+    pub generic_actions: &'static [&'static str],
     /// Other words that qualify a topic: price, kind, quality, audience, provider.
     pub qualifiers: &'static [&'static str],
     /// Ideas for a service the site performs ("gutter cleaning cost").
@@ -93,6 +95,16 @@ static EN: Lexicon = Lexicon {
         "training",
         "lessons",
         "classes",
+    ],
+    generic_actions: &[
+        "service",
+        "services",
+        "servicing",
+        "solutions",
+        "work",
+        "support",
+        "care",
+        "management",
     ],
     qualifiers: &[
         "cost",
@@ -216,6 +228,7 @@ static DE: Lexicon = Lexicon {
         "bau",
         "entsorgung",
     ],
+    generic_actions: &["service"],
     qualifiers: &[
         "kosten",
         "preis",
@@ -268,6 +281,7 @@ static FR: Lexicon = Lexicon {
         "traitement",
         "maintenance",
     ],
+    generic_actions: &["service", "services"],
     qualifiers: &[
         "prix",
         "tarif",
@@ -318,6 +332,7 @@ static ES: Lexicon = Lexicon {
         "asesoría",
         "tratamiento",
     ],
+    generic_actions: &["servicio", "servicios"],
     qualifiers: &[
         "precio",
         "precios",
@@ -367,6 +382,7 @@ static IT: Lexicon = Lexicon {
         "consulenza",
         "trattamento",
     ],
+    generic_actions: &["servizio", "servizi"],
     qualifiers: &[
         "prezzo",
         "prezzi",
@@ -414,6 +430,7 @@ static PT: Lexicon = Lexicon {
         "consultoria",
         "tratamento",
     ],
+    generic_actions: &["serviço", "serviços"],
     qualifiers: &[
         "preço",
         "preços",
@@ -462,6 +479,7 @@ static NL: Lexicon = Lexicon {
         "advies",
         "behandeling",
     ],
+    generic_actions: &["service"],
     qualifiers: &[
         "kosten",
         "prijs",

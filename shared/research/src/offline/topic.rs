@@ -17,6 +17,9 @@ use crate::PageContent;
 const TRADE_SHARE: f64 = 0.5;
 const TRADE_MIN: usize = 3;
 
+/// The least score of an offering whose words are head terms ([`SiteProfile::more_offerings`]).
+const NAMED_SCORE: f64 = 2.0;
+
 /// An offering as a query names it.
 #[derive(Debug, Clone)]
 pub(super) struct Offering {
@@ -72,7 +75,7 @@ impl Topic {
     /// `offerings` as [`SiteProfile::more_offerings`] gives them, most prominent first;
     /// `places` as [`SiteProfile::more_places`] does, most mentioned first.
     pub fn new(
-        offerings: &[String],
+        offerings: &[(String, f64)],
         places: &[String],
         profile: &SiteProfile,
         pages: &[PageContent],
@@ -87,10 +90,20 @@ impl Topic {
                 found.transactional || found.commercial || found.navigational || found.provider
             }
         };
-        let split: Vec<Vec<String>> = offerings
+        // Head terms come from the offerings a site names in a title, its structured data, a
+        // page address or on several pages; a heading once ("Heritage Properties", "Working
+        // Safely") is as often a selling point. Its words may still stand in a query.
+        let (named, mentioned): (Vec<_>, Vec<_>) = offerings
             .iter()
-            .map(|o| analyzer.tokenizer().words(o))
+            .partition(|(_, score)| *score >= NAMED_SCORE);
+        let split: Vec<Vec<String>> = named
+            .iter()
+            .map(|(name, _)| analyzer.tokenizer().words(name))
             .filter(|words| !words.is_empty())
+            .collect();
+        let mentioned_words: Vec<String> = mentioned
+            .iter()
+            .flat_map(|(name, _)| analyzer.tokenizer().words(name))
             .collect();
         let mut shared: HashMap<&str, usize> = HashMap::new();
         for words in &split {
@@ -101,7 +114,9 @@ impl Topic {
         }
         let trade = |word: &str| {
             let count = shared.get(word).copied().unwrap_or(0);
-            count >= TRADE_MIN && count as f64 >= TRADE_SHARE * split.len() as f64
+            count >= TRADE_MIN
+                && count as f64 >= TRADE_SHARE * split.len() as f64
+                && !lexicon.is_some_and(|l| l.generic_actions.contains(&word))
         };
         // A place or a state is where, never what ("nj roofers").
         let place_words: HashSet<String> = places
@@ -162,6 +177,7 @@ impl Topic {
         let vocabulary = offerings
             .iter()
             .flat_map(|o| o.words.iter().cloned())
+            .chain(mentioned_words)
             .chain(lexicon_words)
             .chain(place_words)
             .chain(name_words)

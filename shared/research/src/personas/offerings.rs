@@ -73,6 +73,10 @@ const NOT_FIRST: &[&str] = &[
 ];
 /// Words that make a heading about the site rather than an offering.
 const NOT_ANYWHERE: &[&str] = &[
+    "address",
+    "hours",
+    "directions",
+    "map",
     "our",
     "your",
     "we",
@@ -158,6 +162,22 @@ pub(crate) fn offerings(
     language: &Language,
     limit: usize,
 ) -> Vec<String> {
+    scored_offerings(pages, site_name, places, language, limit)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// [`offerings`] with their scores: 3 for each page whose title names it, 2 for a JSON-LD
+/// name or a heading its page's address spells ("/drain-repairs" for "Drain Repairs"), 1 for
+/// another heading.
+pub(crate) fn scored_offerings(
+    pages: &[&PageContent],
+    site_name: Option<&str>,
+    places: &[String],
+    language: &Language,
+    limit: usize,
+) -> Vec<(String, f64)> {
     let tokenizer = Tokenizer::new(language);
     let english = language.code() == "en";
     // The brand alone ("BrightBrew" of "BrightBrew Coffee") is no offering either.
@@ -188,6 +208,11 @@ pub(crate) fn offerings(
                     continue;
                 }
                 seen.push(name.clone());
+                let weight = if url.contains(&name.replace(' ', "-")) {
+                    f64::max(weight, 2.0)
+                } else {
+                    weight
+                };
                 let entry = scores.entry(name).or_insert((0.0, order));
                 entry.0 += weight;
             }
@@ -215,18 +240,18 @@ pub(crate) fn offerings(
         let lowercase = lowercase_words(pages);
         ranked.retain(|(name, _, _)| name.contains(' ') || lowercase.contains(name.as_str()));
     }
-    let mut kept: Vec<String> = Vec::new();
-    for (name, _, _) in ranked {
+    let mut kept: Vec<(String, f64)> = Vec::new();
+    for (name, score, _) in ranked {
         // "coffee" adds nothing next to "coffee beans" already kept, nor "coffee
         // subscription" next to "coffee subscriptions".
         let words: Vec<&str> = name.split(' ').map(singular).collect();
-        let covered = kept.iter().any(|k| {
+        let covered = kept.iter().any(|(k, _)| {
             words
                 .iter()
                 .all(|w| k.split(' ').any(|kw| singular(kw) == *w))
         });
         if !covered {
-            kept.push(name);
+            kept.push((name, score));
         }
         if kept.len() == limit {
             break;
@@ -295,14 +320,17 @@ fn clean(
     (!rejected).then_some(name)
 }
 
-/// An English word that describes rather than names: a listed one, or a past participle
-/// ("licensed", "insured"; not "shed", "seed" or "flowerbed").
+/// An English word that describes rather than names: a listed one, a past participle
+/// ("licensed", "insured"; not "shed", "seed" or "flowerbed") or an adjective by its ending
+/// ("comfortable", "painless", "gorgeous").
 fn describes(word: &str) -> bool {
+    let long = word.chars().count() > 5;
     DESCRIBING.contains(&word)
-        || (word.chars().count() > 5
-            && word.ends_with("ed")
-            && !word.ends_with("eed")
-            && !word.ends_with("bed"))
+        || (long && word.ends_with("ed") && !word.ends_with("eed") && !word.ends_with("bed"))
+        || (long
+            && ["able", "ible", "ful", "ous", "less"]
+                .iter()
+                .any(|end| word.ends_with(end)))
 }
 
 /// An English plural's singular, near enough to compare names ("subscriptions").

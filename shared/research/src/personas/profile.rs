@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::offerings::offerings;
+use super::offerings::{offerings, scored_offerings};
 use super::places::places;
 use crate::text::{Analyzer, Language, Tokenizer};
 use crate::{PageContent, SiteRole};
@@ -102,15 +102,17 @@ impl SiteProfile {
     }
 
     /// Up to `limit` offerings of the primary site's `pages`, as [`SiteProfile::offerings`]
-    /// names them, none holding one of `places`.
+    /// names them, none holding one of `places`, each with how prominently the site names it
+    /// (3 for each title, 2 for a structured-data name or a heading its page's address
+    /// spells, 1 for another heading).
     pub fn more_offerings(
         &self,
         pages: &[PageContent],
         language: &Language,
         places: &[String],
         limit: usize,
-    ) -> Vec<String> {
-        offerings(
+    ) -> Vec<(String, f64)> {
+        scored_offerings(
             &primary_pages(pages),
             self.name.as_deref(),
             places,
