@@ -54,15 +54,15 @@ fn read_sites() -> Vec<Site> {
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .map(|line| {
             let fields: Vec<&str> = line.split('\t').collect();
-            assert_eq!(fields.len(), 7, "{}: {line}", path.display());
+            assert_eq!(fields.len(), 8, "{}: {line}", path.display());
             let list = |field: &str| field.split(',').map(str::to_string).collect::<Vec<_>>();
             Site {
                 name: fields[0].to_string(),
                 repo: fields[1].to_string(),
-                split: fields[3].to_string(),
-                competitor: fields[4].to_string(),
-                brand: vec![fields[5].to_string()],
-                terms: list(fields[6]),
+                split: fields[4].to_string(),
+                competitor: fields[5].to_string(),
+                brand: vec![fields[6].to_string()],
+                terms: list(fields[7]),
             }
         })
         .collect()

@@ -123,9 +123,12 @@ fn scan(text: &str) -> Vec<Vec<String>> {
             }
             if words.is_empty() {
                 // A state alone ("…, Oregon"): the list goes on after it.
+                // Only past a separator: "Homedale, Idaho chiropractic" ends there, and
+                // without the separator the loop would read "chiropractic" forever.
                 if matches!(tokens.get(i.wrapping_sub(1)), Some(Token::Word(w)) if is_region(w)) {
+                    let before = i;
                     continue_after_region(&tokens, &mut i);
-                    if matches!(tokens.get(i), Some(Token::Word(_))) {
+                    if i > before && matches!(tokens.get(i), Some(Token::Word(_))) {
                         continue;
                     }
                 }
@@ -220,6 +223,20 @@ mod tests {
             title: title.to_string(),
             body_text: body.to_string(),
             ..PageContent::default()
+        }
+    }
+
+    #[test]
+    fn a_state_followed_by_a_lowercase_word_ends_the_list() {
+        let pages = [page(
+            "Chiropractor in Homedale, Idaho",
+            "Serving Homedale, Idaho chiropractic care since 1990. Serving Homedale, Marsing, \
+             Idaho and Parma, Idaho patients.",
+        )];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let found = places(&refs, 5);
+        for town in ["Homedale", "Marsing", "Parma"] {
+            assert!(found.contains(&town.to_string()), "{town}: {found:?}");
         }
     }
 
