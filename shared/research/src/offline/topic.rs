@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::lexicon::Lexicon;
 use crate::intent::IntentClassifier;
-use crate::personas::{primary_pages, SiteProfile};
+use crate::personas::{describes, primary_pages, SiteProfile};
 use crate::text::us_states::{US_STATES, US_STATE_CODES};
 use crate::text::{is_numeric_word, Analyzer, Language};
 use crate::PageContent;
@@ -84,11 +84,19 @@ impl Topic {
         let analyzer = Analyzer::new(language);
         let lexicon = Lexicon::for_language(language);
         let cues = IntentClassifier::new(language, &[]);
+        // By stem too: "homes" qualifies as "home" does.
+        let qualifier_stems: HashSet<String> = lexicon
+            .into_iter()
+            .flat_map(|l| l.actions.iter().chain(l.qualifiers))
+            .map(|w| analyzer.stem(w).into_owned())
+            .collect();
         let qualifies = |word: &str| {
-            lexicon.is_some_and(|l| l.qualifies(word)) || {
-                let found = cues.cues(word);
-                found.transactional || found.commercial || found.navigational || found.provider
-            }
+            lexicon.is_some_and(|l| l.qualifies(word))
+                || qualifier_stems.contains(analyzer.stem(word).as_ref())
+                || {
+                    let found = cues.cues(word);
+                    found.transactional || found.commercial || found.navigational || found.provider
+                }
         };
         // Head terms come from the offerings a site names in a title, its structured data, a
         // page address or on several pages; a heading once ("Heritage Properties", "Working
@@ -112,12 +120,15 @@ impl Topic {
                 *shared.entry(word).or_default() += 1;
             }
         }
+        // Only an action is a trade ("cleaning"): "home" in most of a painter's offerings is
+        // still where, not what.
         let trade = |word: &str| {
             let count = shared.get(word).copied().unwrap_or(0);
             count >= TRADE_MIN
                 && count as f64 >= TRADE_SHARE * split.len() as f64
-                && !lexicon.is_some_and(|l| l.generic_actions.contains(&word))
+                && lexicon.is_some_and(|l| l.is_action(word) && !l.generic_actions.contains(&word))
         };
+        let english = language.code() == "en";
         // A place or a state is where, never what ("nj roofers").
         let place_words: HashSet<String> = places
             .iter()
@@ -136,6 +147,7 @@ impl Topic {
                 && !analyzer.is_stop_word(word)
                 && !is_numeric_word(word)
                 && !place_words.contains(word)
+                && !(english && describes(word))
                 && (!qualifies(word) || trade(word))
         };
         let offerings: Vec<Offering> = split

@@ -73,6 +73,8 @@ const NOT_FIRST: &[&str] = &[
 ];
 /// Words that make a heading about the site rather than an offering.
 const NOT_ANYWHERE: &[&str] = &[
+    "links",
+    "featured",
     "address",
     "hours",
     "directions",
@@ -117,6 +119,9 @@ const NOT_ANYWHERE: &[&str] = &[
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
 /// participle ("certified"), as in "Homeowner comparing options for licensed".
 const DESCRIBING: &[&str] = &[
+    "nearby",
+    "featured",
+    "careful",
     "residential",
     "commercial",
     "industrial",
@@ -323,7 +328,7 @@ fn clean(
 /// An English word that describes rather than names: a listed one, a past participle
 /// ("licensed", "insured"; not "shed", "seed" or "flowerbed") or an adjective by its ending
 /// ("comfortable", "painless", "gorgeous").
-fn describes(word: &str) -> bool {
+pub(crate) fn describes(word: &str) -> bool {
     let long = word.chars().count() > 5;
     DESCRIBING.contains(&word)
         || (long && word.ends_with("ed") && !word.ends_with("eed") && !word.ends_with("bed"))
