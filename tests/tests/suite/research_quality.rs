@@ -181,10 +181,18 @@ const COFFEE: &[&str] = &[
     "origin",
     "kettle",
     "filter",
+    // The shops' own products and services, named on their pages.
+    "gift",
+    "burr",
+    "guatemala",
+    "antigua",
+    "equipment",
+    "machine",
+    "kit",
 ];
 const ROOFING: &[&str] = &[
-    "roof", "gutter", "shingle", "siding", "skylight", "chimney", "flashing", "leak", "coating",
-    "metal", "exterior", "seamless", "standing", "storm", "flat", "asphalt", "slate",
+    "financ", "roof", "gutter", "shingle", "siding", "skylight", "chimney", "flashing", "leak",
+    "coating", "metal", "exterior", "seamless", "standing", "storm", "flat", "asphalt", "slate",
 ];
 
 const SAMPLE_SITES: &[Labelled] = &[

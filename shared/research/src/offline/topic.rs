@@ -53,6 +53,12 @@ pub struct Topic {
     cues: IntentClassifier,
     /// Stems of the head terms.
     heads: HashSet<String>,
+    /// Stems of the offerings' last words.
+    endings: HashSet<String>,
+    /// The language puts a phrase's noun last, so a query ends with one, not with a word that
+    /// only qualifies one ("install architectural" of "architectural shingles").
+    head_last: bool,
+    english: bool,
     /// Stems of every other word a query about the topic may hold: the offerings' other
     /// words, the qualifiers, the places, the states, the site's name.
     vocabulary: HashSet<String>,
@@ -165,6 +171,11 @@ impl Topic {
             })
             .filter(|o| o.heads.contains(&true) && names_something(o, language))
             .collect();
+        // The words that end an offering (its head noun in English): a query may end there.
+        let endings = offerings
+            .iter()
+            .filter_map(|o| o.stems.last().cloned())
+            .collect();
         let heads = offerings
             .iter()
             .flat_map(|o| o.stems.iter().zip(&o.heads))
@@ -211,6 +222,9 @@ impl Topic {
             analyzer,
             cues,
             heads,
+            endings,
+            head_last: !language.head_is_first(),
+            english,
             vocabulary,
             cue_words: RefCell::new(HashMap::new()),
             brand,
@@ -238,12 +252,32 @@ impl Topic {
     /// or its brand, and every other word is one a query about it holds (a word of an
     /// offering, a qualifier, a place, a cue, a stop word or a number), no page copy.
     pub fn names(&self, keyword: &str) -> bool {
+        let words = self.analyzer.tokenizer().words(keyword);
+        // "restaurants restaurants": two elements' text run together.
+        if words.windows(2).any(|pair| pair[0] == pair[1]) {
+            return false;
+        }
+        if self.head_last {
+            let last = words.last().map(|w| self.analyzer.stem(w).into_owned());
+            if let Some(last) = last {
+                let dangling = ["vs", "versus", "or"].contains(&last.as_str())
+                    || (self.heads.contains(&last) && !self.endings.contains(&last));
+                if dangling {
+                    return false;
+                }
+            }
+        }
         let mut named = false;
-        for word in self.analyzer.tokenizer().words(keyword) {
+        for word in words {
             let stem = self.analyzer.stem(&word);
-            if self.heads.contains(stem.as_ref()) || self.brand.as_deref() == Some(word.as_str()) {
+            let head = self.heads.contains(stem.as_ref());
+            // "detailed" shares its stem with "details", but describes, never names.
+            if (head && !(self.english && describes(&word)))
+                || self.brand.as_deref() == Some(word.as_str())
+            {
                 named = true;
-            } else if !(self.vocabulary.contains(stem.as_ref())
+            } else if !(head
+                || self.vocabulary.contains(stem.as_ref())
                 || self.analyzer.is_stop_word(&word)
                 || is_numeric_word(&word)
                 || self.is_cue(&word))

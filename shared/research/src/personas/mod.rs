@@ -234,9 +234,9 @@ fn describe_persona(
 }
 
 /// What a persona's keywords are about: the site offering they name most (every word of it
-/// in a keyword, weighted by the keyword's value); else the word of the site's offerings
-/// most of them use ("coffee" for "easy cold brew coffee" and "coffee grinder for beginners"); else the
-/// site's first offering, if any.
+/// in a keyword, weighted by the keyword's value); else the head noun of the site's offerings
+/// most of them use ("coffee" for "easy cold brew coffee" and "coffee grinder for beginners");
+/// else the site's first offering, if any.
 fn own_offering<'a>(
     language: &Language,
     site: &'a SiteProfile,
@@ -263,10 +263,19 @@ fn own_offering<'a>(
     let topic = || {
         let uses = |topic: &String| keyword_words.iter().filter(|kw| kw.contains(topic)).count();
         let mut best: Option<(&'a str, usize)> = None;
+        // Only a word that names something alone: an offering's head noun ("coffee" of
+        // "organic coffee"), never a modifier cut from it ("art" of "latte art pitchers").
         let offered: Vec<String> = site
             .offerings
             .iter()
-            .flat_map(|o| tokenizer.words(o))
+            .filter_map(|o| {
+                let words = tokenizer.words(o);
+                if language.head_is_first() {
+                    words.into_iter().next()
+                } else {
+                    words.into_iter().last()
+                }
+            })
             .collect();
         let topics = site
             .topics

@@ -73,6 +73,9 @@ const NOT_FIRST: &[&str] = &[
 ];
 /// Words that make a heading about the site rather than an offering.
 const NOT_ANYWHERE: &[&str] = &[
+    "returns",
+    "refunds",
+    "shipping",
     "links",
     "featured",
     "address",

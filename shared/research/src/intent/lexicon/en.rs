@@ -35,7 +35,6 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "population",
         "map",
         "news",
-        "quotes",
         "lyrics",
         "recipe",
         "recipes",
@@ -85,6 +84,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "reserve",
         "reservation",
         "quote",
+        // "roofing quotes", "insurance quotes": prices asked for far more often than sayings.
+        "quotes",
         "subscribe",
         "subscription",
         "download",
