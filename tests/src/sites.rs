@@ -54,6 +54,9 @@ async fn serve_file(State(root): State<PathBuf>, request: Request) -> Response {
     let mut path = root.join(site).join(relative);
     if path.is_dir() {
         path = path.join("index.html");
+    } else if !path.exists() && path.extension().is_none() {
+        // As GitHub Pages serves them: "/gutter-cleaning" is gutter-cleaning.html.
+        path.set_extension("html");
     }
     match tokio::fs::read(&path).await {
         Ok(bytes) => ([(CONTENT_TYPE, content_type(&path))], Body::from(bytes)).into_response(),

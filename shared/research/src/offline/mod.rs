@@ -21,7 +21,8 @@
 //!    keyword tools make them ([`ideas`]), marked `source: idea`, ranked below the phrase
 //!    they are made from.
 //!
-//! A site without a single offering keeps discovery's list: better a list to prune than none.
+//! A site without a single offering keeps discovery's phrases that it uses itself: better a
+//! list to prune than none, and still nothing from a competitor's trade.
 
 mod complete;
 mod ideas;
@@ -53,7 +54,7 @@ pub fn offline_keywords(
     let topic = Topic::new(&offerings, &places, &profile, pages, language);
     let crawl = discover_all(pages, language);
     if topic.is_empty() {
-        let mut crawl = crawl;
+        let mut crawl: Vec<Candidate> = crawl.into_iter().filter(|c| c.in_primary).collect();
         crawl.truncate(limit);
         return crawl;
     }

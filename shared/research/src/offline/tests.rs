@@ -232,4 +232,16 @@ fn a_site_without_offerings_keeps_discovery_s_list() {
         texts(&found),
         texts(&discover_all(&pages, &Language::english())[..found.len()])
     );
+    // A competitor's phrases are not its own.
+    let mut with_competitor = pages.clone();
+    with_competitor.push(page(
+        "flags.test",
+        SiteRole::Competitor(0),
+        "/",
+        "Garden Flags",
+        &["Garden Flags"],
+        "Garden flags and garden flags for every season.",
+    ));
+    let found = offline_keywords(&with_competitor, &Language::english(), 10);
+    assert!(found.iter().all(|c| c.in_primary), "{:?}", texts(&found));
 }
