@@ -148,15 +148,22 @@ fn hold_to_heads(candidates: &[Candidate], metrics: &mut [KeywordMetrics]) {
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by_key(|&i| candidates[i].word_count);
     for i in order {
-        let words: Vec<&str> = candidates[i].keyword.split(' ').collect();
+        let keyword = candidates[i].keyword.as_str();
+        // Word boundaries as byte offsets: every run of words is a slice, no new string.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(keyword.match_indices(' ').map(|(at, _)| at + 1))
+            .collect();
+        let ends: Vec<usize> = keyword
+            .match_indices(' ')
+            .map(|(at, _)| at)
+            .chain(std::iter::once(keyword.len()))
+            .collect();
+        let words = starts.len();
         let mut cap: Option<i64> = None;
-        for len in 1..words.len() {
-            for start in 0..=words.len() - len {
-                let head = words[start..start + len].join(" ");
-                if let Some(volume) = index
-                    .get(head.as_str())
-                    .and_then(|&j| metrics[j].search_volume)
-                {
+        for len in 1..words {
+            for first in 0..=words - len {
+                let head = &keyword[starts[first]..ends[first + len - 1]];
+                if let Some(volume) = index.get(head).and_then(|&j| metrics[j].search_volume) {
                     cap = Some(cap.map_or(volume, |c| c.min(volume)));
                 }
             }

@@ -1,7 +1,8 @@
 //! Completing a phrase cut off from its topic: "cleaning quote" on the gutter page is
 //! "gutter cleaning quote".
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 
 use super::topic::Topic;
 use crate::discovery::Candidate;
@@ -18,6 +19,8 @@ pub(super) struct Completer<'a> {
     /// Each primary page's title, headings, description and text, lowercase; made when the
     /// first phrase fits an offering.
     texts: OnceCell<Vec<String>>,
+    /// Which of those texts hold each offering asked about.
+    holding: RefCell<HashMap<String, Vec<usize>>>,
 }
 
 impl<'a> Completer<'a> {
@@ -26,6 +29,7 @@ impl<'a> Completer<'a> {
             topic,
             pages,
             texts: OnceCell::new(),
+            holding: RefCell::new(HashMap::new()),
         }
     }
 
@@ -84,8 +88,13 @@ impl<'a> Completer<'a> {
                 })
                 .collect()
         });
-        texts
-            .iter()
-            .any(|text| text.contains(phrase) && text.contains(offering))
+        // The pages holding an offering, found once per offering: few phrases' pages to read.
+        let mut holding = self.holding.borrow_mut();
+        let pages = holding.entry(offering.to_string()).or_insert_with(|| {
+            (0..texts.len())
+                .filter(|&i| texts[i].contains(offering))
+                .collect()
+        });
+        pages.iter().any(|&i| texts[i].contains(phrase))
     }
 }
