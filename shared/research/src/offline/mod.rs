@@ -8,7 +8,9 @@
 //! 1. **Named.** A phrase is kept when one of its words is a *head term* of the primary site:
 //!    a word of one of its offerings (the names of its pages, headings and structured data,
 //!    [`SiteProfile::more_offerings`]) that is not a qualifier ("repair", "cost", "quote",
-//!    "residential", see `lexicon`), or when it names the site's brand. A qualifier that most
+//!    "residential", see `lexicon`), or when it names the site's brand; every other word must
+//!    be one a query about the topic holds (an offering's word, the competitors' included, a
+//!    qualifier, a cue, a place; see [`Topic::names`]). A qualifier that most
 //!    offerings share is the trade itself ("cleaning" for a cleaning company) and counts as a
 //!    head term. A place, a modifier or page copy alone ("irvington", "quote", "read
 //!    reviews") names none, and neither does a competitor's phrase from another trade.
@@ -51,7 +53,8 @@ pub fn offline_keywords(
     let profile = SiteProfile::from_pages(pages, language);
     let places = profile.more_places(pages, MAX_PLACES);
     let offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
-    let topic = Topic::new(&offerings, &places, &profile, pages, language);
+    let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
+    let topic = Topic::new(&offerings, &places, &borrowed, &profile, pages, language);
     let crawl = discover_all(pages, language);
     if topic.is_empty() {
         let mut crawl: Vec<Candidate> = crawl.into_iter().filter(|c| c.in_primary).collect();

@@ -80,9 +80,12 @@ pub struct Topic {
 impl Topic {
     /// `offerings` as [`SiteProfile::more_offerings`] gives them, most prominent first;
     /// `places` as [`SiteProfile::more_places`] does, most mentioned first.
+    /// `borrowed`: the competitors' offerings, whose words may qualify this site's head terms
+    /// ("best coffee for moka pot" of a roaster whose competitor sells moka pots).
     pub fn new(
         offerings: &[(String, f64)],
         places: &[String],
+        borrowed: &[String],
         profile: &SiteProfile,
         pages: &[PageContent],
         language: &Language,
@@ -201,6 +204,7 @@ impl Topic {
             .iter()
             .flat_map(|o| o.words.iter().cloned())
             .chain(mentioned_words)
+            .chain(borrowed.iter().flat_map(|o| analyzer.tokenizer().words(o)))
             .chain(lexicon_words)
             .chain(place_words)
             .chain(name_words)

@@ -121,6 +121,20 @@ impl SiteProfile {
         )
     }
 
+    /// Up to `limit` offerings the competitors' `pages` name (site-name words not removed: a
+    /// competitor's brand is no word of a query about this site's topic anyway).
+    pub fn competitor_offerings(
+        pages: &[PageContent],
+        language: &Language,
+        limit: usize,
+    ) -> Vec<String> {
+        let competitors: Vec<&PageContent> = pages
+            .iter()
+            .filter(|p| matches!(p.site, Some(SiteRole::Competitor(_))))
+            .collect();
+        offerings(&competitors, None, &[], language, limit)
+    }
+
     pub fn is_local(&self) -> bool {
         !self.places.is_empty()
     }
