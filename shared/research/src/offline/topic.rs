@@ -152,12 +152,12 @@ impl Topic {
             )
             .collect();
         let is_head = |word: &str| {
-            word.chars().count() > 1
-                && !analyzer.is_stop_word(word)
-                && !is_numeric_word(word)
-                && !place_words.contains(word)
-                && !(english && describes(word))
-                && (!qualifies(word) || trade(word))
+            let never = word.chars().count() <= 1
+                || analyzer.is_stop_word(word)
+                || is_numeric_word(word)
+                || place_words.contains(word)
+                || (english && describes(word));
+            !never && (!qualifies(word) || trade(word))
         };
         let offerings: Vec<Offering> = split
             .iter()

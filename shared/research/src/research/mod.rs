@@ -98,8 +98,20 @@ impl Default for ResearchInput {
 /// Runs every stage offline, with estimated metrics.
 pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput {
     let limit = DiscoveryConfig::new(input.language.clone(), input.max_keywords).keyword_limit();
-    let candidates = offline_keywords(pages, &input.language, limit);
-    let measured: Vec<Measured> = estimate_all(&candidates, &input.language)
+    research_candidates(
+        pages,
+        &offline_keywords(pages, &input.language, limit),
+        input,
+    )
+}
+
+/// The offline stages after discovery, for `candidates` found in `pages`.
+pub(crate) fn research_candidates(
+    pages: &[PageContent],
+    candidates: &[Candidate],
+    input: &ResearchInput,
+) -> ResearchOutput {
+    let measured: Vec<Measured> = estimate_all(candidates, &input.language)
         .into_iter()
         .map(Measured::estimated)
         .collect();
@@ -108,7 +120,7 @@ pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput 
         primary_pages: PageOutline::primary_pages(pages),
         ..input.clone()
     };
-    assemble(&candidates, &measured, &input, &OfflinePersonaGenerator)
+    assemble(candidates, &measured, &input, &OfflinePersonaGenerator)
 }
 
 /// Turns discovered candidates and what is known about them into result records.

@@ -52,16 +52,7 @@ pub(super) fn research(pages: &[PageContent], input: &ResearchInput) -> Research
         pages,
         &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
     );
-    let measured: Vec<Measured> = estimate_all(&candidates, &input.language)
-        .into_iter()
-        .map(Measured::estimated)
-        .collect();
-    let input = ResearchInput {
-        site: SiteProfile::from_pages(pages, &input.language),
-        primary_pages: PageOutline::primary_pages(pages),
-        ..input.clone()
-    };
-    assemble(&candidates, &measured, &input, &OfflinePersonaGenerator)
+    research_candidates(pages, &candidates, input)
 }
 
 #[test]
