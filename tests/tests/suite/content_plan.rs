@@ -162,13 +162,15 @@ async fn offline_the_sample_sites_get_create_improve_and_consolidate_where_they_
         moka.content_gap,
         "only the competitor writes about moka pots"
     );
-    // Its topic gathers the moka pot clusters under one head term.
-    let topic = dataset
+    // Offline, of the competitor's moka pot phrases only the one naming BrightBrew's coffee
+    // stays (issue 23), so its topic may hold it alone; other topics gather several clusters
+    // under one head term.
+    assert!(dataset
         .topics
         .iter()
-        .find(|t| Some(&t.id) == moka.topic_id.as_ref())
-        .unwrap();
-    assert!(topic.cluster_count >= 2, "{topic:?}");
+        .any(|t| Some(&t.id) == moka.topic_id.as_ref()));
+    let gathered = dataset.topics.iter().find(|t| t.cluster_count >= 2);
+    assert!(gathered.is_some(), "{:?}", dataset.topics);
 }
 
 #[tokio::test]

@@ -10,15 +10,14 @@
 //!    [`SiteProfile::more_offerings`]) that is not a qualifier ("repair", "cost", "quote",
 //!    "residential", see `lexicon`), or when it names the site's brand; every other word must
 //!    be one a query about the topic holds (an offering's word, the competitors' included, a
-//!    qualifier, a cue, a place; see [`Topic::names`]). A qualifier that most
-//!    offerings share is the trade itself ("cleaning" for a cleaning company) and counts as a
-//!    head term. A place, a modifier or page copy alone ("irvington", "quote", "read
+//!    qualifier, a cue, a place; see [`Topic::names`]). An action that half the offerings
+//!    share is the trade itself ("cleaning" for a cleaning company) and counts as a head term. A place, a modifier or page copy alone ("irvington", "quote", "read
 //!    reviews") names none, and neither does a competitor's phrase from another trade.
 //!    A single word stands alone only when it is a whole offering ("skylights", "evictions")
 //!    or the site's one-word name: "roof" or "landlord" alone is a topic, not a query.
 //! 2. **Completed.** A phrase that starts with the end of an offering ("cleaning quote" and
 //!    "gutter cleaning") is completed to it ("gutter cleaning quote") when a primary page holds
-//!    both; otherwise it is dropped.
+//!    both and the whole is a query by the rules above; otherwise it is dropped.
 //! 3. **Ideas.** The site's offerings × the language's modifiers × the places it serves, as
 //!    keyword tools make them ([`ideas`]), marked `source: idea`, ranked below the phrase
 //!    they are made from.
@@ -66,7 +65,10 @@ pub fn offline_keywords(
     for candidate in crawl {
         if topic.names(&candidate.keyword) && topic.may_stand_alone(&candidate.keyword) {
             kept.push(candidate);
-        } else if let Some(completed) = completer.complete(&candidate) {
+        } else if let Some(completed) = completer
+            .complete(&candidate)
+            .filter(|completed| topic.names(&completed.keyword))
+        {
             kept.push(completed);
         }
     }
