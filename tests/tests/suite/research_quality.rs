@@ -228,21 +228,50 @@ fn brand(domain: &str) -> &str {
     domain.split(['-', '.']).next().unwrap_or(domain)
 }
 
-async fn offline_research(
-    crawler: &kr_crawler::Crawler,
+/// Each sample site's pages, crawled once on loopback without the politeness delay (nothing
+/// to be polite to here), by domain.
+async fn sample_pages() -> std::collections::HashMap<&'static str, Vec<kr_crawler::PageContent>> {
+    use kr_tests::sites::{fixtures_root, resolve_spec, serve_sites};
+    let address = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
+        .await
+        .expect("the sample sites are served");
+    let resolve = resolve_spec(address);
+    let config = kr_crawler::CrawlConfig::from_vars(|name| match name {
+        "KR_CRAWL_RESOLVE" => Some(resolve.clone()),
+        "KR_CRAWL_DELAY_MS" => Some("1".to_string()),
+        _ => None,
+    })
+    .expect("a crawl configuration");
+    let crawler = kr_crawler::Crawler::new(config).expect("a crawler");
+    let mut pages = std::collections::HashMap::new();
+    for domain in SAMPLE_SITES.iter().flat_map(|s| [s.domain, s.competitor]) {
+        if !pages.contains_key(domain) {
+            let crawl = crawler
+                .crawl_site(domain, kr_crawler::SiteRole::Primary, 100, &|_| {})
+                .await
+                .expect("the sample site is crawled");
+            pages.insert(domain, crawl.pages);
+        }
+    }
+    pages
+}
+
+fn offline_research(
+    pages: &std::collections::HashMap<&'static str, Vec<kr_crawler::PageContent>>,
     site: &Labelled,
 ) -> kr_research::research::ResearchOutput {
-    let mut pages = Vec::new();
-    for (domain, role) in [
-        (site.domain, kr_crawler::SiteRole::Primary),
-        (site.competitor, kr_crawler::SiteRole::Competitor(0)),
-    ] {
-        let crawl = crawler
-            .crawl_site(domain, role, 100, &|_| {})
-            .await
-            .expect("the sample site is crawled");
-        pages.extend(crawl.pages);
-    }
+    let with_role = |domain: &str, role: kr_crawler::SiteRole| {
+        pages[domain].iter().cloned().map(move |mut page| {
+            page.site = Some(role);
+            page
+        })
+    };
+    let pages: Vec<_> = with_role(site.domain, kr_crawler::SiteRole::Primary)
+        .chain(with_role(
+            site.competitor,
+            kr_crawler::SiteRole::Competitor(0),
+        ))
+        .collect();
     let input = kr_research::research::ResearchInput {
         brand_terms: vec![brand(site.domain).to_string(), site.domain.to_string()],
         primary_domain: Some(site.domain.to_string()),
@@ -257,9 +286,9 @@ async fn offline_research(
 /// are whole phrases.
 #[tokio::test]
 async fn offline_keywords_name_what_every_sample_site_offers() {
-    let crawler = kr_tests::sites::sample_sites_crawler().await;
+    let pages = sample_pages().await;
     for site in SAMPLE_SITES {
-        let output = offline_research(&crawler, site).await;
+        let output = offline_research(&pages, site);
         let keywords = &output.keywords;
         let names = |keyword: &str| {
             keyword.split_whitespace().any(|word| {
