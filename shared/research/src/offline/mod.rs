@@ -50,10 +50,20 @@ pub fn offline_keywords(
     limit: usize,
 ) -> Vec<Candidate> {
     let profile = SiteProfile::from_pages(pages, language);
+    offline_keywords_of(pages, &profile, language, limit)
+}
+
+/// [`offline_keywords`] for a caller that already holds the primary site's profile.
+pub fn offline_keywords_of(
+    pages: &[PageContent],
+    profile: &SiteProfile,
+    language: &Language,
+    limit: usize,
+) -> Vec<Candidate> {
     let places = profile.more_places(pages, MAX_PLACES);
     let offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
     let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
-    let topic = Topic::new(&offerings, &places, &borrowed, &profile, pages, language);
+    let topic = Topic::new(&offerings, &places, &borrowed, profile, pages, language);
     let crawl = discover_all(pages, language);
     if topic.is_empty() {
         let mut crawl: Vec<Candidate> = crawl.into_iter().filter(|c| c.in_primary).collect();
@@ -63,7 +73,7 @@ pub fn offline_keywords(
     let completer = complete::Completer::new(&topic, pages);
     let mut kept: Vec<Candidate> = Vec::new();
     for candidate in crawl {
-        if topic.names(&candidate.keyword) && topic.may_stand_alone(&candidate.keyword) {
+        if topic.keeps(&candidate.keyword) {
             kept.push(candidate);
         } else if let Some(completed) = completer
             .complete(&candidate)

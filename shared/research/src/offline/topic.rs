@@ -11,7 +11,7 @@ use crate::text::us_states::{US_STATES, US_STATE_CODES};
 use crate::text::{is_numeric_word, Analyzer, Language};
 use crate::PageContent;
 
-/// A qualifier in at least this share of the offerings (and [`TRADE_MIN`] of them) is the trade
+/// An action in at least this share of the offerings (and [`TRADE_MIN`] of them) is the trade
 /// itself: "cleaning" of a cleaning company's "house cleaning", "office cleaning", "carpet
 /// cleaning"; not "repair" of a roofer's "roof repair" and "emergency roof repair".
 const TRADE_SHARE: f64 = 0.5;
@@ -143,7 +143,7 @@ impl Topic {
             .iter()
             .flat_map(|p| analyzer.tokenizer().words(p))
             .chain(
-                (language.code() == "en")
+                english
                     .then(|| US_STATE_CODES.iter().chain(US_STATES))
                     .into_iter()
                     .flatten()
@@ -213,9 +213,7 @@ impl Topic {
         let is_service = profile.is_local()
             || profile.homeowners
             || offerings.iter().filter(|o| !o.thing).count() * 2 >= offerings.len();
-        let state = (language.code() == "en")
-            .then(|| state_code(pages, places))
-            .flatten();
+        let state = english.then(|| state_code(pages, places)).flatten();
         let alone = offerings
             .iter()
             .filter(|o| o.words.len() == 1)
@@ -256,7 +254,17 @@ impl Topic {
     /// or its brand, and every other word is one a query about it holds (a word of an
     /// offering, a qualifier, a place, a cue, a stop word or a number), no page copy.
     pub fn names(&self, keyword: &str) -> bool {
+        self.names_words(&self.analyzer.tokenizer().words(keyword))
+    }
+
+    /// [`Topic::names`], and more than one word or a word that is a query of its own (a whole
+    /// offering, the site's one-word name): what a crawl phrase must be to be kept as it is.
+    pub fn keeps(&self, keyword: &str) -> bool {
         let words = self.analyzer.tokenizer().words(keyword);
+        self.names_words(&words) && self.stands_alone(&words)
+    }
+
+    fn names_words(&self, words: &[String]) -> bool {
         // "restaurants restaurants": two elements' text run together.
         if words.windows(2).any(|pair| pair[0] == pair[1]) {
             return false;
@@ -273,18 +281,18 @@ impl Topic {
         }
         let mut named = false;
         for word in words {
-            let stem = self.analyzer.stem(&word);
+            let stem = self.analyzer.stem(word);
             let head = self.heads.contains(stem.as_ref());
             // "detailed" shares its stem with "details", but describes, never names.
-            if (head && !(self.english && describes(&word)))
+            if (head && !(self.english && describes(word)))
                 || self.brand.as_deref() == Some(word.as_str())
             {
                 named = true;
             } else if !(head
                 || self.vocabulary.contains(stem.as_ref())
-                || self.analyzer.is_stop_word(&word)
-                || is_numeric_word(&word)
-                || self.is_cue(&word))
+                || self.analyzer.is_stop_word(word)
+                || is_numeric_word(word)
+                || self.is_cue(word))
             {
                 return false;
             }
@@ -294,8 +302,8 @@ impl Topic {
 
     /// More than one word, or a word that is a query of its own (a whole offering, the site's
     /// one-word name).
-    pub fn may_stand_alone(&self, keyword: &str) -> bool {
-        match self.analyzer.tokenizer().words(keyword).as_slice() {
+    fn stands_alone(&self, words: &[String]) -> bool {
+        match words {
             [word] => self.alone.contains(self.analyzer.stem(word).as_ref()),
             _ => true,
         }

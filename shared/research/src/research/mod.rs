@@ -1,6 +1,6 @@
 //! The whole research run, and the assembly of stage outputs into result records.
 //!
-//! [`research`] = [`offline_keywords`] → [`estimate_all`] → [`assemble`].
+//! [`research`] = [`offline_keywords_of`] → [`estimate_all`] → [`assemble`].
 //! The pipeline may run the stages separately and swap the estimate for provider data: it
 //! then calls [`assemble`] with one [`Measured`] per candidate (metrics, their source,
 //! rankings, intent, SERP).
@@ -24,7 +24,7 @@ use crate::clusters::{
 use crate::discovery::{Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::{IntentClassifier, ResultsPage};
 use crate::metrics::estimate_all;
-use crate::offline::offline_keywords;
+use crate::offline::offline_keywords_of;
 use crate::personas::{
     OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
     SiteProfile,
@@ -98,17 +98,17 @@ impl Default for ResearchInput {
 /// Runs every stage offline, with estimated metrics.
 pub fn research(pages: &[PageContent], input: &ResearchInput) -> ResearchOutput {
     let limit = DiscoveryConfig::new(input.language.clone(), input.max_keywords).keyword_limit();
-    research_candidates(
-        pages,
-        &offline_keywords(pages, &input.language, limit),
-        input,
-    )
+    let site = SiteProfile::from_pages(pages, &input.language);
+    let candidates = offline_keywords_of(pages, &site, &input.language, limit);
+    research_candidates(pages, &candidates, site, input)
 }
 
-/// The offline stages after discovery, for `candidates` found in `pages`.
+/// The offline stages after discovery, for `candidates` found in `pages` whose primary site
+/// `site` profiles.
 pub(crate) fn research_candidates(
     pages: &[PageContent],
     candidates: &[Candidate],
+    site: SiteProfile,
     input: &ResearchInput,
 ) -> ResearchOutput {
     let measured: Vec<Measured> = estimate_all(candidates, &input.language)
@@ -116,7 +116,7 @@ pub(crate) fn research_candidates(
         .map(Measured::estimated)
         .collect();
     let input = ResearchInput {
-        site: SiteProfile::from_pages(pages, &input.language),
+        site,
         primary_pages: PageOutline::primary_pages(pages),
         ..input.clone()
     };

@@ -52,13 +52,15 @@ pub(super) fn research(pages: &[PageContent], input: &ResearchInput) -> Research
         pages,
         &DiscoveryConfig::new(input.language.clone(), input.max_keywords),
     );
-    research_candidates(pages, &candidates, input)
+    let site = SiteProfile::from_pages(pages, &input.language);
+    research_candidates(pages, &candidates, site, input)
 }
 
 #[test]
 fn research_keeps_the_offline_keywords_in_their_order() {
     let output = super::research(&crawl(), &input());
-    let offline = offline_keywords(&crawl(), &Language::english(), input().max_keywords);
+    let offline =
+        crate::offline::offline_keywords(&crawl(), &Language::english(), input().max_keywords);
     let texts: Vec<&str> = output.keywords.iter().map(|k| k.keyword.as_str()).collect();
     let expected: Vec<&str> = offline.iter().map(|c| c.keyword.as_str()).collect();
     assert_eq!(texts, expected);
