@@ -25,7 +25,9 @@ use crate::JobsState;
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 pub struct CreateShareLinkRequest {
-    /// The tabs the link shows, each once (default: all five).
+    /// The tabs the link shows, each once (default: keywords, clusters, plan, personas and
+    /// overview; `changes`, which reads the account's earlier runs of the domain, only when
+    /// chosen).
     #[schema(value_type = Option<Vec<SharedTab>>, min_items = 1,
         example = json!(["keywords", "plan", "overview"]))]
     tabs: SharedTabs,
@@ -38,13 +40,13 @@ impl CreateShareLinkRequest {
     /// Every field's problem at once, as `POST /jobs` reports them.
     fn parse(body: &JsonBody) -> Result<Self, ApiError> {
         let tabs = match body.get("tabs") {
-            None => Ok(SharedTabs::all()),
+            None => Ok(SharedTabs::shared_by_default()),
             Some(Value::Array(items)) => items
                 .iter()
                 .map(|item| item.as_str().and_then(SharedTab::parse))
                 .collect::<Option<Vec<SharedTab>>>()
                 .and_then(SharedTabs::new)
-                .ok_or("must list one or more of keywords, clusters, plan, personas, overview"),
+                .ok_or("must list one or more of keywords, clusters, plan, personas, overview, changes"),
             Some(_) => Err("must be an array"),
         };
         let expires_in_days = match body.get("expiresInDays") {

@@ -7,7 +7,9 @@ use kr_core::dataset::KeywordRecord;
 use kr_core::domain::JobStatus;
 use kr_core::service::jobs::{CreateJobRequest, MAX_IDEMPOTENCY_KEY_CHARS};
 use kr_http::extract::QueryParams;
-use kr_query::{ClusterFilter, ClusterQuery, KeywordQuery, TopicQuery};
+use kr_query::{
+    ClusterFilter, ClusterQuery, KeywordQuery, TopicQuery, DEFAULT_CHANGE_LIMIT, MAX_CHANGE_LIMIT,
+};
 use serde_json::{json, Map, Value};
 use utoipa::openapi::path::{Parameter, ParameterIn};
 use utoipa::{IntoParams, PartialSchema};
@@ -162,6 +164,21 @@ pub fn content_plan() -> Map<String, Value> {
     let mut properties = parameters(TopicQuery::into_params(query));
     properties.extend(parameters(ClusterFilter::into_params(query)));
     properties.insert("jobId".into(), job_id());
+    object(properties, &["jobId"])
+}
+
+pub fn job_changes() -> Map<String, Value> {
+    let properties = Map::from_iter([
+        ("jobId".to_string(), job_id()),
+        (
+            "since".to_string(),
+            json!({"type": "string", "format": "uuid", "description": "The earlier job to compare with (same primary domain, language and location); the previous completed run when absent."}),
+        ),
+        (
+            "limit".to_string(),
+            json!({"type": "integer", "minimum": 1, "maximum": MAX_CHANGE_LIMIT, "default": DEFAULT_CHANGE_LIMIT, "description": "Items per list."}),
+        ),
+    ]);
     object(properties, &["jobId"])
 }
 

@@ -9,7 +9,10 @@ use kr_core::service::jobs::{self, CreateJobRequest, JobView};
 use kr_http::auth::Principal;
 use kr_http::extract::{viewable_job, QueryParams, Viewer};
 use kr_http::ApiError;
-use kr_query::{ClusterFilter, ClusterQuery, KeywordQuery, Results, TopicQuery};
+use kr_query::{
+    job_changes, ChangeQuery, ChangeSources, ClusterFilter, ClusterQuery, KeywordQuery, Results,
+    TopicQuery, DEFAULT_CHANGE_LIMIT,
+};
 use serde_json::{json, Map, Value};
 
 use crate::schemas::{
@@ -29,11 +32,12 @@ pub enum Tool {
     ContentPlan,
     GetPersonas,
     GetReferences,
+    JobChanges,
     GetBalances,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 11] = [
+    pub const ALL: [Tool; 12] = [
         Self::CreateJob,
         Self::GetJob,
         Self::ListJobs,
@@ -44,6 +48,7 @@ impl Tool {
         Self::ContentPlan,
         Self::GetPersonas,
         Self::GetReferences,
+        Self::JobChanges,
         Self::GetBalances,
     ];
 
@@ -59,6 +64,7 @@ impl Tool {
             Self::ContentPlan => "content_plan",
             Self::GetPersonas => "get_personas",
             Self::GetReferences => "get_references",
+            Self::JobChanges => "job_changes",
             Self::GetBalances => "get_balances",
         }
     }
@@ -79,6 +85,7 @@ impl Tool {
             Self::ContentPlan => "A completed job's content plan: topics (a pillar cluster and its supporting clusters), each with its clusters and what to do for each on the primary site: `create` a page, `improve` `targetUrl` (at `targetPosition`), or `consolidate` the `cannibalizingUrls`; competitors' best positions per cluster. Paged by topic (default 5), sorted like GET /api/v1/jobs/{jobId}/topics; `action`, `intent` and `topicId` filter the clusters shown.",
             Self::GetPersonas => "A completed job's audience personas, each with its goals, pain points and best keywords.",
             Self::GetReferences => "Previews (title, description, image, link) of the job's sites, primary first.",
+            Self::JobChanges => "What changed in a completed job since an earlier completed run of the same primary domain and market (GET /api/v1/jobs/{jobId}/changes): `since` names that job, else the previous run. Keywords new and lost, measured volume moves, the site's position gains and losses per keyword and per cluster, clusters and topics new and gone, a one-paragraph summary, and the site's average position and visible volume per run (history, oldest first). Lists hold at most `limit` items (default 20); `counts` are whole.",
             Self::GetBalances => "The account's plan, runs left (credits_balance) and new primary domains left (domains_balance).",
         }
     }
@@ -93,6 +100,7 @@ impl Tool {
             Self::ClusterKeywords => schemas::cluster_keywords(),
             Self::ClusterBrief => schemas::cluster_brief(),
             Self::ContentPlan => schemas::content_plan(),
+            Self::JobChanges => schemas::job_changes(),
             Self::GetBalances => schemas::no_arguments(),
         }
     }
@@ -290,6 +298,15 @@ pub async fn run(
         }
         Tool::GetPersonas => to_value(results.personas(&job().await?).await?),
         Tool::GetReferences => to_value(results.references(&job().await?).await?),
+        Tool::JobChanges => {
+            let query = ChangeQuery::parse(&query_params(args, DEFAULT_CHANGE_LIMIT)?)?;
+            let sources = ChangeSources {
+                results: &results,
+                jobs: state.jobs.as_ref(),
+                config: &state.config,
+            };
+            to_value(job_changes(&sources, Viewer(Some(caller)), &job().await?, &query).await?)
+        }
         Tool::GetBalances => {
             let user = state
                 .users

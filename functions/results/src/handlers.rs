@@ -7,8 +7,8 @@ use kr_http::ApiError;
 
 use crate::ResultsState;
 use kr_query::{
-    ClusterPage, ClusterQuery, KeywordPage, KeywordQuery, PersonaList, ReferenceList, Results,
-    TopicPage, TopicQuery,
+    job_changes, ChangeQuery, ChangeSources, ClusterPage, ClusterQuery, JobChanges, KeywordPage,
+    KeywordQuery, PersonaList, ReferenceList, Results, TopicPage, TopicQuery,
 };
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
@@ -180,4 +180,47 @@ pub async fn references(
 ) -> Result<Json<ReferenceList>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     Ok(Json(results(&state).references(&job).await?))
+}
+
+/// What changed since an earlier completed run of the same primary domain and market:
+/// `since` names it (a job of the caller's), else the caller's previous completed run of that
+/// domain and market (the job's owner's, for a demo job). Keywords new and lost, volume moves
+/// of at least 20 % and 10 searches (measured volumes only: estimates are not compared), the
+/// primary site's organic position moves per keyword and per cluster (an unranked side counts
+/// as 101), clusters and topics new and gone (a cluster continues an earlier one holding at
+/// least half of the smaller one's keywords, or of the same name), a summary, and the site's
+/// visibility per run (at most 12 runs) for a chart. Each list holds at most `limit` items
+/// (default 20, at most 200); `counts` are whole. Without an earlier run, `since` is `null`
+/// and the lists are empty.
+#[utoipa::path(
+    get,
+    path = "/api/v1/jobs/{jobId}/changes",
+    tag = "results",
+    params(
+        ("jobId" = String, Path, format = Uuid),
+        ("since" = Option<String>, Query, format = Uuid, description = "The earlier job to compare with: the same primary domain, language and location."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "Items per list (default 20)."),
+    ),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The changes", body = JobChanges),
+        (status = 400, description = "Invalid query parameter, or `since` is this job or a job of another domain or market (named in details)", body = ErrorBody),
+        (status = 404, description = "No such job (or `since` job), or not yours", body = ErrorBody),
+        (status = 409, description = "The job (or the `since` job) has not completed", body = ErrorBody),
+    )
+)]
+pub async fn changes(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    PathParams([job_id]): PathParams<1>,
+    query: QueryParams,
+) -> Result<Json<JobChanges>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    let query = ChangeQuery::parse(&query)?;
+    let sources = ChangeSources {
+        results: &results(&state),
+        jobs: state.jobs.as_ref(),
+        config: &state.config,
+    };
+    Ok(Json(job_changes(&sources, viewer, &job, &query).await?))
 }

@@ -1,5 +1,5 @@
 //! The results function: a job's keywords (filtered, sorted, paged), clusters and their
-//! keywords, topics, personas and site references. Owner or demo job; everyone else gets 404.
+//! keywords, topics, personas, site references, and what changed since an earlier run. Owner or demo job; everyone else gets 404.
 
 mod handlers;
 
@@ -50,6 +50,7 @@ pub fn api() -> OpenApiRouter<ResultsState> {
         .routes(routes!(handlers::topics))
         .routes(routes!(handlers::personas))
         .routes(routes!(handlers::references))
+        .routes(routes!(handlers::changes))
 }
 
 pub fn router(state: ResultsState) -> Router {

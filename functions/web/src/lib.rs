@@ -12,6 +12,7 @@
 
 pub mod charts;
 pub mod format;
+mod history_chart;
 
 mod assets;
 mod layout;
@@ -165,10 +166,14 @@ pub fn render_job_page(
     dataset: Option<&kr_query::IndexedDataset>,
     raw_query: &str,
 ) -> Response {
+    let loaded = pages::job::Loaded {
+        dataset,
+        references: &[],
+        changes: None,
+    };
     pages::job::render(
         job,
-        dataset,
-        &[],
+        loaded,
         raw_query,
         pages::job::Audience::Dashboard(None),
     )

@@ -4,6 +4,7 @@
 //! so a filter means the same in both.
 
 mod cache;
+mod changes;
 mod clusters;
 mod columns;
 #[cfg(test)]
@@ -16,6 +17,11 @@ mod sorting;
 mod topics;
 
 pub use cache::DatasetCache;
+pub use changes::{
+    job_changes, ChangeCounts, ChangeQuery, ChangeSources, ClusterChange, ClusterMove, JobChanges,
+    KeywordChange, PositionMove, RunPoint, TopicChange, VolumeMove, DEFAULT_CHANGE_LIMIT,
+    HISTORY_RUNS, MAX_CHANGE_LIMIT,
+};
 pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
 pub use plan::{content_plan, PlanEntry, PlanSlice};
 pub use query::{

@@ -49,11 +49,23 @@ pub async fn open(
         Ok(references) => references,
         Err(err) => return layout::internal_error(err),
     };
+    let raw = raw.as_deref().unwrap_or("");
+    let loaded = if link.tabs.contains(SharedTab::Changes) {
+        match job::changes::load(&state, &job, raw, job::changes::Asker::Anyone).await {
+            Ok(loaded) => loaded,
+            Err(page) => return page,
+        }
+    } else {
+        None
+    };
     job::render(
         &job,
-        Some(&dataset),
-        &references,
-        raw.as_deref().unwrap_or(""),
+        job::Loaded {
+            dataset: Some(&dataset),
+            references: &references,
+            changes: loaded.as_ref(),
+        },
+        raw,
         Audience::Shared {
             token: &token,
             tabs: &link.tabs,
@@ -114,7 +126,7 @@ fn render(
         html! {
             section.card {
                 h1 { "Share " (job.primary_domain.as_str()) }
-                p.muted { "A share link shows this job's results, the tabs you choose, to anyone who has the link: no sign-in, nothing of your account and no other job. It stops working when it expires or when you revoke it." }
+                p.muted { "A share link shows this job's results, the tabs you choose, to anyone who has the link: no sign-in, nothing of your account and no other job (the changes tab, when chosen, compares the job with this domain's earlier runs). It stops working when it expires or when you revoke it." }
                 @if let Some(url) = created {
                     div.secret role="status" {
                         p { strong { "Your new link." } " Copy it now: it is shown this once and only its hash is kept." }
@@ -129,7 +141,7 @@ fn render(
                     fieldset {
                         legend { "Tabs to show" }
                         @for tab in SharedTab::ALL {
-                            label { input type="checkbox" name=(tab.as_str()) value="on" checked; " " (tab.as_str()) }
+                            label { input type="checkbox" name=(tab.as_str()) value="on" checked[SharedTab::SHARED_BY_DEFAULT.contains(&tab)]; " " (tab.as_str()) }
                         }
                     }
                     label for="share-days" { "Works for (days)" }

@@ -20,8 +20,8 @@ pub use brief::{
 pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
 pub use records::{
-    ArchivedKeywordRecord, ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch,
-    Persona, Ranking, RankingKind, ESTIMATE_SOURCE,
+    bare_domain, best_organic_position, ArchivedKeywordRecord, ClusterRecord, Intent,
+    KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind, ESTIMATE_SOURCE,
 };
 pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 

@@ -132,10 +132,12 @@ impl ActionCounts {
 }
 
 /// Clusters grouped as a pillar page and its supporting pages would be.
+// `Default` is a base for records built field by field.
 #[derive(
     ToSchema,
     Debug,
     Clone,
+    Default,
     PartialEq,
     Serialize,
     Deserialize,

@@ -180,6 +180,27 @@ impl KeywordRecord {
     pub fn is_estimate(&self) -> bool {
         self.metrics_source == ESTIMATE_SOURCE
     }
+
+    /// The best organic position of `domain` (any form: "www." and case ignored).
+    pub fn organic_position(&self, domain: &str) -> Option<u32> {
+        best_organic_position(&self.rankings, domain)
+    }
+}
+
+/// A domain as compared: lowercase, no "www.", no final dot.
+pub fn bare_domain(domain: &str) -> String {
+    let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    lower.strip_prefix("www.").unwrap_or(&lower).to_string()
+}
+
+/// The best organic position of `domain` among `rankings`; ads never count.
+pub fn best_organic_position(rankings: &[Ranking], domain: &str) -> Option<u32> {
+    let wanted = bare_domain(domain);
+    rankings
+        .iter()
+        .filter(|r| r.kind == RankingKind::Organic && bare_domain(&r.domain) == wanted)
+        .map(|r| r.position)
+        .min()
 }
 
 // `Default` is an empty, unplanned cluster: a base for records built field by field.

@@ -27,11 +27,24 @@ pub enum SharedTab {
     Plan,
     Personas,
     Overview,
+    /// What changed since the previous run of the same domain and market.
+    Changes,
 }
 
 impl SharedTab {
     /// In the dashboard's order.
-    pub const ALL: [SharedTab; 5] = [
+    pub const ALL: [SharedTab; 6] = [
+        SharedTab::Keywords,
+        SharedTab::Clusters,
+        SharedTab::Plan,
+        SharedTab::Personas,
+        SharedTab::Overview,
+        SharedTab::Changes,
+    ];
+
+    /// What a share link shows when no tabs are chosen: this job's results. The changes tab
+    /// came later and reads the account's other runs, so it is shown only when chosen.
+    pub const SHARED_BY_DEFAULT: [SharedTab; 5] = [
         SharedTab::Keywords,
         SharedTab::Clusters,
         SharedTab::Plan,
@@ -47,6 +60,7 @@ impl SharedTab {
             SharedTab::Plan => "plan",
             SharedTab::Personas => "personas",
             SharedTab::Overview => "overview",
+            SharedTab::Changes => "changes",
         }
     }
 
@@ -63,6 +77,11 @@ pub struct SharedTabs(Vec<SharedTab>);
 impl SharedTabs {
     pub fn all() -> Self {
         Self(SharedTab::ALL.to_vec())
+    }
+
+    /// A share link's tabs when none are chosen.
+    pub fn shared_by_default() -> Self {
+        Self(SharedTab::SHARED_BY_DEFAULT.to_vec())
     }
 
     /// `None` for an empty choice.

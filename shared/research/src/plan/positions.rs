@@ -3,16 +3,11 @@
 
 use std::collections::HashMap;
 
+pub(crate) use kr_core::dataset::bare_domain;
 use kr_core::dataset::{KeywordRecord, RankingKind, SitePosition};
 
 use crate::clusters::normalize_url;
 use crate::text::web_address::{belongs, host_of};
-
-/// A domain as compared: lowercase, no "www.", no final dot.
-pub(crate) fn bare_domain(domain: &str) -> String {
-    let lower = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    lower.strip_prefix("www.").unwrap_or(&lower).to_string()
-}
 
 /// Per site of `domains` (bare), each of its pages that ranks for some of the keywords with
 /// its best position, best first (ties by address).

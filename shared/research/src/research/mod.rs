@@ -29,11 +29,12 @@ use crate::personas::{
     OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
     SiteProfile,
 };
-use crate::plan::{bare_domain, plan, PageOutline, PlanSites};
+use crate::plan::{plan, PageOutline, PlanSites};
 use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::serp_page::weak_spots;
 use crate::text::Language;
 use crate::PageContent;
+use kr_core::dataset::best_organic_position;
 pub use kr_core::dataset::{
     ClusterRecord, KeywordRecord, Persona, Ranking, RankingKind, TopicRecord,
 };
@@ -288,12 +289,7 @@ fn assign_personas(keywords: &mut [KeywordRecord], set: &PersonaSet) {
 
 /// The primary domain's best position among a keyword's rankings ("www." ignored).
 fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Option<u32> {
-    let primary = bare_domain(primary_domain?);
-    rankings
-        .iter()
-        .filter(|r| r.kind == RankingKind::Organic && bare_domain(&r.domain) == primary)
-        .map(|r| r.position)
-        .min()
+    best_organic_position(rankings, primary_domain?)
 }
 
 /// A cluster's record from its member keywords, before the plan fills its plan fields.

@@ -2,6 +2,7 @@
 //! content plan, personas, overview). Readable by its owner, and by anyone for a demo job.
 
 pub mod brief;
+pub mod changes;
 mod clusters;
 mod keywords;
 mod overview;
@@ -38,6 +39,7 @@ fn title(tab: SharedTab) -> &'static str {
         SharedTab::Plan => "Content plan",
         SharedTab::Personas => "Personas",
         SharedTab::Overview => "Overview",
+        SharedTab::Changes => "Changes",
     }
 }
 
@@ -61,6 +63,8 @@ struct View<'a> {
     tabs: &'a SharedTabs,
     /// Seen through a share link: no briefs or export, which need an account.
     shared: bool,
+    /// Read for the changes tab only.
+    changes: Option<&'a changes::Loaded>,
 }
 
 impl View<'_> {
@@ -134,23 +138,43 @@ pub async fn show(
         Ok(references) => references,
         Err(err) => return layout::internal_error(err),
     };
+    let raw = raw.as_deref().unwrap_or("");
+    let asker = match &user {
+        Some(user) => changes::Asker::Visitor(user.id),
+        // The demo job's visitors without an account see the changes since its last run.
+        None => changes::Asker::Anyone,
+    };
+    let loaded = match changes::load(&state, &job, raw, asker).await {
+        Ok(loaded) => loaded,
+        Err(page) => return page,
+    };
     render(
         &job,
-        dataset.as_deref(),
-        &references,
-        raw.as_deref().unwrap_or(""),
+        Loaded {
+            dataset: dataset.as_deref(),
+            references: &references,
+            changes: loaded.as_ref(),
+        },
+        raw,
         Audience::Dashboard(user.as_ref()),
     )
 }
 
+/// What the page shows, read before rendering.
+pub struct Loaded<'a> {
+    pub dataset: Option<&'a IndexedDataset>,
+    pub references: &'a [Option<Reference>],
+    /// Read only when the changes tab is asked for.
+    pub changes: Option<&'a changes::Loaded>,
+}
+
 /// The page from what was read: no I/O, so its cost can be measured on its own.
-pub fn render(
-    job: &Job,
-    dataset: Option<&IndexedDataset>,
-    references: &[Option<Reference>],
-    raw_query: &str,
-    audience: Audience,
-) -> Response {
+pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) -> Response {
+    let Loaded {
+        dataset,
+        references,
+        changes,
+    } = loaded;
     let params = Params::parse(raw_query);
     let every_tab = SharedTabs::all();
     let (base, tabs, user, shared) = match audience {
@@ -175,6 +199,7 @@ pub fn render(
                 base: &base,
                 tabs,
                 shared,
+                changes,
             };
             let (status, markup) = match tab {
                 SharedTab::Keywords => keywords::render(&view),
@@ -182,6 +207,7 @@ pub fn render(
                 SharedTab::Plan => plan::render(&view),
                 SharedTab::Personas => (StatusCode::OK, personas::render(&view)),
                 SharedTab::Overview => (StatusCode::OK, overview::render(&view)),
+                SharedTab::Changes => (StatusCode::OK, changes::render(&view, view.changes)),
             };
             (
                 status,

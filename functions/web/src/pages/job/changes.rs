@@ -1,0 +1,250 @@
+//! What changed since an earlier run of the same domain and market: the summary, the site's
+//! visibility per run, the biggest winners and losers, keywords and clusters new and gone.
+//! Read before rendering (`load`), since it reads the account's other runs.
+
+use axum::response::Response;
+use kr_core::domain::{Job, SharedTab};
+use kr_http::auth::{AuthMethod, Principal};
+use kr_http::extract::{QueryParams, Viewer};
+use kr_query::{
+    job_changes, ChangeQuery, ChangeSources, JobChanges, KeywordChange, PositionMove, Results,
+};
+use maud::{html, Markup};
+
+use super::View;
+use crate::format;
+use crate::history_chart;
+use crate::layout;
+use crate::WebState;
+
+/// The tab's data: the changes, or why they cannot be shown (a bad `since`, a run not
+/// finished), said on the tab.
+pub type Loaded = Result<JobChanges, String>;
+
+/// Who asks: a signed-in visitor may pick the earlier run (`since`, one of theirs); anyone
+/// else (a share link's viewer, a demo job's visitor) sees the changes since the previous run.
+pub enum Asker {
+    Visitor(kr_core::domain::UserId),
+    Anyone,
+}
+
+/// The changes when the page shows the changes tab; `Err` with the page for a store failure.
+pub async fn load(
+    state: &WebState,
+    job: &Job,
+    raw_query: &str,
+    asker: Asker,
+) -> Result<Option<Loaded>, Response> {
+    let Ok(params) = QueryParams::parse(raw_query) else {
+        return Ok(None);
+    };
+    if params.value("tab") != Some(SharedTab::Changes.as_str()) {
+        return Ok(None);
+    }
+    let (viewer, params) = match asker {
+        Asker::Visitor(user_id) => (
+            Viewer(Some(Principal {
+                user_id,
+                method: AuthMethod::Session,
+            })),
+            params,
+        ),
+        Asker::Anyone => (Viewer(None), QueryParams::default()),
+    };
+    let query = match ChangeQuery::parse(&params) {
+        Ok(query) => query,
+        Err(refused) => return Ok(Some(Err(refused.message))),
+    };
+    let results = Results {
+        cache: &state.cache,
+        objects: state.objects.as_ref(),
+    };
+    let sources = ChangeSources {
+        results: &results,
+        jobs: state.jobs.as_ref(),
+        config: &state.config,
+    };
+    match job_changes(&sources, viewer, job, &query).await {
+        Ok(changes) => Ok(Some(Ok(changes))),
+        Err(err) if err.status().is_server_error() => Err(layout::internal_error(err.message)),
+        Err(refused) => Ok(Some(Err(refused.message))),
+    }
+}
+
+pub(super) fn render(view: &View, loaded: Option<&Loaded>) -> Markup {
+    let changes = match loaded {
+        Some(Ok(changes)) => changes,
+        Some(Err(problem)) => return html! { p.error role="alert" { (problem) } },
+        None => return html! { p.muted { "The changes could not be read." } },
+    };
+    html! {
+        div.changes {
+            p.summary { (changes.summary) }
+            @if !view.shared && changes.history.len() > 1 {
+                (other_runs(view, changes))
+            }
+            @if changes.history.len() > 1 {
+                section.history {
+                    h2 { "Visibility per run" }
+                    (history_chart::visibility(&changes.history))
+                }
+            } @else {
+                p.muted { "The chart of the site's visibility starts with the next run of this domain and market." }
+            }
+            @if changes.since.is_some() {
+                div.pair {
+                    (moves("Biggest winners", "No keyword moved up.", &changes.position_gains, changes.counts.position_gains))
+                    (moves("Biggest losers", "No keyword moved down.", &changes.position_losses, changes.counts.position_losses))
+                }
+                div.pair {
+                    (keyword_list("New keywords", &changes.new_keywords, changes.counts.new_keywords))
+                    (keyword_list("Lost keywords", &changes.lost_keywords, changes.counts.lost_keywords))
+                }
+                (volume_moves(changes))
+                div.pair {
+                    (cluster_list("New clusters", changes.new_clusters.iter().map(|c| (&c.name, c.keyword_count, c.total_search_volume)), changes.counts.new_clusters))
+                    (cluster_list("Gone clusters", changes.gone_clusters.iter().map(|c| (&c.name, c.keyword_count, c.total_search_volume)), changes.counts.gone_clusters))
+                }
+            }
+        }
+    }
+}
+
+/// Links to compare with each earlier run in the history instead.
+fn other_runs(view: &View, changes: &JobChanges) -> Markup {
+    let current = changes.since.as_ref().map(|run| run.job_id);
+    html! {
+        nav.runs aria-label="Compare with" {
+            "Compare with the run of "
+            @for run in changes.history.iter().filter(|run| run.job_id != changes.job_id).rev() {
+                @let date = run.completed_at.map(|at| at.format("%Y-%m-%d").to_string()).unwrap_or_default();
+                @if Some(run.job_id) == current {
+                    strong aria-current="true" { (date) }
+                } @else {
+                    a href={(view.base) "?tab=changes&since=" (run.job_id)} data-partial { (date) }
+                }
+                " "
+            }
+        }
+    }
+}
+
+fn position(position: Option<u32>) -> String {
+    position.map_or_else(|| "not in top 100".into(), |p| p.to_string())
+}
+
+fn shown_of(shown: usize, total: usize) -> Markup {
+    html! {
+        @if total > shown {
+            p.muted { "The " (format::count(shown)) " largest of " (format::count(total)) "." }
+        }
+    }
+}
+
+fn moves(title: &str, none: &str, moves: &[PositionMove], total: usize) -> Markup {
+    html! {
+        section {
+            h2 { (title) " " span.muted { "(" (format::count(total)) ")" } }
+            @if moves.is_empty() {
+                p.muted { (none) }
+            } @else {
+                div.table-wrap {
+                    table {
+                        thead { tr { th scope="col" { "Keyword" } th scope="col" .num { "Was" } th scope="col" .num { "Now" } th scope="col" .num { "Change" } } }
+                        tbody {
+                            @for moved in moves {
+                                tr {
+                                    th scope="row" { (moved.keyword) }
+                                    td.num { (position(moved.from)) }
+                                    td.num { (position(moved.to)) }
+                                    td.num class=(if moved.change > 0 { "gain" } else { "loss" }) { (format!("{:+}", moved.change)) }
+                                }
+                            }
+                        }
+                    }
+                }
+                (shown_of(moves.len(), total))
+            }
+        }
+    }
+}
+
+fn keyword_list(title: &str, keywords: &[KeywordChange], total: usize) -> Markup {
+    html! {
+        section {
+            h2 { (title) " " span.muted { "(" (format::count(total)) ")" } }
+            @if keywords.is_empty() {
+                p.muted { "None." }
+            } @else {
+                div.table-wrap {
+                    table {
+                        thead { tr { th scope="col" { "Keyword" } th scope="col" .num { "Volume" } th scope="col" .num { "Position" } } }
+                        tbody {
+                            @for keyword in keywords {
+                                tr {
+                                    th scope="row" { (keyword.keyword) }
+                                    td.num { (format::volume(keyword.search_volume)) }
+                                    td.num { (keyword.position.map_or_else(|| format::MISSING.to_string(), |p| p.to_string())) }
+                                }
+                            }
+                        }
+                    }
+                }
+                (shown_of(keywords.len(), total))
+            }
+        }
+    }
+}
+
+fn volume_moves(changes: &JobChanges) -> Markup {
+    html! {
+        section {
+            h2 { "Volume moves " span.muted { "(" (format::count(changes.counts.volume_moves)) ")" } }
+            @if !changes.volumes_compared {
+                p.muted { "Volumes are estimates in at least one of the two runs; estimates are not compared." }
+            } @else if changes.volume_moves.is_empty() {
+                p.muted { "No keyword's monthly volume moved by 20 % and 10 searches or more." }
+            } @else {
+                div.table-wrap {
+                    table {
+                        thead { tr { th scope="col" { "Keyword" } th scope="col" .num { "Was" } th scope="col" .num { "Now" } th scope="col" .num { "Change" } } }
+                        tbody {
+                            @for moved in &changes.volume_moves {
+                                tr {
+                                    th scope="row" { (moved.keyword) }
+                                    td.num { (format::volume(Some(moved.from))) }
+                                    td.num { (format::volume(Some(moved.to))) }
+                                    td.num class=(if moved.change > 0 { "gain" } else { "loss" }) { (if moved.change > 0 { "+" } else { "" }) (format::volume(Some(moved.change))) }
+                                }
+                            }
+                        }
+                    }
+                }
+                (shown_of(changes.volume_moves.len(), changes.counts.volume_moves))
+            }
+        }
+    }
+}
+
+fn cluster_list<'a>(
+    title: &str,
+    clusters: impl Iterator<Item = (&'a String, usize, i64)>,
+    total: usize,
+) -> Markup {
+    let clusters: Vec<_> = clusters.collect();
+    html! {
+        section {
+            h2 { (title) " " span.muted { "(" (format::count(total)) ")" } }
+            @if clusters.is_empty() {
+                p.muted { "None." }
+            } @else {
+                ul {
+                    @for (name, keywords, volume) in &clusters {
+                        li { (name) " " span.muted { "· " (format::counted(*keywords, "keyword")) " · " (format::volume(Some(*volume))) " searches" } }
+                    }
+                }
+                (shown_of(clusters.len(), total))
+            }
+        }
+    }
+}

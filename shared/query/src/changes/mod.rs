@@ -1,0 +1,342 @@
+//! What changed between two completed runs of one primary domain and market
+//! (`GET /jobs/{jobId}/changes`): keywords new and lost, volume moves, the primary site's
+//! position moves per keyword and per cluster, clusters and topics new and gone, a summary,
+//! and the site's visibility per run for the history chart.
+
+mod compare;
+mod summary;
+#[cfg(test)]
+mod tests;
+
+use chrono::{DateTime, Utc};
+use kr_core::config::Config;
+use kr_core::domain::{Job, JobId, JobStatus, UserId};
+use kr_core::store::JobStore;
+use kr_http::error::ErrorCode;
+use kr_http::extract::{viewable_job, QueryParams, Viewer};
+use kr_http::ApiError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{IndexedDataset, Results};
+use compare::{compare, RunView};
+
+pub const DEFAULT_CHANGE_LIMIT: u32 = 20;
+pub const MAX_CHANGE_LIMIT: u32 = 200;
+/// Runs in the history chart, this one included.
+pub const HISTORY_RUNS: usize = 12;
+/// The owner's completed jobs read to find the earlier runs, newest first.
+const JOBS_SCANNED: u32 = 500;
+
+/// `since` (a job id) and `limit` (items per list).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeQuery {
+    pub since: Option<JobId>,
+    pub limit: u32,
+}
+
+impl ChangeQuery {
+    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+        let (limit, _) = query.paging(MAX_CHANGE_LIMIT, DEFAULT_CHANGE_LIMIT)?;
+        let since = match query.value("since") {
+            None => None,
+            Some(raw) => Some(
+                raw.parse()
+                    .map_err(|_| ApiError::field("since", "must be a job id (a UUID)"))?,
+            ),
+        };
+        Ok(Self { since, limit })
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobChanges {
+    pub job_id: JobId,
+    /// The earlier run compared with; `null` when there is none (then every list is empty).
+    pub since: Option<RunPoint>,
+    /// One paragraph saying what moved.
+    pub summary: String,
+    /// Whole counts; each list below holds at most `limit` items.
+    pub counts: ChangeCounts,
+    /// By volume, highest first.
+    pub new_keywords: Vec<KeywordChange>,
+    pub lost_keywords: Vec<KeywordChange>,
+    /// False when either run's volumes are estimates: estimates are not compared.
+    pub volumes_compared: bool,
+    /// Volume moves of at least 20 % and 10 searches a month, largest first.
+    pub volume_moves: Vec<VolumeMove>,
+    /// The primary site's organic position per keyword kept, largest gain first.
+    pub position_gains: Vec<PositionMove>,
+    /// Largest loss first.
+    pub position_losses: Vec<PositionMove>,
+    /// The site's best position among a cluster's keywords, for clusters of both runs.
+    pub cluster_moves: Vec<ClusterMove>,
+    pub new_clusters: Vec<ClusterChange>,
+    /// Clusters of the earlier run (their ids are that job's) that no cluster continues.
+    pub gone_clusters: Vec<ClusterChange>,
+    pub new_topics: Vec<TopicChange>,
+    pub gone_topics: Vec<TopicChange>,
+    /// Completed runs of the same domain and market up to this one, oldest first (at most 12).
+    pub history: Vec<RunPoint>,
+}
+
+#[derive(Debug, Default, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeCounts {
+    pub new_keywords: usize,
+    pub lost_keywords: usize,
+    pub kept_keywords: usize,
+    pub volume_moves: usize,
+    pub position_gains: usize,
+    pub position_losses: usize,
+    pub cluster_moves: usize,
+    pub new_clusters: usize,
+    pub gone_clusters: usize,
+    pub new_topics: usize,
+    pub gone_topics: usize,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordChange {
+    pub keyword: String,
+    pub search_volume: Option<i64>,
+    /// The primary site's organic position in the run the keyword is in.
+    pub position: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeMove {
+    pub keyword: String,
+    pub from: i64,
+    pub to: i64,
+    pub change: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PositionMove {
+    pub keyword: String,
+    /// `null`: not in the top 100.
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    /// Positions gained (negative: lost), an unranked side counted as 101.
+    pub change: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterMove {
+    pub cluster_id: String,
+    pub previous_cluster_id: String,
+    pub name: String,
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    pub change: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterChange {
+    pub id: String,
+    pub name: String,
+    pub keyword_count: usize,
+    pub total_search_volume: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TopicChange {
+    pub id: String,
+    pub name: String,
+    pub cluster_count: usize,
+    pub total_search_volume: i64,
+}
+
+/// One run as the history chart plots it.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RunPoint {
+    pub job_id: JobId,
+    #[serde(serialize_with = "kr_core::time::option::serialize")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub completed_at: Option<DateTime<Utc>>,
+    pub keyword_count: usize,
+    /// Keywords the primary site ranks for (organic, top 100).
+    pub ranked_keywords: usize,
+    /// Its mean position over those; `null` when it ranks for none.
+    pub average_position: Option<f64>,
+    /// The monthly volume of the keywords it ranks for in the top 10.
+    pub visible_volume: i64,
+}
+
+impl RunPoint {
+    fn of(job: &Job, view: &RunView) -> Self {
+        let (ranked_keywords, average_position, visible_volume) = view.visibility();
+        Self {
+            job_id: job.id,
+            completed_at: job.completed_at,
+            keyword_count: view.keywords.len(),
+            ranked_keywords,
+            average_position: average_position.map(|p| (p * 10.0).round() / 10.0),
+            visible_volume,
+        }
+    }
+}
+
+fn same_market(a: &Job, b: &Job) -> bool {
+    a.primary_domain == b.primary_domain
+        && a.language_code == b.language_code
+        && a.location_code == b.location_code
+}
+
+fn not_completed() -> ApiError {
+    ApiError::new(
+        ErrorCode::JobNotReady,
+        "Changes are available once both jobs have completed.",
+    )
+}
+
+/// The owner's completed runs of `job`'s domain and market that completed before it, newest
+/// first, from the newest `JOBS_SCANNED` completed jobs (one read of the status index).
+async fn earlier_runs(jobs: &dyn JobStore, owner: UserId, job: &Job) -> Result<Vec<Job>, ApiError> {
+    let page = jobs
+        .list_jobs(owner, Some(JobStatus::Completed), JOBS_SCANNED, 0)
+        .await?;
+    let mut earlier: Vec<Job> = page
+        .jobs
+        .into_iter()
+        .filter(|other| other.id != job.id && same_market(other, job))
+        .filter(|other| other.completed_at <= job.completed_at)
+        .collect();
+    earlier.sort_by(|a, b| b.completed_at.cmp(&a.completed_at));
+    Ok(earlier)
+}
+
+/// Where the changes of a job are read from.
+pub struct ChangeSources<'a> {
+    pub results: &'a Results<'a>,
+    pub jobs: &'a dyn JobStore,
+    pub config: &'a Config,
+}
+
+/// The changes of `job` (which `viewer` may read) since `query.since` (a job `viewer` may
+/// read, of the same owner, domain and market), else since the owner's previous completed run
+/// of that domain and market.
+pub async fn job_changes(
+    sources: &ChangeSources<'_>,
+    viewer: Viewer,
+    job: &Job,
+    query: &ChangeQuery,
+) -> Result<JobChanges, ApiError> {
+    let (results, jobs, limit) = (sources.results, sources.jobs, query.limit);
+    let since = match query.since {
+        Some(id) => Some(viewable_job(jobs, sources.config, viewer, &id.to_string()).await?),
+        None => None,
+    };
+    let Some(current) = results.dataset(job).await? else {
+        return Err(not_completed());
+    };
+    let domain = job.primary_domain.as_str();
+    if let Some(other) = &since {
+        // Another account's job (a demo job is readable by all) is not this one's history.
+        if other.owner != job.owner {
+            return Err(ApiError::not_found("Job"));
+        }
+        if other.id == job.id {
+            return Err(ApiError::field("since", "is this job; name an earlier run"));
+        }
+        if !same_market(other, job) {
+            return Err(ApiError::field(
+                "since",
+                format!(
+                    "is a job of another domain or market; this job is {domain}, language {}, location {}",
+                    job.language_code, job.location_code
+                ),
+            ));
+        }
+    }
+    let earlier = earlier_runs(jobs, job.owner, job).await?;
+    let baseline = match since {
+        Some(other) => Some(other),
+        None => earlier.first().cloned(),
+    };
+    let view = |dataset: &IndexedDataset| {
+        RunView::new(
+            dataset.keywords(),
+            &dataset.clusters,
+            &dataset.topics,
+            domain,
+        )
+    };
+    let now = view(&current);
+    let mut history = vec![RunPoint::of(job, &now)];
+    for run in earlier.iter().take(HISTORY_RUNS - 1) {
+        if let Some(dataset) = results.dataset(run).await? {
+            history.push(RunPoint::of(run, &view(&dataset)));
+        }
+    }
+    history.reverse();
+    let Some(baseline) = baseline else {
+        return Ok(JobChanges::without_baseline(job, history));
+    };
+    let previous = results
+        .dataset(&baseline)
+        .await?
+        .ok_or_else(not_completed)?;
+    let before = view(&previous);
+    let differences = compare(&now, &before);
+    let since = RunPoint::of(&baseline, &before);
+    let summary = summary::paragraph(&differences, &since, &history[history.len() - 1]);
+    let take = |n: usize| n.min(limit as usize);
+    let mut differences = differences;
+    let counts = differences.counts();
+    Ok(JobChanges {
+        job_id: job.id,
+        summary,
+        counts,
+        volumes_compared: differences.volumes_compared,
+        new_keywords: truncated(&mut differences.new_keywords, take),
+        lost_keywords: truncated(&mut differences.lost_keywords, take),
+        volume_moves: truncated(&mut differences.volume_moves, take),
+        position_gains: truncated(&mut differences.position_gains, take),
+        position_losses: truncated(&mut differences.position_losses, take),
+        cluster_moves: truncated(&mut differences.cluster_moves, take),
+        new_clusters: truncated(&mut differences.new_clusters, take),
+        gone_clusters: truncated(&mut differences.gone_clusters, take),
+        new_topics: truncated(&mut differences.new_topics, take),
+        gone_topics: truncated(&mut differences.gone_topics, take),
+        since: Some(since),
+        history,
+    })
+}
+
+fn truncated<T>(list: &mut Vec<T>, take: impl Fn(usize) -> usize) -> Vec<T> {
+    list.truncate(take(list.len()));
+    std::mem::take(list)
+}
+
+impl JobChanges {
+    fn without_baseline(job: &Job, history: Vec<RunPoint>) -> Self {
+        Self {
+            job_id: job.id,
+            since: None,
+            summary: summary::no_baseline(job),
+            counts: ChangeCounts::default(),
+            new_keywords: Vec::new(),
+            lost_keywords: Vec::new(),
+            volumes_compared: false,
+            volume_moves: Vec::new(),
+            position_gains: Vec::new(),
+            position_losses: Vec::new(),
+            cluster_moves: Vec::new(),
+            new_clusters: Vec::new(),
+            gone_clusters: Vec::new(),
+            new_topics: Vec::new(),
+            gone_topics: Vec::new(),
+            history,
+        }
+    }
+}

@@ -1,0 +1,254 @@
+use kr_core::dataset::{ClusterRecord, KeywordRecord, Ranking, RankingKind, TopicRecord};
+
+use super::compare::{compare, RunView};
+
+const SITE: &str = "ridgeline-roofing.com";
+
+/// A keyword with a measured volume, a cluster, and the site's position if any.
+fn keyword(text: &str, volume: i64, cluster: &str, position: Option<u32>) -> KeywordRecord {
+    KeywordRecord {
+        keyword: text.into(),
+        search_volume: Some(volume),
+        metrics_source: "dataforseo".into(),
+        cluster_id: cluster.into(),
+        topic_id: Some(format!("t-{cluster}")),
+        rankings: position
+            .map(|position| Ranking {
+                domain: format!("www.{SITE}"),
+                position,
+                url: format!("https://www.{SITE}/"),
+                kind: RankingKind::Organic,
+            })
+            .into_iter()
+            .collect(),
+        ..KeywordRecord::default()
+    }
+}
+
+fn cluster(id: &str, name: &str) -> ClusterRecord {
+    ClusterRecord {
+        id: id.into(),
+        name: name.into(),
+        ..ClusterRecord::default()
+    }
+}
+
+fn topic(id: &str, name: &str) -> TopicRecord {
+    TopicRecord {
+        id: id.into(),
+        name: name.into(),
+        ..TopicRecord::default()
+    }
+}
+
+fn run(keywords: Vec<KeywordRecord>, clusters: &[(&str, &str)]) -> RunView {
+    let cluster_records: Vec<_> = clusters
+        .iter()
+        .map(|(id, name)| cluster(id, name))
+        .collect();
+    let topics: Vec<_> = clusters
+        .iter()
+        .map(|(id, name)| topic(&format!("t-{id}"), name))
+        .collect();
+    RunView::new(keywords.into_iter(), &cluster_records, &topics, SITE)
+}
+
+fn texts<T>(items: &[T], text: impl Fn(&T) -> &str) -> Vec<String> {
+    items.iter().map(|item| text(item).to_string()).collect()
+}
+
+#[test]
+fn new_and_lost_keywords_are_exactly_those_in_one_run_only() {
+    let before = run(
+        vec![
+            keyword("roof repair", 1000, "c-1", None),
+            keyword("gutter cleaning", 300, "c-2", None),
+        ],
+        &[("c-1", "roof repair"), ("c-2", "gutter cleaning")],
+    );
+    let now = run(
+        vec![
+            keyword("Roof  Repair", 1000, "c-1", None),
+            keyword("skylight repair", 90, "c-3", None),
+            keyword("metal roofing", 880, "c-4", None),
+        ],
+        &[
+            ("c-1", "roof repair"),
+            ("c-3", "skylight repair"),
+            ("c-4", "metal roofing"),
+        ],
+    );
+    let changes = compare(&now, &before);
+    assert_eq!(
+        texts(&changes.new_keywords, |k| &k.keyword),
+        ["metal roofing", "skylight repair"],
+        "by volume, highest first"
+    );
+    assert_eq!(
+        texts(&changes.lost_keywords, |k| &k.keyword),
+        ["gutter cleaning"]
+    );
+    assert_eq!(
+        changes.kept_keywords, 1,
+        "case and spacing aside, one keyword is kept"
+    );
+    assert_eq!(
+        texts(&changes.new_clusters, |c| &c.name),
+        ["metal roofing", "skylight repair"]
+    );
+    assert_eq!(
+        texts(&changes.gone_clusters, |c| &c.name),
+        ["gutter cleaning"]
+    );
+    assert_eq!(
+        texts(&changes.gone_topics, |t| &t.name),
+        ["gutter cleaning"]
+    );
+}
+
+#[test]
+fn volume_moves_need_a_fifth_and_ten_searches_and_estimates_are_never_compared() {
+    let before = run(
+        vec![
+            keyword("a", 100, "c-1", None),
+            keyword("b", 100, "c-1", None),
+            keyword("c", 30, "c-1", None),
+            keyword("d", 0, "c-1", None),
+        ],
+        &[("c-1", "a")],
+    );
+    let now = run(
+        vec![
+            keyword("a", 120, "c-1", None), // +20 %: a move
+            keyword("b", 119, "c-1", None), // +19 %: none
+            keyword("c", 39, "c-1", None),  // +30 % but 9 searches: none
+            keyword("d", 10, "c-1", None),  // from nothing, 10 searches: a move
+        ],
+        &[("c-1", "a")],
+    );
+    let changes = compare(&now, &before);
+    assert!(changes.volumes_compared);
+    assert_eq!(texts(&changes.volume_moves, |m| &m.keyword), ["a", "d"]);
+    assert_eq!(
+        (changes.volume_moves[0].from, changes.volume_moves[0].to),
+        (100, 120)
+    );
+
+    let mut estimated = keyword("a", 500, "c-1", None);
+    estimated.metrics_source = "estimate".into();
+    let now = run(vec![estimated], &[("c-1", "a")]);
+    let changes = compare(&now, &before);
+    assert!(!changes.volumes_compared);
+    assert!(changes.volume_moves.is_empty());
+}
+
+#[test]
+fn position_moves_count_an_unranked_side_as_101_and_sort_by_size() {
+    let before = run(
+        vec![
+            keyword("up", 10, "c-1", Some(9)),
+            keyword("down", 10, "c-1", Some(2)),
+            keyword("entered", 10, "c-1", None),
+            keyword("left", 10, "c-1", Some(40)),
+            keyword("still", 10, "c-1", Some(5)),
+        ],
+        &[("c-1", "up")],
+    );
+    let now = run(
+        vec![
+            keyword("up", 10, "c-1", Some(3)),
+            keyword("down", 10, "c-1", Some(7)),
+            keyword("entered", 10, "c-1", Some(51)),
+            keyword("left", 10, "c-1", None),
+            keyword("still", 10, "c-1", Some(5)),
+        ],
+        &[("c-1", "up")],
+    );
+    let changes = compare(&now, &before);
+    assert_eq!(
+        texts(&changes.position_gains, |m| &m.keyword),
+        ["entered", "up"]
+    );
+    assert_eq!(changes.position_gains[0].change, 50);
+    assert_eq!(changes.position_gains[1].change, 6);
+    assert_eq!(
+        texts(&changes.position_losses, |m| &m.keyword),
+        ["left", "down"]
+    );
+    assert_eq!(changes.position_losses[0].change, -61);
+    assert_eq!(changes.position_losses[0].to, None);
+    let cluster = &changes.cluster_moves[..];
+    assert_eq!(
+        cluster.len(),
+        1,
+        "the cluster's best position went from 2 to 3"
+    );
+    assert_eq!(
+        (cluster[0].from, cluster[0].to, cluster[0].change),
+        (Some(2), Some(3), -1)
+    );
+}
+
+#[test]
+fn a_cluster_continues_under_a_new_id_and_name_when_it_keeps_half_its_keywords() {
+    let before = run(
+        vec![
+            keyword("roof repair", 100, "c-1", Some(12)),
+            keyword("roof repairs", 50, "c-1", None),
+            keyword("fix roof", 40, "c-1", None),
+            keyword("roof leak", 40, "c-2", None),
+        ],
+        &[("c-1", "roof repair"), ("c-2", "roof leak")],
+    );
+    let now = run(
+        vec![
+            keyword("roof repair", 100, "c-7", Some(4)),
+            keyword("roof repairs", 50, "c-7", None),
+            keyword("roof repair cost", 40, "c-7", None),
+            keyword("roof leak", 40, "c-9", None),
+        ],
+        &[("c-7", "repair roof"), ("c-9", "Roof Leak")],
+    );
+    let changes = compare(&now, &before);
+    assert!(
+        changes.new_clusters.is_empty(),
+        "{:?}",
+        changes.new_clusters
+    );
+    assert!(
+        changes.gone_clusters.is_empty(),
+        "{:?}",
+        changes.gone_clusters
+    );
+    assert_eq!(changes.cluster_moves.len(), 1);
+    let moved = &changes.cluster_moves[0];
+    assert_eq!(
+        (
+            moved.cluster_id.as_str(),
+            moved.previous_cluster_id.as_str()
+        ),
+        ("c-7", "c-1")
+    );
+    assert_eq!((moved.from, moved.to, moved.change), (Some(12), Some(4), 8));
+}
+
+#[test]
+fn identical_runs_differ_in_nothing() {
+    let records = || {
+        vec![
+            keyword("roof repair", 100, "c-1", Some(12)),
+            keyword("gutter cleaning", 100, "c-2", None),
+        ]
+    };
+    let clusters = [("c-1", "roof repair"), ("c-2", "gutter cleaning")];
+    let changes = compare(&run(records(), &clusters), &run(records(), &clusters));
+    let counts = changes.counts();
+    assert_eq!(counts.kept_keywords, 2);
+    assert_eq!(
+        counts,
+        super::ChangeCounts {
+            kept_keywords: 2,
+            ..Default::default()
+        }
+    );
+}
