@@ -129,6 +129,25 @@ pub async fn user_with_key(store: &DynamoStore, credits: i64, domains: i64) -> (
     (user, key.expose().to_string())
 }
 
+/// The session cookie (`name=value`) of a signed-in user, through the dashboard's sign-in
+/// form; the cookie must be `HttpOnly` and `SameSite=Lax`.
+pub async fn web_session(app: &axum::Router, email: &str) -> String {
+    let body =
+        serde_urlencoded::to_string([("email", email), ("password", TEST_PASSWORD)]).unwrap();
+    let reply = Call::post("/login")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .raw_body(body)
+        .send(app)
+        .await;
+    assert_eq!(reply.status, 303, "{}", reply.text);
+    let cookie = reply.header("set-cookie").expect("a session cookie");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    cookie.split(';').next().unwrap().to_string()
+}
+
 /// A request to a router mounted in-process, as API Gateway would deliver it.
 pub struct Call {
     builder: axum::http::request::Builder,

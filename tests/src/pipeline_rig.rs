@@ -12,7 +12,7 @@ use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::AwsClients;
 use kr_core::dataset::ResultsDataset;
-use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan};
+use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan, UserId};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::service::webhooks::{EventOutbox, NotifyingTransitions, QueuedJobEvents};
@@ -223,6 +223,12 @@ impl Rig {
     /// A new user's job for `request` (a job with its own keywords, say); returns the user too.
     pub async fn start_request(&self, request: CreateJobRequest) -> (User, Job) {
         let user = harness::new_user(&self.store, Plan::Agency, 1, 1).await;
+        let job = self.start_for(user.id, request).await;
+        (user, job)
+    }
+
+    /// `owner`'s job for `request`, which takes one of their runs.
+    pub async fn start_for(&self, owner: UserId, request: CreateJobRequest) -> Job {
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
         let signing = SigningKeySource::new(
             self.clients.secrets.clone(),
@@ -239,14 +245,14 @@ impl Rig {
                 artifacts: self.objects.as_ref(),
                 removals: self.objects.as_ref(),
             },
-            user.id,
+            owner,
             request,
             None,
             callback_key,
         )
         .await
         .unwrap();
-        (user, self.store.job(created.id).await.unwrap().unwrap())
+        self.store.job(created.id).await.unwrap().unwrap()
     }
 
     /// Runs the job to its end and asserts it completed.

@@ -182,16 +182,18 @@ pub async fn references(
     Ok(Json(results(&state).references(&job).await?))
 }
 
-/// What changed since an earlier completed run of the same primary domain and market:
-/// `since` names it (a job of the caller's), else the caller's previous completed run of that
-/// domain and market (the job's owner's, for a demo job). Keywords new and lost, volume moves
-/// of at least 20 % and 10 searches (measured volumes only: estimates are not compared), the
-/// primary site's organic position moves per keyword and per cluster (an unranked side counts
-/// as 101), clusters and topics new and gone (a cluster continues an earlier one holding at
-/// least half of the smaller one's keywords, or of the same name), a summary, and the site's
-/// visibility per run (at most 12 runs) for a chart. Each list holds at most `limit` items
-/// (default 20, at most 200); `counts` are whole. Without an earlier run, `since` is `null`
-/// and the lists are empty.
+/// What changed since an earlier completed run of the same primary domain and market.
+///
+/// `since` names that run (a job of the caller's), else it is the job owner's previous
+/// completed run of the domain, language and location (for a demo job, its owner's). Keywords
+/// new and lost; volume moves of at least 20 % and 10 searches a month (measured volumes only:
+/// estimates are not compared); the primary site's organic position moves per keyword and per
+/// cluster (an unranked side counts as 101); clusters and topics new and gone (a cluster
+/// continues an earlier one holding at least half of the smaller one's keywords, or of the
+/// same name); a one-paragraph summary; and the site's visibility per run (at most 12 runs,
+/// oldest first) for a chart. Each list holds at most `limit` items (default 20, at most 200);
+/// `counts` are whole. Without an earlier run, or before the job completes (like its other
+/// results), `since` is `null` and the lists are empty.
 #[utoipa::path(
     get,
     path = "/api/v1/jobs/{jobId}/changes",
@@ -206,7 +208,7 @@ pub async fn references(
         (status = 200, description = "The changes", body = JobChanges),
         (status = 400, description = "Invalid query parameter, or `since` is this job or a job of another domain or market (named in details)", body = ErrorBody),
         (status = 404, description = "No such job (or `since` job), or not yours", body = ErrorBody),
-        (status = 409, description = "The job (or the `since` job) has not completed", body = ErrorBody),
+        (status = 409, description = "The `since` job has not completed", body = ErrorBody),
     )
 )]
 pub async fn changes(

@@ -19,20 +19,7 @@ async fn app() -> axum::Router {
 
 /// The session cookie of a signed-in user, through the sign-in form.
 async fn session(app: &axum::Router, email: &str) -> String {
-    let body =
-        serde_urlencoded::to_string([("email", email), ("password", TEST_PASSWORD)]).unwrap();
-    let reply = Call::post("/login")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .raw_body(body)
-        .send(app)
-        .await;
-    assert_eq!(reply.status, 303, "{}", reply.text);
-    let cookie = reply.header("set-cookie").expect("a session cookie");
-    assert!(
-        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
-        "{cookie}"
-    );
-    cookie.split(';').next().unwrap().to_string()
+    harness::web_session(app, email).await
 }
 
 #[tokio::test]

@@ -757,6 +757,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         ("content_plan", json!({"jobId": completes.to_string()})),
         ("get_personas", json!({"jobId": completes.to_string()})),
         ("get_references", json!({"jobId": completes.to_string()})),
+        ("job_changes", json!({"jobId": completes.to_string()})),
         ("get_balances", json!({})),
     ] {
         mcp_call(&assistant, tool, args).await;
@@ -847,6 +848,10 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .api_ok("GET", &format!("{base}/references"), |c| {
             c.api_key(&results)
         })
+        .await;
+    // Its changes: the owner's completed jobs are read to find the earlier run.
+    service
+        .api_ok("GET", &format!("{base}/changes"), |c| c.api_key(&results))
         .await;
     // A job the pipeline has not reached: nothing is stored for it yet.
     let fresh = format!("/api/v1/jobs/{waiting}");

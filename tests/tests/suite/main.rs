@@ -14,6 +14,7 @@ mod dataforseo_e2e;
 mod dataforseo_mock;
 mod dataforseo_serp_queue;
 mod error_bodies;
+mod job_changes;
 mod jobs_api;
 mod keyword_import;
 mod keyword_import_pipeline;

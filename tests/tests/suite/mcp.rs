@@ -103,6 +103,7 @@ async fn an_assistant_researches_through_the_tools() {
             "content_plan",
             "get_personas",
             "get_references",
+            "job_changes",
             "get_balances"
         ]
     );
@@ -234,6 +235,17 @@ async fn an_assistant_researches_through_the_tools() {
     assert!(!ok(&personas)["personas"].as_array().unwrap().is_empty());
     let references = call(&client, "get_references", json!({"jobId": id})).await;
     assert_eq!(ok(&references)["references"].as_array().unwrap().len(), 2);
+    // The job's first run: nothing to compare with yet; a bad `since` is the API's 400.
+    let changes = call(&client, "job_changes", json!({"jobId": id})).await;
+    assert_eq!(ok(&changes)["since"], Value::Null);
+    assert_eq!(ok(&changes)["history"].as_array().unwrap().len(), 1);
+    let bad_since = call(
+        &client,
+        "job_changes",
+        json!({"jobId": id, "since": "yesterday"}),
+    )
+    .await;
+    assert_eq!(failed(&bad_since)["details"]["fields"][0]["field"], "since");
     let balances = call(&client, "get_balances", json!({})).await;
     assert_eq!(
         ok(&balances)["user"]["credits_balance"],
@@ -286,6 +298,7 @@ async fn an_assistant_researches_through_the_tools() {
         "get_references",
         "list_clusters",
         "content_plan",
+        "job_changes",
     ] {
         let hidden = call(&other, tool, json!({"jobId": id})).await;
         assert_eq!(failed(&hidden)["code"], "not_found", "{tool}");

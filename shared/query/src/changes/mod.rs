@@ -192,10 +192,10 @@ fn same_market(a: &Job, b: &Job) -> bool {
         && a.location_code == b.location_code
 }
 
-fn not_completed() -> ApiError {
+fn since_not_completed() -> ApiError {
     ApiError::new(
         ErrorCode::JobNotReady,
-        "Changes are available once both jobs have completed.",
+        "The `since` job has not completed; name a completed run.",
     )
 }
 
@@ -236,8 +236,9 @@ pub async fn job_changes(
         Some(id) => Some(viewable_job(jobs, sources.config, viewer, &id.to_string()).await?),
         None => None,
     };
+    // Like the job's other results: empty until it completes.
     let Some(current) = results.dataset(job).await? else {
-        return Err(not_completed());
+        return Ok(JobChanges::empty(job, summary::not_completed(), Vec::new()));
     };
     let domain = job.primary_domain.as_str();
     if let Some(other) = &since {
@@ -280,12 +281,12 @@ pub async fn job_changes(
     }
     history.reverse();
     let Some(baseline) = baseline else {
-        return Ok(JobChanges::without_baseline(job, history));
+        return Ok(JobChanges::empty(job, summary::no_baseline(job), history));
     };
     let previous = results
         .dataset(&baseline)
         .await?
-        .ok_or_else(not_completed)?;
+        .ok_or_else(since_not_completed)?;
     let before = view(&previous);
     let differences = compare(&now, &before);
     let since = RunPoint::of(&baseline, &before);
@@ -319,11 +320,12 @@ fn truncated<T>(list: &mut Vec<T>, take: impl Fn(usize) -> usize) -> Vec<T> {
 }
 
 impl JobChanges {
-    fn without_baseline(job: &Job, history: Vec<RunPoint>) -> Self {
+    /// Nothing compared: the job has not completed, or has no earlier run.
+    fn empty(job: &Job, summary: String, history: Vec<RunPoint>) -> Self {
         Self {
             job_id: job.id,
             since: None,
-            summary: summary::no_baseline(job),
+            summary,
             counts: ChangeCounts::default(),
             new_keywords: Vec::new(),
             lost_keywords: Vec::new(),

@@ -20,6 +20,10 @@ fn position(run: &RunPoint) -> String {
         .map_or_else(|| "none".into(), |p| format!("{p:.1}"))
 }
 
+pub(crate) fn not_completed() -> String {
+    "The job has not completed: its changes are compared once it has.".into()
+}
+
 pub(crate) fn no_baseline(job: &Job) -> String {
     format!(
         "This is the first completed run of {} in this market (language {}, location {}): there is nothing earlier to compare with.",
