@@ -59,6 +59,7 @@ pub fn job_record(
         discover_keywords: true,
         callback_url: None,
         briefs: 0,
+        schedule_id: None,
     }
 }
 
@@ -181,6 +182,10 @@ impl Call {
 
     pub fn delete(path: &str) -> Self {
         Self::new("DELETE", path)
+    }
+
+    pub fn patch(path: &str) -> Self {
+        Self::new("PATCH", path)
     }
 
     pub fn header(mut self, name: &str, value: &str) -> Self {

@@ -180,6 +180,8 @@ pub async fn rig_with_personas_model(
         max_attempts: 3,
         running_cap: 3,
         event_outbox,
+        schedules: store.clone(),
+        artifacts: objects.clone(),
     });
     Rig {
         pipeline,

@@ -297,6 +297,11 @@ pub async fn rig_with_cap(
             )))),
             owed: store.clone(),
         }),
+        schedules: store.clone(),
+        artifacts: Arc::new(S3ObjectStore::new(
+            clients.s3.clone(),
+            harness::config().results_bucket,
+        )),
     });
     Rig {
         store,

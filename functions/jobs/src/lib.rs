@@ -1,9 +1,12 @@
 //! The jobs function: `POST/GET /jobs`, `GET/DELETE /jobs/{jobId}`, and jobs on the user's
 //! own keywords: `POST /jobs/import`, `POST /jobs/estimate`; a job's read-only share links:
-//! `POST`/`GET /jobs/{jobId}/share-links`, `DELETE /jobs/{jobId}/share-links/{linkId}`.
+//! `POST`/`GET /jobs/{jobId}/share-links`, `DELETE /jobs/{jobId}/share-links/{linkId}`; the
+//! account's scheduled re-runs: `POST`/`GET /schedules`, `GET`/`PATCH`/`DELETE
+//! /schedules/{scheduleId}`.
 
 mod handlers;
 mod keyword_lists;
+mod schedules;
 mod share_links;
 
 use std::sync::Arc;
@@ -16,7 +19,8 @@ use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{
-    ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, ShareLinkStore, UserStore,
+    ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, ScheduleStore,
+    ShareLinkStore, UserStore,
 };
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
@@ -35,6 +39,7 @@ pub struct JobsState {
     pub users: Arc<dyn UserStore>,
     pub domains: Arc<dyn RegisteredDomains>,
     pub share_links: Arc<dyn ShareLinkStore>,
+    pub schedules: Arc<dyn ScheduleStore>,
     pub estimates: EstimateSettings,
     /// Signs a job's `callbackUrl` deliveries (read on the first job that has one).
     pub signing: Arc<SigningKeySource>,
@@ -55,6 +60,7 @@ impl JobsState {
             artifacts: wiring.objects.clone(),
             domains: wiring.store.clone(),
             share_links: wiring.store.clone(),
+            schedules: wiring.store.clone(),
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs,
@@ -76,6 +82,12 @@ pub fn api() -> OpenApiRouter<JobsState> {
         .routes(routes!(keyword_lists::estimate))
         .routes(routes!(share_links::create, share_links::list))
         .routes(routes!(share_links::revoke))
+        .routes(routes!(schedules::create, schedules::list))
+        .routes(routes!(
+            schedules::get,
+            schedules::update,
+            schedules::delete
+        ))
 }
 
 pub fn router(state: JobsState) -> Router {

@@ -6,10 +6,13 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use kr_core::domain::Job;
 use kr_core::domain::{JobStatus, Progress, Stage};
+use kr_core::domain::{Schedule, ScheduledRun};
+use kr_core::service::jobs::JobPorts;
+use kr_core::service::schedules::{run_due_schedules, TickReport};
 use kr_core::service::webhooks::EventOutbox;
 use kr_core::store::{
-    JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, StageClaim, StoreError,
-    Transition,
+    ArtifactStore, JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, ScheduleStore,
+    StageClaim, StoreError, Transition,
 };
 
 use crate::event::STALLED_AFTER;
@@ -62,9 +65,27 @@ pub struct Pipeline {
     pub running_cap: u32,
     /// Finished jobs' events still owed; the sweeper raises those a worker did not send.
     pub event_outbox: Arc<EventOutbox>,
+    /// Schedules whose runs the sweeper starts when due, and where a run's imported keywords
+    /// are stored.
+    pub schedules: Arc<dyn ScheduleStore>,
+    pub artifacts: Arc<dyn ArtifactStore>,
 }
 
 impl Pipeline {
+    /// Starts the runs of schedules due before `now` (the sweeper's tick; a test moves `now`).
+    pub async fn start_due_schedules(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<(TickReport, Vec<(Schedule, ScheduledRun)>), StoreError> {
+        let ports = JobPorts {
+            jobs: self.jobs.as_ref(),
+            queue: self.queue.as_ref(),
+            artifacts: self.artifacts.as_ref(),
+            removals: self.objects.as_ref(),
+        };
+        run_due_schedules(self.schedules.as_ref(), &ports, now).await
+    }
+
     pub async fn handle(
         &self,
         message: &PipelineMessage,

@@ -1,5 +1,6 @@
 //! The Lambda events the pipeline function receives: SQS batches from the jobs queue
-//! (answered with partial batch failures) and the schedule that runs the sweeper.
+//! (answered with partial batch failures) and the schedule that runs the sweeper, which also
+//! starts the scheduled jobs that are due.
 
 use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use chrono::{DateTime, Duration, Utc};
@@ -93,9 +94,13 @@ pub async fn handle_event_from(
             .event_outbox
             .raise_overdue(now - OWED_EVENT_GRACE)
             .await?;
-        return Ok(
-            json!({ "requeued": requeued, "redriven": redriven, "eventsRaised": events_raised }),
-        );
+        let (schedules, _) = pipeline.start_due_schedules(now).await?;
+        return Ok(json!({
+            "requeued": requeued,
+            "redriven": redriven,
+            "eventsRaised": events_raised,
+            "schedules": schedules,
+        }));
     }
     Err("unrecognised event: expected an SQS batch or a scheduled event".into())
 }

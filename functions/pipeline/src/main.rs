@@ -74,11 +74,13 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         jobs: store.clone(),
         transitions,
         queue: Arc::new(SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone())),
+        artifacts: objects.clone(),
         objects,
         runner: Arc::new(runner),
         max_attempts: MAX_ATTEMPTS,
         running_cap: config.limits.running_jobs_per_account,
         event_outbox,
+        schedules: store.clone(),
     });
     let dead_letters = std::env::var("KR_DEAD_LETTER_QUEUE_ARN").ok();
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| {

@@ -66,15 +66,27 @@ impl Function {
 pub enum Method {
     Get,
     Post,
+    Patch,
     Delete,
 }
 
 impl Method {
+    /// As an HTTP request line writes it.
+    pub fn as_http(self) -> &'static str {
+        match self {
+            Self::Get => "GET",
+            Self::Post => "POST",
+            Self::Patch => "PATCH",
+            Self::Delete => "DELETE",
+        }
+    }
+
     /// As the OpenAPI document names it.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Get => "get",
             Self::Post => "post",
+            Self::Patch => "patch",
             Self::Delete => "delete",
         }
     }
@@ -121,7 +133,7 @@ const fn streamed(
 }
 
 use Function::{Account, Briefs, Export, Jobs, Locales, Results};
-use Method::{Delete, Get, Post};
+use Method::{Delete, Get, Patch, Post};
 
 #[rustfmt::skip]
 pub const ROUTES: &[Route] = &[
@@ -145,6 +157,11 @@ pub const ROUTES: &[Route] = &[
     buffered(Post,   "/api/v1/jobs/{jobId}/share-links",                   Jobs,    "share_links::create"),
     buffered(Get,    "/api/v1/jobs/{jobId}/share-links",                   Jobs,    "share_links::list"),
     buffered(Delete, "/api/v1/jobs/{jobId}/share-links/{linkId}",          Jobs,    "share_links::revoke"),
+    buffered(Post,   "/api/v1/schedules",                                  Jobs,    "schedules::create"),
+    buffered(Get,    "/api/v1/schedules",                                  Jobs,    "schedules::list"),
+    buffered(Get,    "/api/v1/schedules/{scheduleId}",                     Jobs,    "schedules::get"),
+    buffered(Patch,  "/api/v1/schedules/{scheduleId}",                     Jobs,    "schedules::update"),
+    buffered(Delete, "/api/v1/schedules/{scheduleId}",                     Jobs,    "schedules::delete"),
     buffered(Get,    "/api/v1/jobs/{jobId}/keywords",                      Results, "handlers::keywords"),
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters",                      Results, "handlers::clusters"),
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords", Results, "handlers::cluster_keywords"),

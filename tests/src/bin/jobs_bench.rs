@@ -74,6 +74,7 @@ async fn main() -> Result<()> {
             discover_keywords: true,
             callback_url: None,
             briefs: 0,
+            schedule_id: None,
         })
         .collect();
     store.import_jobs(&jobs).await?;

@@ -178,6 +178,7 @@ async fn seed(count: usize) -> Result<()> {
         discover_keywords: true,
         callback_url: None,
         briefs: 0,
+        schedule_id: None,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

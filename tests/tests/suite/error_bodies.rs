@@ -2,7 +2,7 @@
 //! path values that are not UTF-8 once percent-decoded, and request bodies that are not UTF-8
 //! (in-process and through the Lambda adapter, as API Gateway delivers them).
 
-use kr_http::routes::{Method, Route, ROUTES};
+use kr_http::routes::{Route, ROUTES};
 use kr_tests::gateway::function_router;
 use kr_tests::harness::{self, Call, Reply};
 use serde_json::Value;
@@ -11,11 +11,7 @@ use serde_json::Value;
 const NOT_UTF8: [&str; 3] = ["%FF", "%C3%28", "abc%80def"];
 
 fn method(route: &Route) -> &'static str {
-    match route.method {
-        Method::Get => "GET",
-        Method::Post => "POST",
-        Method::Delete => "DELETE",
-    }
+    route.method.as_http()
 }
 
 /// `route.path` with `{param}` segments replaced: `name` by `value`, the others by ids that

@@ -666,6 +666,62 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .send()
         .await
         .unwrap();
+    // A schedule, read, paused, resumed and made due an hour ago: the sweep starts its run.
+    let scheduled = service
+        .api_ok("POST", "/api/v1/schedules", |c| {
+            c.api_key(&jobs_key).json(json!({
+                "primaryDomain": DEMO_PRIMARY,
+                "languageCode": "en",
+                "locationCode": 2840,
+                "cadence": "monthly",
+                "dayOfMonth": 1,
+                "hourUtc": 6
+            }))
+        })
+        .await;
+    let schedule_id = scheduled.json["schedule"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let schedule_path = format!("/api/v1/schedules/{schedule_id}");
+    service
+        .api_ok("GET", "/api/v1/schedules", |c| c.api_key(&jobs_key))
+        .await;
+    service
+        .api_ok("GET", &schedule_path, |c| c.api_key(&jobs_key))
+        .await;
+    for paused in [true, false] {
+        service
+            .api_ok("PATCH", &schedule_path, |c| {
+                c.api_key(&jobs_key).json(json!({"paused": paused}))
+            })
+            .await;
+    }
+    let an_hour_ago = chrono::Utc::now() - chrono::Duration::hours(1);
+    clients
+        .dynamodb
+        .update_item()
+        .table_name(&config.table_name)
+        .key(
+            kr_aws::dynamo::PK,
+            AttributeValue::S(format!("USER#{}", user.id)),
+        )
+        .key(
+            kr_aws::dynamo::SK,
+            AttributeValue::S(format!("SCHEDULE#{schedule_id}")),
+        )
+        .update_expression("SET GSI3SK = :due, nextRunAt = :at")
+        .expression_attribute_values(
+            ":due",
+            AttributeValue::S(format!(
+                "{}#{schedule_id}",
+                an_hour_ago.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+            )),
+        )
+        .expression_attribute_values(":at", AttributeValue::S(an_hour_ago.to_rfc3339()))
+        .send()
+        .await
+        .unwrap();
     let swept = handle_event_from(
         &rig.pipeline,
         json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}),
@@ -674,6 +730,10 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     .await
     .unwrap();
     assert!(swept["requeued"].as_u64().unwrap_or(0) >= 1, "{swept}");
+    assert_eq!(swept["schedules"]["started"], 1, "{swept}");
+    service
+        .api_ok("DELETE", &schedule_path, |c| c.api_key(&jobs_key))
+        .await;
 
     // A message that exhausted its deliveries arrives from the dead-letter queue: its job is
     // failed and its run given back.

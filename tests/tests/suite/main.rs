@@ -33,5 +33,6 @@ mod research_quality;
 mod results_api;
 mod retention;
 mod routes_and_template;
+mod schedules;
 mod share_links;
 mod webhooks;

@@ -155,6 +155,8 @@ async fn a_continuation_sent_at_once_runs_and_is_never_dropped_as_held() {
         max_attempts: 3,
         running_cap: 3,
         event_outbox: rig.pipeline.event_outbox.clone(),
+        schedules: rig.pipeline.schedules.clone(),
+        artifacts: rig.pipeline.artifacts.clone(),
     };
     let crawl = message(&job, Stage::Crawl);
     let first_done = AtomicBool::new(false);

@@ -47,6 +47,7 @@ async fn new_job(store: &DynamoStore, owner: UserId) -> Job {
         imported_keywords: 0,
         discover_keywords: true,
         callback_url: None,
+        schedule_id: None,
     };
     match store.create_job(&new_job, None).await.unwrap() {
         CreateJobOutcome::Created(job) => *job,

@@ -326,11 +326,7 @@ fn the_links_of_the_published_document_lead_to_its_operations() {
 }
 
 fn http_method(method: Method) -> &'static str {
-    match method {
-        Method::Get => "GET",
-        Method::Post => "POST",
-        Method::Delete => "DELETE",
-    }
+    method.as_http()
 }
 
 /// Each function answers the table's methods on its paths with a handler, and any other

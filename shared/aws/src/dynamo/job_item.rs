@@ -100,6 +100,7 @@ mod tests {
             discover_keywords: true,
             callback_url: None,
             briefs: 0,
+            schedule_id: None,
         }
     }
 

@@ -4,7 +4,8 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 
 use kr_core::domain::{
-    ApiKeyId, DomainName, Email, JobId, JobStatus, SecretHash, UserId, WebhookEvent, WebhookId,
+    ApiKeyId, DomainName, Email, JobId, JobStatus, ScheduleId, SecretHash, UserId, WebhookEvent,
+    WebhookId,
 };
 
 pub const PK: &str = "PK";
@@ -184,4 +185,22 @@ pub fn window_sk() -> String {
 /// Requests counted in one calendar minute (minutes since the Unix epoch).
 pub fn minute_sk(epoch_minute: i64) -> String {
     format!("MINUTE#{epoch_minute}")
+}
+
+/// A schedule, under its owner.
+pub fn user_schedule_sk(schedule: ScheduleId) -> String {
+    format!("{USER_SCHEDULE_PREFIX}{schedule}")
+}
+
+pub const USER_SCHEDULE_PREFIX: &str = "SCHEDULE#";
+
+/// GSI3 partition of schedules not paused, by their next run: the tick's work list.
+pub const SCHEDULES_PK: &str = "SCHEDULES";
+
+/// A schedule's place in [`SCHEDULES_PK`]: its next run, then its id.
+pub fn schedule_due_key(next_run_at: DateTime<Utc>, schedule: ScheduleId) -> String {
+    format!(
+        "{}#{schedule}",
+        next_run_at.to_rfc3339_opts(SecondsFormat::Millis, true)
+    )
 }

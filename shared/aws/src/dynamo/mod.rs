@@ -7,6 +7,7 @@ mod jobs;
 mod keys;
 mod outbox;
 mod rate_gate;
+mod schedules;
 mod sessions;
 mod share_links;
 mod transitions;
@@ -169,6 +170,20 @@ pub(crate) fn transaction_held<T>(
         Err(err) if failed_conditions(&err).is_some() => Ok(false),
         Err(err) => Err(sdk_error(err)),
     }
+}
+
+/// An update of one of the owner's counters on their profile (`#counter` in `expression`).
+pub(crate) fn profile_counter(
+    table: &str,
+    owner: kr_core::domain::UserId,
+    counter: &str,
+    expression: &str,
+) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
+    aws_sdk_dynamodb::types::Update::builder()
+        .table_name(table)
+        .set_key(Some(key(keys::user_pk(owner), keys::PROFILE_SK)))
+        .update_expression(expression)
+        .expression_attribute_names("#counter", counter)
 }
 
 pub(crate) fn to_item<T: Serialize>(value: &T) -> Result<Item, StoreError> {

@@ -3,16 +3,16 @@
 //! webhook (`WEBHOOK#id` / `DELIVERY#<time>#<message>#<attempt>`), newest first, kept 30 days.
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
 use chrono::{Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::keys::{
-    delivery_sk, user_pk, user_webhook_sk, webhook_pk, DELIVERY_PREFIX, PK, PROFILE_SK, SK,
-    USER_WEBHOOK_PREFIX,
+    delivery_sk, user_pk, user_webhook_sk, webhook_pk, DELIVERY_PREFIX, PK, SK, USER_WEBHOOK_PREFIX,
 };
 use super::{
-    failed_conditions, from_item, key, n, s, sdk_error, to_item, transaction_held, DynamoStore,
+    failed_conditions, from_item, key, n, profile_counter, s, sdk_error, to_item, transaction_held,
+    DynamoStore,
 };
 use kr_core::domain::{UserId, WebhookId};
 use kr_core::store::{CreateWebhookOutcome, DeliveryAttempt, StoreError, Webhook, WebhookStore};
@@ -43,17 +43,13 @@ struct DeliveryItem {
     attempt: DeliveryAttempt,
 }
 
-/// The owner's webhook count, changed by `expression`.
+/// The owner's webhook count, changed by `expression` (which names it `#counter`).
 fn counter(
     table: &str,
     owner: UserId,
     expression: &str,
 ) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
-    Update::builder()
-        .table_name(table)
-        .set_key(Some(key(user_pk(owner), PROFILE_SK)))
-        .update_expression(expression)
-        .expression_attribute_names("#hooks", WEBHOOK_COUNTER)
+    profile_counter(table, owner, WEBHOOK_COUNTER, expression)
 }
 
 #[async_trait]
@@ -66,10 +62,10 @@ impl WebhookStore for DynamoStore {
         let count = counter(
             &self.table,
             webhook.owner,
-            "SET #hooks = if_not_exists(#hooks, :zero) + :one",
+            "SET #counter = if_not_exists(#counter, :zero) + :one",
         )
         .condition_expression(
-            "attribute_exists(PK) AND (attribute_not_exists(#hooks) OR #hooks < :max)",
+            "attribute_exists(PK) AND (attribute_not_exists(#counter) OR #counter < :max)",
         )
         .expression_attribute_values(":zero", n(0))
         .expression_attribute_values(":one", n(1))
@@ -130,7 +126,7 @@ impl WebhookStore for DynamoStore {
             .condition_expression("attribute_exists(PK)")
             .build()
             .map_err(StoreError::new)?;
-        let uncount = counter(&self.table, owner, "ADD #hooks :minus_one")
+        let uncount = counter(&self.table, owner, "ADD #counter :minus_one")
             .expression_attribute_values(":minus_one", n(-1))
             .build()
             .map_err(StoreError::new)?;

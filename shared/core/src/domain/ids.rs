@@ -59,6 +59,10 @@ uuid_id!(
     JobId
 );
 uuid_id!(
+    /// Identifies a schedule of repeated jobs.
+    ScheduleId
+);
+uuid_id!(
     /// Identifies an API key (not the secret).
     ApiKeyId
 );

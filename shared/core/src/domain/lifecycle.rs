@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, Stage, UserId,
+    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, ScheduleId, Stage, UserId,
     WebhookEvent, WebhookUrl,
 };
 
@@ -61,6 +61,9 @@ pub struct Job {
     /// only once there is one: the brief ledger adds to it, starting from none.
     #[serde(default, skip_serializing_if = "no_briefs")]
     pub briefs: u32,
+    /// The schedule that started the job; `None` for a job created by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_id: Option<ScheduleId>,
 }
 
 fn discovering() -> bool {
@@ -103,6 +106,7 @@ pub struct NewJob {
     pub imported_keywords: u32,
     pub discover_keywords: bool,
     pub callback_url: Option<WebhookUrl>,
+    pub schedule_id: Option<ScheduleId>,
 }
 
 /// One step of a job's life: the job as it will be, and what the same write must also do.
@@ -161,6 +165,7 @@ impl Job {
             discover_keywords: new.discover_keywords,
             callback_url: new.callback_url.clone(),
             briefs: 0,
+            schedule_id: new.schedule_id,
         }
     }
 
@@ -268,6 +273,7 @@ mod tests {
             imported_keywords: 0,
             discover_keywords: true,
             callback_url: None,
+            schedule_id: None,
         })
     }
 

@@ -9,13 +9,14 @@ mod keyword_list;
 mod lifecycle;
 mod locale;
 mod plan;
+mod schedule;
 mod secret;
 mod share_link;
 mod webhook;
 
 pub use domain_name::DomainName;
 pub use email::Email;
-pub use ids::{ApiKeyId, JobId, ShareLinkId, UserId, WebhookId};
+pub use ids::{ApiKeyId, JobId, ScheduleId, ShareLinkId, UserId, WebhookId};
 pub use job::{JobStatus, Progress, Stage};
 pub use keyword_file::{parse_keyword_file, KeywordFileFormat};
 pub use keyword_list::{
@@ -25,6 +26,7 @@ pub use keyword_list::{
 pub use lifecycle::{Job, JobChange, NewJob, ProviderUsage};
 pub use locale::{LanguageCode, LocationCode};
 pub use plan::Plan;
+pub use schedule::{Cadence, Recurrence, Schedule, ScheduledRun};
 pub use secret::{ApiKeySecret, Password, SecretHash, SessionToken, ShareToken};
 pub use share_link::{ShareLifetime, ShareLink, SharedTab, SharedTabs};
 pub use webhook::{WebhookEvent, WebhookUrl, MAX_URL_CHARS};

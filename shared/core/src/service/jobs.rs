@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use crate::dataset::objects;
 use crate::domain::{
     DomainName, Job, JobId, JobStatus, KeywordList, LanguageCode, LocationCode, NewJob, Progress,
-    ProviderUsage, Stage, UserId, WebhookUrl,
+    ProviderUsage, ScheduleId, Stage, UserId, WebhookUrl,
 };
 use crate::store::{
     ArtifactStore, CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage, ResultStore,
@@ -64,6 +64,9 @@ pub struct JobView {
     /// Cluster briefs made for the job (`GET /jobs/{jobId}/clusters/{clusterId}/brief`), each
     /// counted once, at most the configured number per job.
     pub brief_count: u32,
+    /// The schedule that started the job (`GET /schedules/{scheduleId}`); `null` for a job
+    /// created by hand.
+    pub schedule_id: Option<ScheduleId>,
 }
 
 /// Paid data provider calls of a job.
@@ -129,6 +132,7 @@ impl From<&Job> for JobView {
             imported_keyword_count: job.imported_keywords,
             discover_keywords: job.discover_keywords,
             brief_count: job.briefs,
+            schedule_id: job.schedule_id,
         }
     }
 }
@@ -507,6 +511,18 @@ pub async fn create_job(
     idempotency_key: Option<String>,
     callback_key: Option<&SigningKey>,
 ) -> Result<CreatedJobView, CreateJobError> {
+    create_job_of(ports, owner, request, idempotency_key, callback_key, None).await
+}
+
+/// [`create_job`] for a run of `schedule` (`None`: a job created by hand).
+pub async fn create_job_of(
+    ports: &JobPorts<'_>,
+    owner: UserId,
+    request: CreateJobRequest,
+    idempotency_key: Option<String>,
+    callback_key: Option<&SigningKey>,
+    schedule: Option<ScheduleId>,
+) -> Result<CreatedJobView, CreateJobError> {
     // Asked for before anything is charged: a job must not be paid for and lack its secret.
     let callback_key = match (&request.callback_url, callback_key) {
         (None, _) => None,
@@ -536,6 +552,7 @@ pub async fn create_job(
             .map_or(0, |list| list.len() as u32),
         discover_keywords: request.discover_keywords,
         callback_url: request.callback_url.clone(),
+        schedule_id: schedule,
     };
     let imported = match &request.keywords {
         Some(list) => {

@@ -5,6 +5,7 @@ pub mod account;
 pub mod estimate;
 pub mod jobs;
 pub mod rate_limits;
+pub mod schedules;
 pub mod share_links;
 pub mod webhook_signing;
 pub mod webhooks;

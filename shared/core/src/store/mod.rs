@@ -3,11 +3,13 @@
 
 mod message;
 mod models;
+mod schedules;
 mod share_links;
 mod webhooks;
 
 pub use message::PipelineMessage;
 pub use models::*;
+pub use schedules::ScheduleStore;
 pub use share_links::ShareLinkStore;
 pub use webhooks::{
     CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, OwedEvent, OwedEvents, Webhook,

@@ -1,0 +1,226 @@
+//! Scheduled re-runs: `POST`/`GET /schedules`, `GET`/`PATCH`/`DELETE /schedules/{scheduleId}`.
+//! Each run is a normal job of the owner's (it uses one run), started by the pipeline's
+//! 5-minute tick (`kr_core::service::schedules::run_due_schedules`).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use chrono::Utc;
+use kr_core::domain::ScheduleId;
+use kr_core::service::jobs::CreateJobRequest;
+use kr_core::service::schedules::{
+    parse_paused, parse_schedule, set_paused, ScheduleView, MAX_SCHEDULES,
+};
+use kr_http::error::ErrorBody;
+use kr_http::extract::{CurrentUser, JsonBody, PathParams};
+use kr_http::ApiError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::JobsState;
+
+// Documents the body; `parse_schedule` reads it.
+/// The body of `POST /schedules`: the body of `POST /jobs` (without `callbackUrl`: a run's
+/// events go to the account's webhooks; at most 1,000 `keywords`) and when to run it.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // Never built: it only documents the body.
+pub struct CreateScheduleRequest {
+    #[schema(inline)]
+    job: CreateJobRequest,
+    /// `weekly` or `monthly`.
+    #[schema(value_type = String, example = "monthly")]
+    cadence: String,
+    /// Required for `weekly`: 1 (Monday) to 7 (Sunday), ISO 8601.
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 7)]
+    day_of_week: Option<u32>,
+    /// Required for `monthly`: 1 to 28 (a day every month has).
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 28, example = 1)]
+    day_of_month: Option<u32>,
+    /// The hour the run starts, UTC (within 5 minutes of it).
+    #[schema(minimum = 0, maximum = 23, example = 6)]
+    hour_utc: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ScheduleReply {
+    schedule: ScheduleView,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ScheduleList {
+    /// Oldest first; at most 20.
+    schedules: Vec<ScheduleView>,
+}
+
+/// The body of `PATCH /schedules/{scheduleId}`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Never built: it only documents the body.
+pub struct UpdateScheduleRequest {
+    /// `true` pauses (no run starts); `false` resumes at the next slot from now.
+    paused: bool,
+}
+
+fn parse_id(raw: &str) -> Result<ScheduleId, ApiError> {
+    raw.parse().map_err(|_| ApiError::not_found("Schedule"))
+}
+
+/// Creates a schedule: the job is run again every week or every month at `hourUtc`, each run
+/// a new job of the account that uses one run. A run due when the account has no runs left is
+/// skipped and said so in `lastRun`. At most 20 schedules per account.
+#[utoipa::path(
+    post,
+    path = "/api/v1/schedules",
+    tag = "schedules",
+    request_body = CreateScheduleRequest,
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 201, description = "Created", body = ScheduleReply),
+        (status = 400, description = "Invalid fields (every one named in details)", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 403, description = "The account has 20 schedules already", body = ErrorBody),
+    )
+)]
+pub async fn create(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    body: Result<JsonBody, ApiError>,
+) -> Result<(StatusCode, Json<ScheduleReply>), ApiError> {
+    let schedule =
+        parse_schedule(&body?.0, principal.user_id, Utc::now()).map_err(ApiError::validation)?;
+    if !state
+        .schedules
+        .create_schedule(&schedule, MAX_SCHEDULES)
+        .await?
+    {
+        return Err(ApiError::forbidden(format!(
+            "An account has at most {MAX_SCHEDULES} schedules; delete one to create another."
+        )));
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(ScheduleReply {
+            schedule: ScheduleView::from(&schedule),
+        }),
+    ))
+}
+
+/// The account's schedules, oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/v1/schedules",
+    tag = "schedules",
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The schedules", body = ScheduleList),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+    )
+)]
+pub async fn list(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+) -> Result<Json<ScheduleList>, ApiError> {
+    let schedules = state.schedules.list_schedules(principal.user_id).await?;
+    Ok(Json(ScheduleList {
+        schedules: schedules.iter().map(ScheduleView::from).collect(),
+    }))
+}
+
+/// One schedule, with its next run and its latest run (the job it started, or why it was
+/// skipped). Its jobs carry its id as `scheduleId`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/schedules/{scheduleId}",
+    tag = "schedules",
+    params(("scheduleId" = String, Path, format = Uuid)),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The schedule", body = ScheduleReply),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 404, description = "No such schedule, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn get(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    PathParams([schedule_id]): PathParams<1>,
+) -> Result<Json<ScheduleReply>, ApiError> {
+    let id = parse_id(&schedule_id)?;
+    let schedule = state
+        .schedules
+        .schedule(principal.user_id, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Schedule"))?;
+    Ok(Json(ScheduleReply {
+        schedule: ScheduleView::from(&schedule),
+    }))
+}
+
+/// Pauses or resumes a schedule (`{"paused": true}`); resumed, it runs next at its first slot
+/// from now (slots missed while paused are not made up).
+#[utoipa::path(
+    patch,
+    path = "/api/v1/schedules/{scheduleId}",
+    tag = "schedules",
+    params(("scheduleId" = String, Path, format = Uuid)),
+    request_body = UpdateScheduleRequest,
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The schedule as it is now", body = ScheduleReply),
+        (status = 400, description = "`paused` missing or not a boolean", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 404, description = "No such schedule, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn update(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    PathParams([schedule_id]): PathParams<1>,
+    // Read after the path, so an id that is no schedule is the 404 of any unknown id.
+    body: Result<JsonBody, ApiError>,
+) -> Result<Json<ScheduleReply>, ApiError> {
+    let id = parse_id(&schedule_id)?;
+    let paused = parse_paused(&body?.0).map_err(|e| ApiError::validation(vec![e]))?;
+    let schedule = set_paused(
+        state.schedules.as_ref(),
+        principal.user_id,
+        id,
+        paused,
+        Utc::now(),
+    )
+    .await?
+    .ok_or_else(|| ApiError::not_found("Schedule"))?;
+    Ok(Json(ScheduleReply {
+        schedule: ScheduleView::from(&schedule),
+    }))
+}
+
+/// Deletes a schedule: no further run starts; jobs it started stay.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/schedules/{scheduleId}",
+    tag = "schedules",
+    params(("scheduleId" = String, Path, format = Uuid)),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 404, description = "No such schedule, or not yours", body = ErrorBody),
+    )
+)]
+pub async fn delete(
+    State(state): State<JobsState>,
+    CurrentUser(principal): CurrentUser,
+    PathParams([schedule_id]): PathParams<1>,
+) -> Result<StatusCode, ApiError> {
+    let id = parse_id(&schedule_id)?;
+    if state
+        .schedules
+        .delete_schedule(principal.user_id, id)
+        .await?
+    {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found("Schedule"))
+    }
+}

@@ -1,0 +1,263 @@
+//! Schedules on DynamoDB: each under its owner (`USER#id` / `SCHEDULE#id`), counted on the
+//! profile so concurrent creates cannot pass the cap together. A schedule not paused is in
+//! GSI3's `SCHEDULES` partition by its next run (`GSI3SK`), which is what the tick queries
+//! and what closing a slot is conditional on: of two ticks, one closes it.
+
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::{Delete, Put, ReturnValue, TransactWriteItem};
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::keys::{
+    schedule_due_key, user_pk, user_schedule_sk, GSI3, PK, SCHEDULES_PK, SK, USER_SCHEDULE_PREFIX,
+};
+use super::{
+    condition_held, failed_conditions, from_item, key, n, profile_counter, s, sdk_error, to_item,
+    transaction_held, DynamoStore,
+};
+use kr_core::domain::{Schedule, ScheduleId, ScheduledRun, UserId};
+use kr_core::store::{ScheduleStore, StoreError};
+
+/// The profile's count of schedules.
+const SCHEDULE_COUNTER: &str = "scheduleCount";
+
+#[derive(Serialize, Deserialize)]
+struct ScheduleItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(rename = "GSI3PK", skip_serializing_if = "Option::is_none", default)]
+    gsi3_pk: Option<String>,
+    #[serde(rename = "GSI3SK", skip_serializing_if = "Option::is_none", default)]
+    gsi3_sk: Option<String>,
+    #[serde(flatten)]
+    schedule: Schedule,
+}
+
+impl ScheduleItem {
+    fn of(schedule: &Schedule) -> Self {
+        let due = (!schedule.paused).then(|| schedule_due_key(schedule.next_run_at, schedule.id));
+        Self {
+            pk: user_pk(schedule.owner),
+            sk: user_schedule_sk(schedule.id),
+            gsi3_pk: due.as_ref().map(|_| SCHEDULES_PK.to_string()),
+            gsi3_sk: due,
+            schedule: schedule.clone(),
+        }
+    }
+}
+
+fn time(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+#[async_trait]
+impl ScheduleStore for DynamoStore {
+    async fn create_schedule(&self, schedule: &Schedule, limit: usize) -> Result<bool, StoreError> {
+        let count = profile_counter(
+            &self.table,
+            schedule.owner,
+            SCHEDULE_COUNTER,
+            "SET #counter = if_not_exists(#counter, :zero) + :one",
+        )
+        .condition_expression(
+            "attribute_exists(PK) AND (attribute_not_exists(#counter) OR #counter < :max)",
+        )
+        .expression_attribute_values(":zero", n(0))
+        .expression_attribute_values(":one", n(1))
+        .expression_attribute_values(":max", n(limit))
+        .build()
+        .map_err(StoreError::new)?;
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(to_item(&ScheduleItem::of(schedule))?))
+            .condition_expression("attribute_not_exists(PK)")
+            .build()
+            .map_err(StoreError::new)?;
+        let result = self
+            .client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().update(count).build())
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(err)
+                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
+            {
+                Ok(false)
+            }
+            Err(err) => Err(sdk_error(err)),
+        }
+    }
+
+    async fn list_schedules(&self, owner: UserId) -> Result<Vec<Schedule>, StoreError> {
+        let mut schedules: Vec<Schedule> = self
+            .items_with_prefix(user_pk(owner), USER_SCHEDULE_PREFIX)
+            .await?
+            .into_iter()
+            .map(|item| from_item::<ScheduleItem>(item).map(|item| item.schedule))
+            .collect::<Result<_, _>>()?;
+        schedules.sort_by_key(|schedule| (schedule.created_at, schedule.id));
+        Ok(schedules)
+    }
+
+    async fn schedule(
+        &self,
+        owner: UserId,
+        id: ScheduleId,
+    ) -> Result<Option<Schedule>, StoreError> {
+        self.get(key(user_pk(owner), user_schedule_sk(id)))
+            .await?
+            .map(|item| from_item::<ScheduleItem>(item).map(|item| item.schedule))
+            .transpose()
+    }
+
+    async fn set_paused(
+        &self,
+        owner: UserId,
+        id: ScheduleId,
+        paused: bool,
+        next_run_at: DateTime<Utc>,
+    ) -> Result<Option<Schedule>, StoreError> {
+        let update = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(user_pk(owner), user_schedule_sk(id))))
+            .condition_expression("attribute_exists(PK)")
+            .expression_attribute_values(
+                ":paused",
+                aws_sdk_dynamodb::types::AttributeValue::Bool(paused),
+            )
+            .expression_attribute_values(":next", s(time(next_run_at)))
+            .return_values(ReturnValue::AllNew);
+        let update = if paused {
+            update
+                .update_expression("SET paused = :paused, nextRunAt = :next REMOVE GSI3PK, GSI3SK")
+        } else {
+            update
+                .update_expression(
+                    "SET paused = :paused, nextRunAt = :next, GSI3PK = :due, GSI3SK = :key",
+                )
+                .expression_attribute_values(":due", s(SCHEDULES_PK))
+                .expression_attribute_values(":key", s(schedule_due_key(next_run_at, id)))
+        };
+        match update.send().await {
+            Ok(output) => output
+                .attributes
+                .map(|item| from_item::<ScheduleItem>(item).map(|item| item.schedule))
+                .transpose(),
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Ok(None)
+            }
+            Err(err) => Err(sdk_error(err)),
+        }
+    }
+
+    async fn delete_schedule(&self, owner: UserId, id: ScheduleId) -> Result<bool, StoreError> {
+        let delete = Delete::builder()
+            .table_name(&self.table)
+            .set_key(Some(key(user_pk(owner), user_schedule_sk(id))))
+            .condition_expression("attribute_exists(PK)")
+            .build()
+            .map_err(StoreError::new)?;
+        let uncount = profile_counter(
+            &self.table,
+            owner,
+            SCHEDULE_COUNTER,
+            "ADD #counter :minus_one",
+        )
+        .expression_attribute_values(":minus_one", n(-1))
+        .build()
+        .map_err(StoreError::new)?;
+        let result = self
+            .client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().delete(delete).build())
+            .transact_items(TransactWriteItem::builder().update(uncount).build())
+            .send()
+            .await;
+        transaction_held(result)
+    }
+
+    async fn due_schedules(
+        &self,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Schedule>, StoreError> {
+        let output = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(GSI3)
+            .key_condition_expression("GSI3PK = :partition AND GSI3SK < :before")
+            .expression_attribute_values(":partition", s(SCHEDULES_PK))
+            .expression_attribute_values(
+                ":before",
+                s(schedule_due_key(now, ScheduleId::from(uuid::Uuid::nil()))),
+            )
+            .limit(limit as i32)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        // The index holds keys only, and may lag a write: each schedule is read from its
+        // keys, and kept only if still due.
+        let mut due = Vec::new();
+        for item in output.items.unwrap_or_default() {
+            let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
+            let owner = text(PK).and_then(|pk| pk.strip_prefix("USER#")?.parse::<UserId>().ok());
+            let id = text(SK).and_then(|sk| {
+                sk.strip_prefix(USER_SCHEDULE_PREFIX)?
+                    .parse::<ScheduleId>()
+                    .ok()
+            });
+            let (Some(owner), Some(id)) = (owner, id) else {
+                return Err(StoreError::new(
+                    "a due schedule's keys are not a schedule's",
+                ));
+            };
+            if let Some(schedule) = self.schedule(owner, id).await? {
+                if !schedule.paused && schedule.next_run_at < now {
+                    due.push(schedule);
+                }
+            }
+        }
+        Ok(due)
+    }
+
+    async fn finish_slot(
+        &self,
+        schedule: &Schedule,
+        run: &ScheduledRun,
+        next: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let run = serde_dynamo::to_attribute_value(run).map_err(StoreError::new)?;
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(
+                user_pk(schedule.owner),
+                user_schedule_sk(schedule.id),
+            )))
+            .update_expression("SET nextRunAt = :next, GSI3SK = :next_key, lastRun = :run")
+            .condition_expression("GSI3SK = :slot_key")
+            .expression_attribute_values(":next", s(time(next)))
+            .expression_attribute_values(":next_key", s(schedule_due_key(next, schedule.id)))
+            .expression_attribute_values(
+                ":slot_key",
+                s(schedule_due_key(schedule.next_run_at, schedule.id)),
+            )
+            .expression_attribute_values(":run", run)
+            .send()
+            .await;
+        condition_held(result)
+    }
+}
