@@ -21,7 +21,9 @@ use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
-use kr_core::store::{ArtifactStore, BriefLedger, JobQueue, JobStore, ResultStore, UserStore};
+use kr_core::store::{
+    ArtifactStore, BriefLedger, JobQueue, JobStore, ResultStore, ScheduleStore, UserStore,
+};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_http::auth::{AuthMethod, Authenticator};
 use kr_http::extract::{read_body_capped, CurrentUser, MAX_KEYWORDS_BODY_BYTES};
@@ -42,6 +44,7 @@ pub struct McpState {
     pub auth: Arc<Authenticator>,
     pub jobs: Arc<dyn JobStore>,
     pub users: Arc<dyn UserStore>,
+    pub schedules: Arc<dyn ScheduleStore>,
     pub queue: Arc<dyn JobQueue>,
     pub artifacts: Arc<dyn ArtifactStore>,
     pub removals: Arc<dyn ResultStore>,
@@ -68,6 +71,7 @@ impl McpState {
             )),
             jobs: wiring.store.clone(),
             ledger: wiring.store.clone(),
+            schedules: wiring.store.clone(),
             users: wiring.store,
             artifacts: wiring.objects.clone(),
             removals: wiring.objects,

@@ -6,6 +6,7 @@ use kr_brief_maker::BriefMaker;
 use kr_core::dataset::JobResults;
 use kr_core::service::account::UserView;
 use kr_core::service::jobs::{self, CreateJobRequest, JobView};
+use kr_core::service::schedules::ScheduleView;
 use kr_http::auth::Principal;
 use kr_http::extract::{viewable_job, QueryParams, Viewer};
 use kr_http::ApiError;
@@ -33,11 +34,12 @@ pub enum Tool {
     GetPersonas,
     GetReferences,
     JobChanges,
+    ListSchedules,
     GetBalances,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 12] = [
+    pub const ALL: [Tool; 13] = [
         Self::CreateJob,
         Self::GetJob,
         Self::ListJobs,
@@ -49,6 +51,7 @@ impl Tool {
         Self::GetPersonas,
         Self::GetReferences,
         Self::JobChanges,
+        Self::ListSchedules,
         Self::GetBalances,
     ];
 
@@ -65,6 +68,7 @@ impl Tool {
             Self::GetPersonas => "get_personas",
             Self::GetReferences => "get_references",
             Self::JobChanges => "job_changes",
+            Self::ListSchedules => "list_schedules",
             Self::GetBalances => "get_balances",
         }
     }
@@ -86,6 +90,7 @@ impl Tool {
             Self::GetPersonas => "A completed job's audience personas, each with its goals, pain points and best keywords.",
             Self::GetReferences => "Previews (title, description, image, link) of the job's sites, primary first.",
             Self::JobChanges => "What changed in a completed job since an earlier completed run of the same primary domain and market (GET /api/v1/jobs/{jobId}/changes): `since` names that job, else the previous run. Keywords new and lost, measured volume moves, the site's position gains and losses per keyword and per cluster, clusters and topics new and gone, a one-paragraph summary, and the site's average position and visible volume per run (history, oldest first). Lists hold at most `limit` items (default 20); `counts` are whole.",
+            Self::ListSchedules => "The account's schedules (GET /api/v1/schedules): each re-runs a job weekly or monthly at an hour UTC, with its job request, whether it is paused, its next run and its latest run (the job it started, or why it was skipped). The jobs a schedule started carry its `scheduleId`; compare runs with job_changes.",
             Self::GetBalances => "The account's plan, runs left (credits_balance) and new primary domains left (domains_balance).",
         }
     }
@@ -101,7 +106,7 @@ impl Tool {
             Self::ClusterBrief => schemas::cluster_brief(),
             Self::ContentPlan => schemas::content_plan(),
             Self::JobChanges => schemas::job_changes(),
-            Self::GetBalances => schemas::no_arguments(),
+            Self::GetBalances | Self::ListSchedules => schemas::no_arguments(),
         }
     }
 
@@ -306,6 +311,11 @@ pub async fn run(
                 config: &state.config,
             };
             to_value(job_changes(&sources, Viewer(Some(caller)), &job().await?, &query).await?)
+        }
+        Tool::ListSchedules => {
+            let schedules = state.schedules.list_schedules(caller.user_id).await?;
+            let views: Vec<ScheduleView> = schedules.iter().map(ScheduleView::from).collect();
+            to_value(json!({ "schedules": views }))
         }
         Tool::GetBalances => {
             let user = state

@@ -818,6 +818,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         ("get_personas", json!({"jobId": completes.to_string()})),
         ("get_references", json!({"jobId": completes.to_string()})),
         ("job_changes", json!({"jobId": completes.to_string()})),
+        ("list_schedules", json!({})),
         ("get_balances", json!({})),
     ] {
         mcp_call(&assistant, tool, args).await;

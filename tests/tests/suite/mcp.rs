@@ -104,6 +104,7 @@ async fn an_assistant_researches_through_the_tools() {
             "get_personas",
             "get_references",
             "job_changes",
+            "list_schedules",
             "get_balances"
         ]
     );
@@ -246,6 +247,8 @@ async fn an_assistant_researches_through_the_tools() {
     )
     .await;
     assert_eq!(failed(&bad_since)["details"]["fields"][0]["field"], "since");
+    let schedules = call(&client, "list_schedules", json!({})).await;
+    assert_eq!(ok(&schedules)["schedules"], json!([]));
     let balances = call(&client, "get_balances", json!({})).await;
     assert_eq!(
         ok(&balances)["user"]["credits_balance"],
