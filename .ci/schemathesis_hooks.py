@@ -33,6 +33,10 @@ link it has just made).
 And one that lets an operation be tested at all: a positive `DELETE
 /jobs/{jobId}/share-links/{linkId}` on the user's own job names a link that exists (made just
 before, as a client revokes what it made); a generated id is a 404 every time.
+
+Schedules the same way: a schedule's job fields are fixed as a job's are; the run deletes the
+schedules it made once ten newer ones exist (an account holds at most 20); and a positive `GET`,
+`PATCH` or `DELETE /schedules/{scheduleId}` names a schedule that exists (made just before).
 """
 
 import hashlib
@@ -57,6 +61,18 @@ SHARE_LINKS_KEPT = 10
 _share_links = deque()
 # Every share link id the run made, for telling them from generated ones.
 _made_link_ids = set()
+SCHEDULES_KEPT = 10
+# Ids of the schedules the run made and has not deleted, oldest first.
+_schedules = deque()
+_made_schedule_ids = set()
+SCHEDULE = {
+    "primaryDomain": "schedule-test.com",
+    "languageCode": "en",
+    "locationCode": 2840,
+    "cadence": "weekly",
+    "dayOfWeek": 1,
+    "hourUtc": 6,
+}
 TOPIC_IDS = [t for t in os.environ.get("KR_ST_TOPIC_IDS", "").split(",") if t]
 
 # (min, max) query parameters of the keyword filters.
@@ -209,6 +225,33 @@ def before_call(context, case, kwargs):
         _fix_urls(case.body, ["url"])
     elif method == "DELETE" and path.endswith("/share-links/{linkId}"):
         _existing_share_link(case)
+    elif method == "POST" and path == "/api/v1/schedules":
+        if isinstance(case.body, MutableMapping):
+            _fix_job_fields(case.body)
+    elif path == "/api/v1/schedules/{scheduleId}":
+        _existing_schedule(case)
+
+
+def _keep_schedule(schedule_id):
+    """Remembers a schedule the run made; deletes the oldest beyond SCHEDULES_KEPT."""
+    _made_schedule_ids.add(schedule_id)
+    _schedules.append(schedule_id)
+    while len(_schedules) > SCHEDULES_KEPT:
+        old = _schedules.popleft()
+        # A 404 is fine: a case may have deleted it already.
+        requests.delete(f"{BASE_URL}/api/v1/schedules/{old}", headers={"X-API-KEY": API_KEY}, timeout=30)
+
+
+def _existing_schedule(case):
+    params = case.path_parameters
+    if params.get("scheduleId") in _made_schedule_ids:
+        return
+    made = requests.post(
+        f"{BASE_URL}/api/v1/schedules", json=SCHEDULE, headers={"X-API-KEY": API_KEY}, timeout=30
+    )
+    if made.status_code == 201:
+        params["scheduleId"] = made.json()["schedule"]["id"]
+        _keep_schedule(params["scheduleId"])
 
 
 def _existing_share_link(case):
@@ -228,8 +271,16 @@ def _existing_share_link(case):
 
 @schemathesis.hook
 def after_call(context, case, response):
-    """Revokes the oldest share links the run made, keeping SHARE_LINKS_KEPT."""
+    """Revokes the oldest share links the run made, keeping SHARE_LINKS_KEPT, and deletes the
+    oldest schedules it made, keeping SCHEDULES_KEPT."""
     operation = case.operation
+    if (
+        operation.method.upper() == "POST"
+        and operation.path == "/api/v1/schedules"
+        and response.status_code == 201
+    ):
+        _keep_schedule(response.json()["schedule"]["id"])
+        return
     if (
         operation.method.upper() != "POST"
         or not operation.path.endswith("/share-links")

@@ -6,40 +6,86 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use chrono::Utc;
-use kr_core::domain::ScheduleId;
+use kr_core::domain::{ScheduleId, MAX_DAY_OF_MONTH};
 use kr_core::service::jobs::CreateJobRequest;
 use kr_core::service::schedules::{
-    parse_paused, parse_schedule, set_paused, ScheduleView, MAX_SCHEDULES,
+    parse_paused, parse_schedule, set_paused, ScheduleView, MAX_SCHEDULED_KEYWORDS, MAX_SCHEDULES,
 };
 use kr_http::error::ErrorBody;
 use kr_http::extract::{CurrentUser, JsonBody, PathParams};
 use kr_http::ApiError;
 use serde::Serialize;
+use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
 use utoipa::ToSchema;
 
 use crate::JobsState;
 
-// Documents the body; `parse_schedule` reads it.
-/// The body of `POST /schedules`: the body of `POST /jobs` (without `callbackUrl`: a run's
-/// events go to the account's webhooks; at most 1,000 `keywords`) and when to run it.
-#[derive(ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code)] // Never built: it only documents the body.
-pub struct CreateScheduleRequest {
-    #[schema(inline)]
-    job: CreateJobRequest,
-    /// `weekly` or `monthly`.
-    #[schema(value_type = String, example = "monthly")]
-    cadence: String,
-    /// Required for `weekly`: 1 (Monday) to 7 (Sunday), ISO 8601.
-    #[schema(value_type = Option<u32>, minimum = 1, maximum = 7)]
-    day_of_week: Option<u32>,
-    /// Required for `monthly`: 1 to 28 (a day every month has).
-    #[schema(value_type = Option<u32>, minimum = 1, maximum = 28, example = 1)]
-    day_of_month: Option<u32>,
-    /// The hour the run starts, UTC (within 5 minutes of it).
-    #[schema(minimum = 0, maximum = 23, example = 6)]
-    hour_utc: u32,
+/// The body of `POST /schedules`: the body of `POST /jobs` without `callbackUrl` (a run's
+/// events go to the account's webhooks) and with at most 1,000 `keywords`, and when to run it:
+/// `cadence` `weekly` with `dayOfWeek` 1 (Monday) to 7 (Sunday), or `monthly` with
+/// `dayOfMonth` 1 to 28, and `hourUtc` 0 to 23. Documented from the job body's own schema, so
+/// the two cannot drift; `parse_schedule` reads it.
+pub struct CreateScheduleRequest;
+
+impl utoipa::PartialSchema for CreateScheduleRequest {
+    fn schema() -> RefOr<Schema> {
+        let mut job = match CreateJobRequest::schema() {
+            RefOr::T(Schema::Object(object)) => object,
+            _ => unreachable!("the job body is an object schema"),
+        };
+        job.properties.remove("callbackUrl");
+        if let Some(RefOr::T(Schema::Array(keywords))) = job.properties.get_mut("keywords") {
+            keywords.max_items = Some(MAX_SCHEDULED_KEYWORDS);
+        }
+        let day = |name: &str, cadence: &str, high: u32, description: &str| {
+            ObjectBuilder::new()
+                .property(
+                    "cadence",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .enum_values(Some([cadence])),
+                )
+                .property(
+                    name,
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(1))
+                        .maximum(Some(high))
+                        .description(Some(description)),
+                )
+                .required("cadence")
+                .required(name)
+        };
+        let hour = ObjectBuilder::new()
+            .property(
+                "hourUtc",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .maximum(Some(23))
+                    .description(Some(
+                        "The hour the run starts, UTC (within 5 minutes of it).",
+                    )),
+            )
+            .required("hourUtc");
+        AllOfBuilder::new()
+            .item(Schema::Object(job))
+            .item(
+                OneOfBuilder::new()
+                    .item(day("dayOfWeek", "weekly", 7, "1 (Monday) to 7 (Sunday), ISO 8601."))
+                    .item(day("dayOfMonth", "monthly", MAX_DAY_OF_MONTH, "1 to 28: a day every month has.")),
+            )
+            .item(hour)
+            .description(Some("The body of `POST /jobs` (without `callbackUrl`; at most 1,000 `keywords`) and when to run it."))
+            .into()
+    }
+}
+
+impl ToSchema for CreateScheduleRequest {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "CreateScheduleRequest".into()
+    }
 }
 
 #[derive(Serialize, ToSchema)]

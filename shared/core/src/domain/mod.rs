@@ -26,7 +26,7 @@ pub use keyword_list::{
 pub use lifecycle::{Job, JobChange, NewJob, ProviderUsage};
 pub use locale::{LanguageCode, LocationCode};
 pub use plan::Plan;
-pub use schedule::{Cadence, Recurrence, Schedule, ScheduledRun};
+pub use schedule::{Cadence, Recurrence, Schedule, ScheduledRun, MAX_DAY_OF_MONTH};
 pub use secret::{ApiKeySecret, Password, SecretHash, SessionToken, ShareToken};
 pub use share_link::{ShareLifetime, ShareLink, SharedTab, SharedTabs};
 pub use webhook::{WebhookEvent, WebhookUrl, MAX_URL_CHARS};
