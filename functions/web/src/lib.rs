@@ -58,6 +58,7 @@ pub struct WebState {
     pub api_keys: Arc<dyn ApiKeyStore>,
     pub jobs: Arc<dyn JobStore>,
     pub share_links: Arc<dyn ShareLinkStore>,
+    pub schedules: Arc<dyn kr_core::store::ScheduleStore>,
     pub queue: Arc<dyn JobQueue>,
     pub objects: Arc<dyn ArtifactStore>,
     pub removals: Arc<dyn ResultStore>,
@@ -83,6 +84,7 @@ impl WebState {
             counters: store.clone(),
             api_keys: store.clone(),
             share_links: store.clone(),
+            schedules: store.clone(),
             jobs: store,
             objects: wiring.objects.clone(),
             removals: wiring.objects,
@@ -111,6 +113,14 @@ pub fn router(state: WebState) -> Router {
         .route(
             "/jobs/{job_id}/delete",
             get(pages::jobs::confirm_delete).post(pages::jobs::delete),
+        )
+        .route(
+            "/jobs/{job_id}/repeat",
+            get(pages::repeat::manage).post(pages::repeat::create),
+        )
+        .route(
+            "/jobs/{job_id}/repeat/{schedule_id}/{action}",
+            axum::routing::post(pages::repeat::change),
         )
         .route(
             "/jobs/{job_id}/share",

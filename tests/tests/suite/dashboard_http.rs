@@ -10,6 +10,7 @@ use kr_tests::harness::{self, Call, TEST_PASSWORD};
 
 mod brief;
 mod plan_tab;
+mod repeat_page;
 mod serp_page;
 mod share_page;
 

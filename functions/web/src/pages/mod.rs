@@ -5,6 +5,7 @@ pub mod job;
 pub mod jobs;
 pub mod login;
 pub mod new_job;
+pub mod repeat;
 pub mod settings;
 pub mod share;
 

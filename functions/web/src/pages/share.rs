@@ -179,7 +179,7 @@ fn render(
 }
 
 /// The job if it is the user's own: the same 404 page otherwise.
-async fn own_job(state: &WebState, user: &User, raw: &str) -> Result<Job, Response> {
+pub(super) async fn own_job(state: &WebState, user: &User, raw: &str) -> Result<Job, Response> {
     let not_found = || layout::not_found(Some(user), "Job");
     let id: JobId = raw.parse().map_err(|_| not_found())?;
     match share_links::owned_job(state.jobs.as_ref(), user.id, id).await {

@@ -38,9 +38,10 @@ fn whole_number(
 ) -> Result<Option<u32>, FieldError> {
     match body.get(name).filter(|value| !value.is_null()) {
         None => Ok(None),
+        // JSON Schema counts 6.0 as the integer 6, and so do we.
         Some(value) => value
-            .as_u64()
-            .filter(|n| (u64::from(low)..=u64::from(high)).contains(n))
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && (f64::from(low)..=f64::from(high)).contains(n))
             .map(|n| Some(n as u32))
             .ok_or_else(|| {
                 FieldError::new(name, format!("must be an integer from {low} to {high}"))

@@ -87,6 +87,7 @@ pub fn header(job: &Job, dataset: Option<&IndexedDataset>, controls: Controls) -
                 (status_badge(job.status))
                 @if controls.owner {
                     @if job.status == JobStatus::Completed { a.button.share href={"/jobs/" (job.id) "/share"} { "Share" } }
+                    a.button href={"/jobs/" (job.id) "/repeat"} { "Repeat this job" }
                     a.danger href={"/jobs/" (job.id) "/delete"} { "Delete" }
                 }
             }
