@@ -14,10 +14,10 @@ use kr_core::store::{get_json, User};
 use maud::html;
 use serde_json::{json, Map, Value};
 
-use super::share::own_job;
+use super::share::{own_job, own_job_form};
 use crate::format;
 use crate::layout;
-use crate::session::{refused_foreign_form, SignedIn};
+use crate::session::SignedIn;
 use crate::WebState;
 
 const WEEKDAYS: [&str; 7] = [
@@ -199,10 +199,7 @@ pub async fn create(
     headers: HeaderMap,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Some(refused) = refused_foreign_form(&headers, &state) {
-        return refused;
-    }
-    let job = match own_job(&state, &user, &job_id).await {
+    let job = match own_job_form(&state, &user, &job_id, &headers).await {
         Ok(job) => job,
         Err(page) => return page,
     };
@@ -281,10 +278,7 @@ pub async fn change(
     headers: HeaderMap,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Some(refused) = refused_foreign_form(&headers, &state) {
-        return refused;
-    }
-    let job = match own_job(&state, &user, &job_id).await {
+    let job = match own_job_form(&state, &user, &job_id, &headers).await {
         Ok(job) => job,
         Err(page) => return page,
     };

@@ -189,6 +189,20 @@ pub(super) async fn own_job(state: &WebState, user: &User, raw: &str) -> Result<
     }
 }
 
+/// The user's own job behind a form that changes something: refused when the form came from
+/// another site, the same 404 page when the job is not theirs.
+pub(super) async fn own_job_form(
+    state: &WebState,
+    user: &User,
+    raw: &str,
+    headers: &HeaderMap,
+) -> Result<Job, Response> {
+    if let Some(refused) = refused_foreign_form(headers, state) {
+        return Err(refused);
+    }
+    own_job(state, user, raw).await
+}
+
 async fn page_with(
     state: &WebState,
     status: StatusCode,
@@ -221,10 +235,7 @@ pub async fn create(
     headers: HeaderMap,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
-    if let Some(refused) = refused_foreign_form(&headers, &state) {
-        return refused;
-    }
-    let job = match own_job(&state, &user, &job_id).await {
+    let job = match own_job_form(&state, &user, &job_id, &headers).await {
         Ok(job) => job,
         Err(page) => return page,
     };
@@ -281,10 +292,7 @@ pub async fn revoke(
     Path((job_id, link_id)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Some(refused) = refused_foreign_form(&headers, &state) {
-        return refused;
-    }
-    let job = match own_job(&state, &user, &job_id).await {
+    let job = match own_job_form(&state, &user, &job_id, &headers).await {
         Ok(job) => job,
         Err(page) => return page,
     };

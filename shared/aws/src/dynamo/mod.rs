@@ -173,7 +173,7 @@ pub(crate) fn transaction_held<T>(
 }
 
 /// An update of one of the owner's counters on their profile (`#counter` in `expression`).
-pub(crate) fn profile_counter(
+fn profile_counter(
     table: &str,
     owner: kr_core::domain::UserId,
     counter: &str,
@@ -184,6 +184,86 @@ pub(crate) fn profile_counter(
         .set_key(Some(key(keys::user_pk(owner), keys::PROFILE_SK)))
         .update_expression(expression)
         .expression_attribute_names("#counter", counter)
+}
+
+impl DynamoStore {
+    /// Puts `item` (new) and adds one to the owner's `counter`, in one transaction that holds
+    /// only while the counter is below `limit`: `Ok(false)` when it is not. Concurrent puts
+    /// cannot pass the limit together.
+    pub(crate) async fn put_counted(
+        &self,
+        owner: kr_core::domain::UserId,
+        counter: &str,
+        limit: usize,
+        item: Item,
+    ) -> Result<bool, StoreError> {
+        use aws_sdk_dynamodb::types::{Put, TransactWriteItem};
+        let count = profile_counter(
+            &self.table,
+            owner,
+            counter,
+            "SET #counter = if_not_exists(#counter, :zero) + :one",
+        )
+        .condition_expression(
+            "attribute_exists(PK) AND (attribute_not_exists(#counter) OR #counter < :max)",
+        )
+        .expression_attribute_values(":zero", n(0))
+        .expression_attribute_values(":one", n(1))
+        .expression_attribute_values(":max", n(limit))
+        .build()
+        .map_err(StoreError::new)?;
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(PK)")
+            .build()
+            .map_err(StoreError::new)?;
+        let result = self
+            .client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().update(count).build())
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(true),
+            Err(err)
+                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
+            {
+                Ok(false)
+            }
+            Err(err) => Err(sdk_error(err)),
+        }
+    }
+
+    /// Deletes the item at `item_key` and takes one from the owner's `counter`, in one
+    /// transaction: `Ok(false)` when there was no such item.
+    pub(crate) async fn delete_counted(
+        &self,
+        owner: kr_core::domain::UserId,
+        counter: &str,
+        item_key: Item,
+    ) -> Result<bool, StoreError> {
+        use aws_sdk_dynamodb::types::{Delete, TransactWriteItem};
+        let delete = Delete::builder()
+            .table_name(&self.table)
+            .set_key(Some(item_key))
+            .condition_expression("attribute_exists(PK)")
+            .build()
+            .map_err(StoreError::new)?;
+        let uncount = profile_counter(&self.table, owner, counter, "ADD #counter :minus_one")
+            .expression_attribute_values(":minus_one", n(-1))
+            .build()
+            .map_err(StoreError::new)?;
+        let result = self
+            .client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().delete(delete).build())
+            .transact_items(TransactWriteItem::builder().update(uncount).build())
+            .send()
+            .await;
+        transaction_held(result)
+    }
 }
 
 pub(crate) fn to_item<T: Serialize>(value: &T) -> Result<Item, StoreError> {

@@ -4,17 +4,14 @@
 //! and what closing a slot is conditional on: of two ticks, one closes it.
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{Delete, Put, ReturnValue, TransactWriteItem};
+use aws_sdk_dynamodb::types::ReturnValue;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::keys::{
-    schedule_due_key, user_pk, user_schedule_sk, GSI3, PK, SCHEDULES_PK, SK, USER_SCHEDULE_PREFIX,
+    schedule_due_key, user_pk, user_schedule_sk, PK, SCHEDULES_PK, SK, USER_SCHEDULE_PREFIX,
 };
-use super::{
-    condition_held, failed_conditions, from_item, key, n, profile_counter, s, sdk_error, to_item,
-    transaction_held, DynamoStore,
-};
+use super::{condition_held, from_item, key, s, sdk_error, to_item, DynamoStore};
 use kr_core::domain::{Schedule, ScheduleId, ScheduledRun, UserId};
 use kr_core::store::{ScheduleStore, StoreError};
 
@@ -55,42 +52,9 @@ fn time(at: DateTime<Utc>) -> String {
 #[async_trait]
 impl ScheduleStore for DynamoStore {
     async fn create_schedule(&self, schedule: &Schedule, limit: usize) -> Result<bool, StoreError> {
-        let count = profile_counter(
-            &self.table,
-            schedule.owner,
-            SCHEDULE_COUNTER,
-            "SET #counter = if_not_exists(#counter, :zero) + :one",
-        )
-        .condition_expression(
-            "attribute_exists(PK) AND (attribute_not_exists(#counter) OR #counter < :max)",
-        )
-        .expression_attribute_values(":zero", n(0))
-        .expression_attribute_values(":one", n(1))
-        .expression_attribute_values(":max", n(limit))
-        .build()
-        .map_err(StoreError::new)?;
-        let put = Put::builder()
-            .table_name(&self.table)
-            .set_item(Some(to_item(&ScheduleItem::of(schedule))?))
-            .condition_expression("attribute_not_exists(PK)")
-            .build()
-            .map_err(StoreError::new)?;
-        let result = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().update(count).build())
-            .transact_items(TransactWriteItem::builder().put(put).build())
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err)
-                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(sdk_error(err)),
-        }
+        let item = to_item(&ScheduleItem::of(schedule))?;
+        self.put_counted(schedule.owner, SCHEDULE_COUNTER, limit, item)
+            .await
     }
 
     async fn list_schedules(&self, owner: UserId) -> Result<Vec<Schedule>, StoreError> {
@@ -162,29 +126,12 @@ impl ScheduleStore for DynamoStore {
     }
 
     async fn delete_schedule(&self, owner: UserId, id: ScheduleId) -> Result<bool, StoreError> {
-        let delete = Delete::builder()
-            .table_name(&self.table)
-            .set_key(Some(key(user_pk(owner), user_schedule_sk(id))))
-            .condition_expression("attribute_exists(PK)")
-            .build()
-            .map_err(StoreError::new)?;
-        let uncount = profile_counter(
-            &self.table,
+        self.delete_counted(
             owner,
             SCHEDULE_COUNTER,
-            "ADD #counter :minus_one",
+            key(user_pk(owner), user_schedule_sk(id)),
         )
-        .expression_attribute_values(":minus_one", n(-1))
-        .build()
-        .map_err(StoreError::new)?;
-        let result = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .transact_items(TransactWriteItem::builder().update(uncount).build())
-            .send()
-            .await;
-        transaction_held(result)
+        .await
     }
 
     async fn due_schedules(
@@ -192,25 +139,11 @@ impl ScheduleStore for DynamoStore {
         now: DateTime<Utc>,
         limit: u32,
     ) -> Result<Vec<Schedule>, StoreError> {
-        let output = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .index_name(GSI3)
-            .key_condition_expression("GSI3PK = :partition AND GSI3SK < :before")
-            .expression_attribute_values(":partition", s(SCHEDULES_PK))
-            .expression_attribute_values(
-                ":before",
-                s(schedule_due_key(now, ScheduleId::from(uuid::Uuid::nil()))),
-            )
-            .limit(limit as i32)
-            .send()
-            .await
-            .map_err(sdk_error)?;
+        let listed = self.gsi3_before(SCHEDULES_PK, now, limit).await?;
         // The index holds keys only, and may lag a write: each schedule is read from its
         // keys, and kept only if still due.
         let mut due = Vec::new();
-        for item in output.items.unwrap_or_default() {
+        for item in listed {
             let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
             let owner = text(PK).and_then(|pk| pk.strip_prefix("USER#")?.parse::<UserId>().ok());
             let id = text(SK).and_then(|sk| {

@@ -3,17 +3,13 @@
 //! webhook (`WEBHOOK#id` / `DELIVERY#<time>#<message>#<attempt>`), newest first, kept 30 days.
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
 use chrono::{Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::keys::{
     delivery_sk, user_pk, user_webhook_sk, webhook_pk, DELIVERY_PREFIX, PK, SK, USER_WEBHOOK_PREFIX,
 };
-use super::{
-    failed_conditions, from_item, key, n, profile_counter, s, sdk_error, to_item, transaction_held,
-    DynamoStore,
-};
+use super::{from_item, key, s, sdk_error, to_item, DynamoStore};
 use kr_core::domain::{UserId, WebhookId};
 use kr_core::store::{CreateWebhookOutcome, DeliveryAttempt, StoreError, Webhook, WebhookStore};
 
@@ -43,15 +39,6 @@ struct DeliveryItem {
     attempt: DeliveryAttempt,
 }
 
-/// The owner's webhook count, changed by `expression` (which names it `#counter`).
-fn counter(
-    table: &str,
-    owner: UserId,
-    expression: &str,
-) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
-    profile_counter(table, owner, WEBHOOK_COUNTER, expression)
-}
-
 #[async_trait]
 impl WebhookStore for DynamoStore {
     async fn create_webhook(
@@ -59,46 +46,21 @@ impl WebhookStore for DynamoStore {
         webhook: &Webhook,
         limit: usize,
     ) -> Result<CreateWebhookOutcome, StoreError> {
-        let count = counter(
-            &self.table,
-            webhook.owner,
-            "SET #counter = if_not_exists(#counter, :zero) + :one",
-        )
-        .condition_expression(
-            "attribute_exists(PK) AND (attribute_not_exists(#counter) OR #counter < :max)",
-        )
-        .expression_attribute_values(":zero", n(0))
-        .expression_attribute_values(":one", n(1))
-        .expression_attribute_values(":max", n(limit))
-        .build()
-        .map_err(StoreError::new)?;
         let item = to_item(&WebhookItem {
             pk: user_pk(webhook.owner),
             sk: user_webhook_sk(webhook.id),
             webhook: webhook.clone(),
         })?;
-        let put = Put::builder()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .condition_expression("attribute_not_exists(PK)")
-            .build()
-            .map_err(StoreError::new)?;
-        let result = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().update(count).build())
-            .transact_items(TransactWriteItem::builder().put(put).build())
-            .send()
-            .await;
-        match result {
-            Ok(_) => Ok(CreateWebhookOutcome::Created),
-            Err(err)
-                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
+        Ok(
+            if self
+                .put_counted(webhook.owner, WEBHOOK_COUNTER, limit, item)
+                .await?
             {
-                Ok(CreateWebhookOutcome::LimitReached)
-            }
-            Err(err) => Err(sdk_error(err)),
-        }
+                CreateWebhookOutcome::Created
+            } else {
+                CreateWebhookOutcome::LimitReached
+            },
+        )
     }
 
     async fn list_webhooks(&self, owner: UserId) -> Result<Vec<Webhook>, StoreError> {
@@ -120,24 +82,12 @@ impl WebhookStore for DynamoStore {
     }
 
     async fn delete_webhook(&self, owner: UserId, id: WebhookId) -> Result<bool, StoreError> {
-        let delete = Delete::builder()
-            .table_name(&self.table)
-            .set_key(Some(key(user_pk(owner), user_webhook_sk(id))))
-            .condition_expression("attribute_exists(PK)")
-            .build()
-            .map_err(StoreError::new)?;
-        let uncount = counter(&self.table, owner, "ADD #counter :minus_one")
-            .expression_attribute_values(":minus_one", n(-1))
-            .build()
-            .map_err(StoreError::new)?;
-        let result = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .transact_items(TransactWriteItem::builder().update(uncount).build())
-            .send()
-            .await;
-        transaction_held(result)
+        self.delete_counted(
+            owner,
+            WEBHOOK_COUNTER,
+            key(user_pk(owner), user_webhook_sk(id)),
+        )
+        .await
     }
 
     async fn record_delivery(&self, attempt: &DeliveryAttempt) -> Result<(), StoreError> {
