@@ -211,7 +211,7 @@ async fn earlier_runs(jobs: &dyn JobStore, owner: UserId, job: &Job) -> Result<V
         .filter(|other| other.id != job.id && same_market(other, job))
         .filter(|other| other.completed_at <= job.completed_at)
         .collect();
-    earlier.sort_by(|a, b| b.completed_at.cmp(&a.completed_at));
+    earlier.sort_by_key(|run| std::cmp::Reverse(run.completed_at));
     Ok(earlier)
 }
 
