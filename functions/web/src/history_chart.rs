@@ -59,10 +59,18 @@ fn line_chart(history: &[RunPoint], series: &Series) -> Markup {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
             (lo.min(v), hi.max(v))
         });
-    let (low, high) = if measured.is_empty() {
-        (0.0, 1.0)
-    } else if (high - low).abs() < f64::EPSILON {
-        (low - 1.0, high + 1.0)
+    if measured.is_empty() {
+        return html! {
+            figure.chart.history {
+                h3 { (series.title) }
+                p.muted { "Not measured in these runs (no ranking data)." }
+            }
+        };
+    }
+    // A flat series gets room around it, never below the scale's floor (position 1, volume 0).
+    let floor = if series.inverted { 1.0 } else { 0.0 };
+    let (low, high) = if (high - low).abs() < f64::EPSILON {
+        ((low - 1.0).max(floor), high + 1.0)
     } else {
         (low, high)
     };
@@ -99,8 +107,14 @@ fn line_chart(history: &[RunPoint], series: &Series) -> Markup {
                         text-anchor="end" { ((series.label)(value)) }
                 }
                 @for (index, run) in history.iter().enumerate() {
+                    // The first and last dates sit inside the chart's edges.
+                    @let anchor = match index {
+                        0 => "start",
+                        last if last + 1 == history.len() => "end",
+                        _ => "middle",
+                    };
                     text class="tick-label" x=(svg_number(x(index))) y=(svg_number(HEIGHT - 10.0))
-                        text-anchor="middle" { (run_date(run)) }
+                        text-anchor=(anchor) { (run_date(run)) }
                 }
                 @for stretch in stretches.iter().filter(|s| s.len() > 1) {
                     polyline class="history-line" fill="none" points=(points(stretch)) {}
@@ -156,6 +170,15 @@ mod tests {
             average_position: position,
             visible_volume: volume,
         }
+    }
+
+    #[test]
+    fn a_series_never_measured_says_so_instead_of_drawing_an_empty_scale() {
+        let history = [run(1, None, 0), run(2, None, 0)];
+        let markup = visibility(&history).into_string();
+        assert!(markup.contains("Not measured in these runs"), "{markup}");
+        assert_eq!(markup.matches("<svg").count(), 1, "only the volume chart");
+        assert!(!markup.contains(">-1<"), "volume never below 0: {markup}");
     }
 
     #[test]
