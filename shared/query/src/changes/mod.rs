@@ -273,50 +273,63 @@ pub async fn job_changes(
         )
     };
     let now = view(&current);
+    // The baseline is usually the latest earlier run: its view serves both the comparison and
+    // its point in the history.
+    let before = match &baseline {
+        Some(run) => {
+            let dataset = results
+                .dataset(run)
+                .await?
+                .ok_or_else(since_not_completed)?;
+            Some(view(&dataset))
+        }
+        None => None,
+    };
     let mut history = vec![RunPoint::of(job, &now)];
     for run in earlier.iter().take(HISTORY_RUNS - 1) {
-        if let Some(dataset) = results.dataset(run).await? {
-            history.push(RunPoint::of(run, &view(&dataset)));
+        match (&baseline, &before) {
+            (Some(same), Some(before)) if same.id == run.id => {
+                history.push(RunPoint::of(run, before));
+            }
+            _ => {
+                if let Some(dataset) = results.dataset(run).await? {
+                    history.push(RunPoint::of(run, &view(&dataset)));
+                }
+            }
         }
     }
     history.reverse();
-    let Some(baseline) = baseline else {
+    let (Some(baseline), Some(before)) = (baseline, before) else {
         return Ok(JobChanges::empty(job, summary::no_baseline(job), history));
     };
-    let previous = results
-        .dataset(&baseline)
-        .await?
-        .ok_or_else(since_not_completed)?;
-    let before = view(&previous);
     let differences = compare(&now, &before);
     let since = RunPoint::of(&baseline, &before);
     let summary = summary::paragraph(&differences, &since, &history[history.len() - 1]);
-    let take = |n: usize| n.min(limit as usize);
-    let mut differences = differences;
     let counts = differences.counts();
+    let limit = limit as usize;
     Ok(JobChanges {
         job_id: job.id,
         summary,
         counts,
         volumes_compared: differences.volumes_compared,
-        new_keywords: truncated(&mut differences.new_keywords, take),
-        lost_keywords: truncated(&mut differences.lost_keywords, take),
-        volume_moves: truncated(&mut differences.volume_moves, take),
-        position_gains: truncated(&mut differences.position_gains, take),
-        position_losses: truncated(&mut differences.position_losses, take),
-        cluster_moves: truncated(&mut differences.cluster_moves, take),
-        new_clusters: truncated(&mut differences.new_clusters, take),
-        gone_clusters: truncated(&mut differences.gone_clusters, take),
-        new_topics: truncated(&mut differences.new_topics, take),
-        gone_topics: truncated(&mut differences.gone_topics, take),
+        new_keywords: first(differences.new_keywords, limit),
+        lost_keywords: first(differences.lost_keywords, limit),
+        volume_moves: first(differences.volume_moves, limit),
+        position_gains: first(differences.position_gains, limit),
+        position_losses: first(differences.position_losses, limit),
+        cluster_moves: first(differences.cluster_moves, limit),
+        new_clusters: first(differences.new_clusters, limit),
+        gone_clusters: first(differences.gone_clusters, limit),
+        new_topics: first(differences.new_topics, limit),
+        gone_topics: first(differences.gone_topics, limit),
         since: Some(since),
         history,
     })
 }
 
-fn truncated<T>(list: &mut Vec<T>, take: impl Fn(usize) -> usize) -> Vec<T> {
-    list.truncate(take(list.len()));
-    std::mem::take(list)
+fn first<T>(mut list: Vec<T>, limit: usize) -> Vec<T> {
+    list.truncate(limit);
+    list
 }
 
 impl JobChanges {
