@@ -1,4 +1,4 @@
-//! `/webhooks`: an account's endpoints for job events, and their delivery log.
+//! `/webhooks`: an account's endpoints for job and schedule events, and their delivery log.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -31,7 +31,8 @@ pub struct CreateWebhookRequest {
         max_length = 2048
     )]
     url: String,
-    /// Optional, default both: the events to send.
+    /// Optional, default every event (`job.completed`, `job.failed`, `job.changes`,
+    /// `schedule.run_skipped`): the events to send.
     #[schema(min_items = 1)]
     events: Option<Vec<WebhookEvent>>,
 }
@@ -60,9 +61,14 @@ fn parse_webhook_id(raw: &str) -> Result<WebhookId, ApiError> {
     raw.parse().map_err(|_| ApiError::not_found("Webhook"))
 }
 
-/// Adds an endpoint that is told when the account's jobs complete or fail. Every event is
-/// POSTed as JSON `{"type", "timestamp", "data": {"job": …}}` with the Standard Webhooks
-/// headers `webhook-id` (the same for every retry of one event), `webhook-timestamp` and
+/// Adds an endpoint that is told when the account's jobs complete or fail, what changed after
+/// each scheduled run, and when a schedule skips a run. Every event is POSTed as JSON
+/// `{"type", "timestamp", "data"}`: `data` is `{"job": …}` for `job.completed` and
+/// `job.failed`; `{"job": …, "changes": {"since", "summary", "counts", "volumesCompared"}}`
+/// for `job.changes`, sent after a scheduled run completes (`since` is the run compared with,
+/// `null` for a schedule's first run; the same figures as `GET /jobs/{jobId}/changes`); and
+/// `{"scheduleId", "slot", "reason"}` for `schedule.run_skipped`, once per skipped slot. With
+/// the Standard Webhooks headers `webhook-id` (the same for every retry of one event), `webhook-timestamp` and
 /// `webhook-signature` (`v1,` base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the
 /// secret). A 2xx within 10 seconds is delivered; anything else is retried after 30 s, 2 min,
 /// 10 min and then every 15 min, 7 attempts over about an hour. At most 10 per account.

@@ -1,5 +1,6 @@
-//! The notifier: takes job events off the webhooks queue, fans each out to the owner's
-//! webhooks that want it and to the job's `callbackUrl`, and delivers them. A delivery that
+//! The notifier: takes events off the webhooks queue, fans each out to the owner's webhooks
+//! that want it (and a job's event to the job's `callbackUrl`), and delivers them. A
+//! scheduled job's `job.completed` also raises `job.changes` for the webhooks that want it. A delivery that
 //! fails is sent back to the queue with a delay for its next attempt, so no invocation waits
 //! on a slow receiver for longer than one request's timeout, and a receiver that is down never
 //! touches the job (it finished before its event was sent).
@@ -11,16 +12,20 @@ use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use chrono::Utc;
 use futures_util::future::join_all;
 use kr_aws::signing_key::SigningKeySource;
-use kr_core::domain::Job;
+use kr_core::domain::{Job, UserId, WebhookEvent};
 use kr_core::service::jobs::JobView;
 use kr_core::service::webhook_signing::message_id;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{
-    DeliveryAttempt, DeliveryTarget, JobStore, StoreError, WebhookMessage, WebhookQueue,
-    WebhookStore,
+    DeliveryAttempt, DeliveryTarget, EventSubject, JobStore, SkippedRun, StoreError,
+    WebhookMessage, WebhookQueue, WebhookStore,
 };
 use kr_crawler::{CrawlConfig, GuardedClient};
 use serde_json::{json, Value};
+
+pub use changes::{ChangeDigests, StoredChangeDigests};
+
+mod changes;
 
 /// How long a receiver has to answer.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -32,6 +37,22 @@ pub struct Notifier {
     pub signing: Arc<SigningKeySource>,
     pub client: GuardedClient,
     pub retries: RetrySchedule,
+    pub changes: Arc<dyn ChangeDigests>,
+}
+
+/// An event's subject, read: what its deliveries need.
+enum Subject {
+    Job(Box<Job>),
+    SkippedRun(SkippedRun),
+}
+
+impl Subject {
+    fn owner(&self) -> UserId {
+        match self {
+            Self::Job(job) => job.owner,
+            Self::SkippedRun(run) => run.owner,
+        }
+    }
 }
 
 impl Notifier {
@@ -50,71 +71,101 @@ impl Notifier {
 
     /// One queue message: an event to fan out, or one attempt at one target.
     pub async fn handle(&self, message: &WebhookMessage) -> Result<(), StoreError> {
-        // A job deleted since has nothing to report.
-        let Some(job) = self.jobs.job(message.job_id).await? else {
-            return Ok(());
+        let subject = match &message.subject {
+            // A job deleted since has nothing to report.
+            EventSubject::Job { job_id } => match self.jobs.job(*job_id).await? {
+                Some(job) => Subject::Job(Box::new(job)),
+                None => return Ok(()),
+            },
+            EventSubject::SkippedRun(run) => Subject::SkippedRun(run.clone()),
         };
         match message.target {
-            Some(target) => self.deliver(&job, message, target).await,
-            // Each target gets a message of its own, so one slow receiver holds up no other
-            // and every invocation does at most one request per message.
-            None => {
-                let mut targets: Vec<DeliveryTarget> = self
-                    .webhooks
-                    .list_webhooks(job.owner)
-                    .await?
-                    .into_iter()
-                    .filter(|webhook| webhook.events.contains(&message.event))
-                    .map(|webhook| DeliveryTarget::Webhook(webhook.id))
-                    .collect();
-                if job.callback_url.is_some() {
-                    targets.push(DeliveryTarget::Callback);
-                }
-                for target in targets {
-                    let first = WebhookMessage {
-                        target: Some(target),
-                        attempt: 1,
-                        ..message.clone()
-                    };
-                    self.queue.send(&first, 0).await?;
-                }
-                Ok(())
+            Some(target) => self.deliver(&subject, message, target).await,
+            None => self.fan_out(&subject, message).await,
+        }
+    }
+
+    /// Each target gets a message of its own, so one slow receiver holds up no other and
+    /// every invocation does at most one request per message.
+    async fn fan_out(&self, subject: &Subject, message: &WebhookMessage) -> Result<(), StoreError> {
+        let mut events = vec![message.event];
+        if let Subject::Job(job) = subject {
+            if message.event == WebhookEvent::JobCompleted && job.schedule_id.is_some() {
+                events.push(WebhookEvent::JobChanges);
             }
         }
+        let mut deliveries: Vec<(WebhookEvent, DeliveryTarget)> = Vec::new();
+        for webhook in self.webhooks.list_webhooks(subject.owner()).await? {
+            for &event in events.iter().filter(|e| webhook.events.contains(e)) {
+                deliveries.push((event, DeliveryTarget::Webhook(webhook.id)));
+            }
+        }
+        // A job's own `callbackUrl` hears how it finished, nothing else.
+        if let Subject::Job(job) = subject {
+            if job.callback_url.is_some() {
+                deliveries.push((message.event, DeliveryTarget::Callback));
+            }
+        }
+        for (event, target) in deliveries {
+            let first = WebhookMessage {
+                event,
+                target: Some(target),
+                attempt: 1,
+                ..message.clone()
+            };
+            self.queue.send(&first, 0).await?;
+        }
+        Ok(())
+    }
+
+    /// The event's `data`.
+    async fn data(&self, subject: &Subject, event: WebhookEvent) -> Result<Value, StoreError> {
+        Ok(match subject {
+            Subject::Job(job) if event == WebhookEvent::JobChanges => json!({
+                "job": JobView::from(job.as_ref()),
+                "changes": self.changes.digest(job).await?,
+            }),
+            Subject::Job(job) => json!({"job": JobView::from(job.as_ref())}),
+            Subject::SkippedRun(run) => json!({
+                "scheduleId": run.schedule_id,
+                "slot": run.slot.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                "reason": run.reason,
+            }),
+        })
     }
 
     async fn deliver(
         &self,
-        job: &Job,
+        subject: &Subject,
         message: &WebhookMessage,
         target: DeliveryTarget,
     ) -> Result<(), StoreError> {
-        let url = match target {
-            DeliveryTarget::Webhook(id) => match self.webhooks.webhook(job.owner, id).await? {
-                Some(webhook) => webhook.url.to_string(),
-                // Deleted since the event: nothing more goes there.
+        let key = self.signing.key().await?;
+        let (url, secret) = match (target, subject) {
+            (DeliveryTarget::Webhook(id), _) => {
+                match self.webhooks.webhook(subject.owner(), id).await? {
+                    Some(webhook) => (webhook.url.to_string(), key.webhook_secret(id)),
+                    // Deleted since the event: nothing more goes there.
+                    None => return Ok(()),
+                }
+            }
+            (DeliveryTarget::Callback, Subject::Job(job)) => match &job.callback_url {
+                Some(url) => (url.to_string(), key.callback_secret(job.id)),
                 None => return Ok(()),
             },
-            DeliveryTarget::Callback => match &job.callback_url {
-                Some(url) => url.to_string(),
-                None => return Ok(()),
-            },
+            // Never fanned out: a schedule has no callback URL.
+            (DeliveryTarget::Callback, Subject::SkippedRun(_)) => return Ok(()),
         };
         let now = Utc::now();
-        let id = message_id(job.id, message.event, target);
+        let id = message_id(&message.subject, message.event, target);
         let body = serde_json::to_vec(&json!({
             "type": message.event,
             "timestamp": now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            "data": {"job": JobView::from(job)},
+            "data": self.data(subject, message.event).await?,
         }))
         .map_err(StoreError::new)?;
         let timestamp = now.timestamp();
-        let signature = self
-            .signing
-            .key()
-            .await?
-            .secret_for(job.id, target)
-            .sign(&id, timestamp, &body);
+        let signature = secret.sign(&id, timestamp, &body);
         let headers = [
             ("webhook-id", id.clone()),
             ("webhook-timestamp", timestamp.to_string()),
@@ -136,7 +187,11 @@ impl Notifier {
                     webhook_id,
                     message_id: id,
                     event: message.event,
-                    job_id: job.id,
+                    job_id: message.subject.job_id(),
+                    schedule_id: match subject {
+                        Subject::Job(job) => job.schedule_id,
+                        Subject::SkippedRun(run) => Some(run.schedule_id),
+                    },
                     attempt: message.attempt,
                     at: now,
                     duration_ms: outcome.duration.as_millis() as u64,
@@ -148,7 +203,7 @@ impl Notifier {
                 self.webhooks.record_delivery(&attempt).await?;
             }
             DeliveryTarget::Callback => {
-                tracing::info!(job = %job.id, attempt = message.attempt, status = ?outcome.status, error = ?outcome.error, "callback delivery");
+                tracing::info!(job = ?message.subject.job_id(), attempt = message.attempt, status = ?outcome.status, error = ?outcome.error, "callback delivery");
             }
         }
         if let Some(delay) = next {

@@ -8,7 +8,7 @@ use kr_aws::sqs::SqsWebhookQueue;
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::service::webhooks::RetrySchedule;
-use kr_notifier::Notifier;
+use kr_notifier::{Notifier, StoredChangeDigests};
 use lambda_runtime::{service_fn, LambdaEvent};
 use serde_json::Value;
 
@@ -20,9 +20,14 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         config,
         clients,
         store,
-        ..
+        objects,
     } = Wiring::from_config(Config::from_env()?).await;
     let notifier = Arc::new(Notifier {
+        changes: Arc::new(StoredChangeDigests::new(
+            store.clone(),
+            objects,
+            config.clone(),
+        )),
         jobs: store.clone(),
         webhooks: store,
         queue: Arc::new(SqsWebhookQueue::new(

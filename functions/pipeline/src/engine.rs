@@ -12,7 +12,7 @@ use kr_core::service::schedules::{run_due_schedules, TickReport};
 use kr_core::service::webhooks::EventOutbox;
 use kr_core::store::{
     ArtifactStore, JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, ScheduleStore,
-    StageClaim, StoreError, Transition,
+    SkippedRun, StageClaim, StoreError, Transition,
 };
 
 use crate::event::STALLED_AFTER;
@@ -83,7 +83,22 @@ impl Pipeline {
             artifacts: self.artifacts.as_ref(),
             removals: self.objects.as_ref(),
         };
-        run_due_schedules(self.schedules.as_ref(), &ports, now).await
+        let (report, finished) = run_due_schedules(self.schedules.as_ref(), &ports, now).await?;
+        // Only the tick that recorded a slot has it in `finished`: one event per skipped slot.
+        for (schedule, run) in &finished {
+            let Some(reason) = &run.skipped else { continue };
+            let skipped = SkippedRun {
+                owner: schedule.owner,
+                schedule_id: schedule.id,
+                slot: run.slot,
+                reason: reason.clone(),
+            };
+            // The schedule already says the run was skipped; a lost event is logged, not retried.
+            if let Err(err) = self.event_outbox.events.run_skipped(skipped).await {
+                tracing::error!(schedule = %schedule.id, %err, "a skipped run's webhook event was not sent");
+            }
+        }
+        Ok((report, finished))
     }
 
     pub async fn handle(

@@ -263,9 +263,16 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
         "KR_WEBHOOK_RESOLVE" => Some(resolve.clone()),
         other => std::env::var(other).ok(),
     };
-    let clients = kr_aws::AwsClients::from_config(&config).await;
+    let kr_aws::Wiring {
+        clients, objects, ..
+    } = kr_aws::Wiring::from_config(config.clone()).await;
     let store = harness::store().await;
     let notifier = kr_notifier::Notifier {
+        changes: std::sync::Arc::new(kr_notifier::StoredChangeDigests::new(
+            store.clone(),
+            objects,
+            std::sync::Arc::new(config.clone()),
+        )),
         jobs: store.clone(),
         webhooks: store,
         queue: std::sync::Arc::new(kr_aws::sqs::SqsWebhookQueue::new(
@@ -283,10 +290,9 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
     let job: JobId = job.parse().map_err(|_| anyhow!("a job id"))?;
     for attempt in 1..=20 {
         let message = WebhookMessage {
-            job_id: job,
-            event: WebhookEvent::JobCompleted,
             target: Some(DeliveryTarget::Webhook(webhook)),
             attempt,
+            ..WebhookMessage::for_job(job, WebhookEvent::JobCompleted)
         };
         times
             .time(notifier.handle(&message))

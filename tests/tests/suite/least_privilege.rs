@@ -35,7 +35,7 @@ use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{ApiKeyStore, ArtifactStore, JobStore};
 use kr_crawler::GuardedClient;
 use kr_http::routes::{Function, ROUTES};
-use kr_notifier::Notifier;
+use kr_notifier::{Notifier, StoredChangeDigests};
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_pipeline::provider_credentials::{resolve_credentials, SECRET_ARN_VAR};
 use kr_pipeline::stages::ResearchSettings;
@@ -391,6 +391,11 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .build(async {
             let wiring = kr_aws::Wiring::from_config(config.clone()).await;
             Arc::new(Notifier {
+                changes: Arc::new(StoredChangeDigests::new(
+                    wiring.store.clone(),
+                    wiring.objects.clone(),
+                    wiring.config.clone(),
+                )),
                 jobs: wiring.store.clone(),
                 webhooks: wiring.store.clone(),
                 queue: Arc::new(SqsWebhookQueue::new(
@@ -925,7 +930,6 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     service
         .api_ok("GET", &format!("{fresh}/keywords"), |c| c.api_key(&results))
         .await;
-
     let export = key(Function::Export);
     service
         .api_ok("GET", &format!("{base}/export-keywords"), |c| {
@@ -938,6 +942,52 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         })
         .await;
     assert_eq!(early.status, 409, "{}", early.text);
+
+    // The scheduled run (started by the sweep above) completes: its `job.changes` reads the
+    // earlier runs and their results. After the looks at the job the pipeline had
+    // not reached, which this run of the pipeline reaches too.
+    let changes_hook = service
+        .api_ok("POST", "/api/v1/webhooks", |c| {
+            c.api_key(&account)
+                .json(json!({"url": "http://hooks.test/changes", "events": ["job.changes"]}))
+        })
+        .await;
+    let scheduled_run = store
+        .list_jobs(user.id, None, 50, 0)
+        .await
+        .unwrap()
+        .jobs
+        .into_iter()
+        .find(|job| job.schedule_id.is_some())
+        .expect("the scheduled run");
+    run_pipeline(&bridge, &invoker, store.as_ref(), &[scheduled_run.id]).await;
+    while webhook_bridge
+        .poll_once(&notifier_invoker, 1)
+        .await
+        .unwrap()
+        > 0
+    {}
+    let changes_hook = changes_hook.json["webhook"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let log = service
+        .api_ok(
+            "GET",
+            &format!("/api/v1/webhooks/{changes_hook}/deliveries"),
+            |c| c.api_key(&account),
+        )
+        .await;
+    assert_eq!(
+        log.json["deliveries"][0]["event"], "job.changes",
+        "{}",
+        log.text
+    );
+    service
+        .api_ok("DELETE", &format!("/api/v1/webhooks/{changes_hook}"), |c| {
+            c.api_key(&account)
+        })
+        .await;
 
     // ---------------------------------------------------------------- share links
     let share_links = format!("{base}/share-links");

@@ -1,7 +1,8 @@
 //! Scheduled re-runs: the API (create, list, read, pause, resume, delete; the owner only; at
 //! most 20; every bad field named), and the pipeline's tick with a clock the test moves: a due
-//! slot starts one job under two concurrent ticks, a run without runs left is skipped and
-//! says so, and the job a schedule started carries its id.
+//! slot starts one job under two concurrent ticks, a run without runs left is skipped, says
+//! so and raises `schedule.run_skipped` once, and the job a schedule started carries its id;
+//! each scheduled run's completion raises `job.changes` with what moved since the run before.
 //!
 //! A tick starts every due schedule of the table, so the parts run one after the other in one
 //! test (a test's tick would otherwise start another's schedules), each removing its own.
@@ -14,6 +15,22 @@ use kr_tests::harness::{self, Call};
 use kr_tests::pipeline_rig::rig;
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde_json::{json, Value};
+
+use crate::webhooks::{drive, notifier, receiver, verify, webhook_and_secret, Answer};
+
+/// What the receiver was sent, as (type, data), in the order it came.
+fn events(received: &[crate::webhooks::Received]) -> Vec<(String, Value)> {
+    received
+        .iter()
+        .map(|(_, body, _)| {
+            let body: Value = serde_json::from_slice(body).unwrap();
+            (
+                body["type"].as_str().unwrap().to_string(),
+                body["data"].clone(),
+            )
+        })
+        .collect()
+}
 
 async fn app() -> axum::Router {
     router(JobsState::from_config(harness::config()).await)
@@ -250,6 +267,71 @@ async fn a_due_slot_starts_one_job_under_two_concurrent_ticks() {
         .await
         .expect(200);
     assert_eq!(read.json["job"]["scheduleId"], id.to_string());
+
+    // The next slot's run, and the events of both: each run's `job.changes` compares it with
+    // the run before (the first has none).
+    let (receiver_state, address) = receiver(vec![Answer::Status(204)]).await;
+    let (_, secret) = webhook_and_secret(&rig, user.id, "http://hooks.test/schedule").await;
+    let (second, _) = rig
+        .pipeline
+        .start_due_schedules(slot + Duration::days(7) + Duration::minutes(5))
+        .await
+        .unwrap();
+    assert_eq!(second.started, 1);
+    let runs = rig
+        .store
+        .list_jobs(user.id, None, 10, 0)
+        .await
+        .unwrap()
+        .jobs;
+    let next = runs.iter().find(|j| j.id != job.id).unwrap();
+    rig.complete(next.id).await;
+    drive(
+        &rig,
+        &notifier(&rig, address, std::time::Duration::from_secs(5)),
+    )
+    .await;
+    let received = receiver_state.received.lock().unwrap().clone();
+    for (headers, body, _) in &received {
+        verify(&secret, headers, body);
+    }
+    let sent = events(&received);
+    // Fanned out when the queue is read, so the first run's events reach the webhook too.
+    let changes_of = |run: kr_core::domain::JobId| {
+        let found: Vec<&Value> = sent
+            .iter()
+            .filter(|(kind, data)| kind == "job.changes" && data["job"]["id"] == run.to_string())
+            .map(|(_, data)| &data["changes"])
+            .collect();
+        assert_eq!(found.len(), 1, "{sent:?}");
+        found[0].clone()
+    };
+    assert_eq!(
+        changes_of(job.id)["since"],
+        Value::Null,
+        "the first run has none before it"
+    );
+    let digest = changes_of(next.id);
+    assert_eq!(digest["since"]["jobId"], job.id.to_string());
+    let counts = &digest["counts"];
+    assert_eq!(
+        (
+            counts["newKeywords"].as_u64(),
+            counts["lostKeywords"].as_u64()
+        ),
+        (Some(0), Some(0)),
+        "the same sites: {digest}"
+    );
+    assert!(counts["keptKeywords"].as_u64().unwrap() > 0, "{digest}");
+    assert!(!digest["summary"].as_str().unwrap().is_empty());
+    assert_eq!(
+        sent.iter()
+            .filter(|(kind, _)| kind == "job.completed")
+            .count(),
+        2,
+        "{sent:?}"
+    );
+    assert_eq!(sent.len(), 4, "{sent:?}");
     assert!(rig.store.delete_schedule(user.id, id).await.unwrap());
 }
 
@@ -262,9 +344,35 @@ async fn a_run_without_runs_left_is_skipped_and_the_schedule_says_why() {
     let slot = time(&created["schedule"]["nextRunAt"]);
     // Three weeks late: the missed slots are not made up, the next is after the tick.
     let tick = slot + Duration::days(15);
+    let (receiver_state, address) = receiver(vec![Answer::Status(200)]).await;
+    let (webhook, secret) = webhook_and_secret(&rig, user.id, "http://hooks.test/skipped").await;
     let (report, finished) = rig.pipeline.start_due_schedules(tick).await.unwrap();
     assert_eq!((report.started, report.skipped), (0, 1));
     assert_eq!(finished.len(), 1);
+    // A second tick finds the slot done and raises nothing more.
+    rig.pipeline.start_due_schedules(tick).await.unwrap();
+    drive(
+        &rig,
+        &notifier(&rig, address, std::time::Duration::from_secs(5)),
+    )
+    .await;
+    let received = receiver_state.received.lock().unwrap().clone();
+    let sent = events(&received);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    verify(&secret, &received[0].0, &received[0].1);
+    let (kind, data) = &sent[0];
+    assert_eq!(kind, "schedule.run_skipped");
+    assert_eq!(data["scheduleId"], id.to_string());
+    assert_eq!(time(&data["slot"]), slot);
+    assert!(
+        data["reason"].as_str().unwrap().contains("no runs left"),
+        "{data}"
+    );
+    let logged = kr_core::store::WebhookStore::deliveries(rig.store.as_ref(), webhook.id, 10)
+        .await
+        .unwrap();
+    assert_eq!(logged.len(), 1);
+    assert_eq!((logged[0].job_id, logged[0].schedule_id), (None, Some(id)));
     assert_eq!(
         rig.store
             .list_jobs(user.id, None, 10, 0)

@@ -28,7 +28,7 @@ use kr_core::store::{
     WebhookStore,
 };
 use kr_crawler::GuardedClient;
-use kr_notifier::Notifier;
+use kr_notifier::{Notifier, StoredChangeDigests};
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{rig, Rig};
@@ -38,19 +38,19 @@ use sha2::Sha256;
 
 /// What the receiver answers, in turn (the last one from then on).
 #[derive(Clone)]
-enum Answer {
+pub(crate) enum Answer {
     Status(u16),
     Redirect(String),
     Hang,
 }
 
 /// One request as the receiver saw it: headers, body, path.
-type Received = (HeaderMap, Vec<u8>, String);
+pub(crate) type Received = (HeaderMap, Vec<u8>, String);
 
 #[derive(Clone, Default)]
-struct Receiver {
+pub(crate) struct Receiver {
     answers: Arc<Mutex<Vec<Answer>>>,
-    received: Arc<Mutex<Vec<Received>>>,
+    pub(crate) received: Arc<Mutex<Vec<Received>>>,
 }
 
 async fn receive(
@@ -83,7 +83,7 @@ async fn receive(
 }
 
 /// A receiver on loopback, reached as `hooks.test` through the notifier's host override.
-async fn receiver(answers: Vec<Answer>) -> (Receiver, std::net::SocketAddr) {
+pub(crate) async fn receiver(answers: Vec<Answer>) -> (Receiver, std::net::SocketAddr) {
     let receiver = Receiver {
         answers: Arc::new(Mutex::new(answers)),
         ..Receiver::default()
@@ -102,8 +102,13 @@ fn signing(rig: &Rig) -> Arc<SigningKeySource> {
     ))
 }
 
-fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Duration) -> Notifier {
+pub(crate) fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Duration) -> Notifier {
     Notifier {
+        changes: Arc::new(StoredChangeDigests::new(
+            rig.store.clone(),
+            rig.objects.clone(),
+            Arc::new(harness::config()),
+        )),
         jobs: rig.store.clone(),
         webhooks: rig.store.clone(),
         queue: Arc::new(SqsWebhookQueue::new(
@@ -118,7 +123,16 @@ fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Duration) -> Not
 
 /// A webhook of `user` on every event, straight through the service (no API call).
 async fn webhook_on_every_event(rig: &Rig, user: UserId, url: &str) -> kr_core::store::Webhook {
-    let (webhook, _) = kr_core::service::webhooks::create_webhook(
+    webhook_and_secret(rig, user, url).await.0
+}
+
+/// [`webhook_on_every_event`], with its signing secret.
+pub(crate) async fn webhook_and_secret(
+    rig: &Rig,
+    user: UserId,
+    url: &str,
+) -> (kr_core::store::Webhook, String) {
+    kr_core::service::webhooks::create_webhook(
         rig.store.as_ref(),
         signing(rig).key().await.unwrap(),
         user,
@@ -128,8 +142,7 @@ async fn webhook_on_every_event(rig: &Rig, user: UserId, url: &str) -> kr_core::
         },
     )
     .await
-    .unwrap();
-    webhook
+    .unwrap()
 }
 
 /// What the test's stand-in for SQS does with a message whose handling failed.
@@ -142,7 +155,7 @@ enum OnFailure {
 }
 
 /// Delivers the rig's webhook messages until the queue stays empty (retries are delayed).
-async fn drive(rig: &Rig, notifier: &Notifier) -> Vec<WebhookMessage> {
+pub(crate) async fn drive(rig: &Rig, notifier: &Notifier) -> Vec<WebhookMessage> {
     deliver(rig, notifier, OnFailure::Panic).await
 }
 
@@ -195,7 +208,7 @@ async fn add_webhook(app: &Router, key: &str, url: &str, events: Value) -> Reply
 }
 
 /// Verifies a delivery as a receiver would, with nothing but the secret.
-fn verify(secret: &str, headers: &HeaderMap, body: &[u8]) {
+pub(crate) fn verify(secret: &str, headers: &HeaderMap, body: &[u8]) {
     let id = headers["webhook-id"].to_str().unwrap();
     let timestamp = headers["webhook-timestamp"].to_str().unwrap();
     let key = STANDARD
@@ -252,7 +265,16 @@ async fn webhooks_are_per_account_validated_and_capped() {
     let secret = created.json["secret"].as_str().unwrap();
     assert!(secret.starts_with("whsec_"), "{secret}");
     let webhook = &created.json["webhook"];
-    assert_eq!(webhook["events"], json!(["job.completed", "job.failed"]));
+    assert_eq!(
+        webhook["events"],
+        json!([
+            "job.completed",
+            "job.failed",
+            "job.changes",
+            "schedule.run_skipped"
+        ]),
+        "every event when none is named"
+    );
     let id = webhook["id"].as_str().unwrap();
 
     let listed = Call::get("/api/v1/webhooks")
@@ -380,10 +402,8 @@ async fn duplicates_share_a_webhook_id_and_redirects_are_not_followed() {
         ..notifier(&rig, address, Duration::from_secs(5))
     };
     let event = WebhookMessage {
-        job_id: job.id,
-        event: WebhookEvent::JobCompleted,
         target: Some(kr_core::store::DeliveryTarget::Webhook(webhook.id)),
-        attempt: 1,
+        ..WebhookMessage::for_job(job.id, WebhookEvent::JobCompleted)
     };
     // The same message twice, as SQS may deliver it.
     notifier.handle(&event).await.unwrap();
@@ -630,7 +650,7 @@ async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_onc
     let handled = drive(&rig, &notifier).await;
     assert!(handled
         .iter()
-        .any(|m| m.job_id == job.id && m.event == WebhookEvent::JobCompleted));
+        .any(|m| m.subject.job_id() == Some(job.id) && m.event == WebhookEvent::JobCompleted));
     let ours = |received: &[Received]| {
         received
             .iter()
@@ -642,6 +662,9 @@ async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_onc
     // Settled once sent: the next sweep raises it no more.
     sweep().await;
     let again = drive(&rig, &notifier).await;
-    assert!(again.iter().all(|m| m.job_id != job.id), "{again:?}");
+    assert!(
+        again.iter().all(|m| m.subject.job_id() != Some(job.id)),
+        "{again:?}"
+    );
     assert_eq!(ours(&receiver_state.received.lock().unwrap()), 1);
 }

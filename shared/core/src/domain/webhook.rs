@@ -81,15 +81,31 @@ pub enum WebhookEvent {
     /// A job failed (`errorMessage` says why; its run was given back).
     #[serde(rename = "job.failed")]
     JobFailed,
+    /// A scheduled run completed: what changed since the run before (summary and counts).
+    #[serde(rename = "job.changes")]
+    JobChanges,
+    /// A schedule's run was skipped (no runs left, domain allowance used up, ...).
+    #[serde(rename = "schedule.run_skipped")]
+    ScheduleRunSkipped,
 }
 
 impl WebhookEvent {
-    pub const ALL: [WebhookEvent; 2] = [Self::JobCompleted, Self::JobFailed];
+    pub const ALL: [WebhookEvent; 4] = [
+        Self::JobCompleted,
+        Self::JobFailed,
+        Self::JobChanges,
+        Self::ScheduleRunSkipped,
+    ];
+    /// What `events` must hold, for error messages.
+    pub const NAMES: &'static str =
+        "job.completed, job.failed, job.changes or schedule.run_skipped";
 
     pub fn as_str(self) -> &'static str {
         match self {
             Self::JobCompleted => "job.completed",
             Self::JobFailed => "job.failed",
+            Self::JobChanges => "job.changes",
+            Self::ScheduleRunSkipped => "schedule.run_skipped",
         }
     }
 
@@ -110,7 +126,7 @@ impl FromStr for WebhookEvent {
         Self::ALL
             .into_iter()
             .find(|event| event.as_str() == raw.trim())
-            .ok_or_else(|| "must be job.completed or job.failed".to_string())
+            .ok_or_else(|| format!("must be {}", Self::NAMES))
     }
 }
 

@@ -9,7 +9,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::domain::{JobId, WebhookEvent, WebhookId};
-use crate::store::DeliveryTarget;
+use crate::store::{DeliveryTarget, EventSubject};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -50,13 +50,6 @@ impl SigningKey {
     pub fn callback_secret(&self, job: JobId) -> EndpointSecret {
         EndpointSecret(self.derive(&format!("callback:{job}")))
     }
-
-    pub fn secret_for(&self, job: JobId, target: DeliveryTarget) -> EndpointSecret {
-        match target {
-            DeliveryTarget::Webhook(id) => self.webhook_secret(id),
-            DeliveryTarget::Callback => self.callback_secret(job),
-        }
-    }
 }
 
 /// One endpoint's signing secret.
@@ -80,12 +73,20 @@ impl EndpointSecret {
 
 /// The `webhook-id` of an event for one endpoint: the same for every retry and every
 /// duplicate, so receivers can drop repeats.
-pub fn message_id(job: JobId, event: WebhookEvent, target: DeliveryTarget) -> String {
+pub fn message_id(subject: &EventSubject, event: WebhookEvent, target: DeliveryTarget) -> String {
     let target = match target {
         DeliveryTarget::Webhook(id) => id.to_string(),
         DeliveryTarget::Callback => "callback".into(),
     };
-    let digest = Sha256::digest(format!("{job}:{}:{target}", event.as_str()));
+    // A job's ids are as they were before schedules had events: an event in flight across a
+    // deploy keeps its id.
+    let subject = match subject {
+        EventSubject::Job { job_id } => job_id.to_string(),
+        EventSubject::SkippedRun(run) => {
+            format!("schedule:{}:{}", run.schedule_id, run.slot.timestamp())
+        }
+    };
+    let digest = Sha256::digest(format!("{subject}:{}:{target}", event.as_str()));
     format!("msg_{}", &hex::encode(digest)[..32])
 }
 
@@ -118,8 +119,10 @@ mod tests {
     }
 
     #[test]
-    fn message_ids_depend_on_job_event_and_endpoint_only() {
-        let job = JobId::new();
+    fn message_ids_depend_on_subject_event_and_endpoint_only() {
+        let job = &EventSubject::Job {
+            job_id: JobId::new(),
+        };
         let id = WebhookId::new();
         let a = message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Webhook(id));
         assert_eq!(
@@ -135,5 +138,26 @@ mod tests {
             message_id(job, WebhookEvent::JobCompleted, DeliveryTarget::Callback)
         );
         assert!(a.starts_with("msg_") && a.len() == 36);
+        let (owner, schedule) = (
+            crate::domain::UserId::new(),
+            crate::domain::ScheduleId::new(),
+        );
+        let skipped = |slot: i64| {
+            EventSubject::SkippedRun(crate::store::SkippedRun {
+                owner,
+                schedule_id: schedule,
+                slot: chrono::DateTime::from_timestamp(slot, 0).unwrap(),
+                reason: "no runs left".into(),
+            })
+        };
+        let skip = |slot: i64| {
+            message_id(
+                &skipped(slot),
+                WebhookEvent::ScheduleRunSkipped,
+                DeliveryTarget::Webhook(id),
+            )
+        };
+        assert_eq!(skip(0), skip(0), "one slot, one id");
+        assert_ne!(skip(0), skip(604_800), "another slot");
     }
 }

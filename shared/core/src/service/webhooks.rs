@@ -13,8 +13,9 @@ use utoipa::ToSchema;
 use super::webhook_signing::SigningKey;
 use crate::domain::{Job, JobChange, JobId, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl};
 use crate::store::{
-    CreateWebhookOutcome, DeliveryAttempt, JobTransitions, OwedEvent, OwedEvents, StageClaim,
-    StoreError, Transition, UsageDelta, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
+    CreateWebhookOutcome, DeliveryAttempt, JobTransitions, OwedEvent, OwedEvents, SkippedRun,
+    StageClaim, StoreError, Transition, UsageDelta, Webhook, WebhookMessage, WebhookQueue,
+    WebhookStore,
 };
 use crate::validation::FieldError;
 
@@ -75,8 +76,13 @@ pub struct DeliveryView {
     /// The `webhook-id` header sent: the same for every attempt of one event.
     pub message_id: String,
     pub event: WebhookEvent,
+    /// The job of a `job.*` event; `null` for a `schedule.*` event.
+    #[schema(value_type = Option<String>, format = Uuid, required = true)]
+    pub job_id: Option<String>,
+    /// The schedule of a `schedule.*` event or of a scheduled job's event; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, format = Uuid)]
-    pub job_id: String,
+    pub schedule_id: Option<String>,
     /// 1 for the first try.
     pub attempt: u32,
     #[serde(with = "crate::time")]
@@ -98,7 +104,8 @@ impl From<&DeliveryAttempt> for DeliveryView {
         Self {
             message_id: attempt.message_id.clone(),
             event: attempt.event,
-            job_id: attempt.job_id.to_string(),
+            job_id: attempt.job_id.map(|id| id.to_string()),
+            schedule_id: attempt.schedule_id.map(|id| id.to_string()),
             attempt: attempt.attempt,
             attempted_at: attempt.at,
             duration_ms: attempt.duration_ms,
@@ -146,7 +153,7 @@ impl NewWebhookRequest {
             }
             Some(_) => errors.push(FieldError::new(
                 "events",
-                "must be a non-empty array of job.completed, job.failed",
+                format!("must be a non-empty array of {}", WebhookEvent::NAMES),
             )),
         }
         match url {
@@ -242,10 +249,11 @@ impl RetrySchedule {
     }
 }
 
-/// Where jobs say they finished.
+/// Where jobs say they finished, and schedules that a run was skipped.
 #[async_trait]
 pub trait JobEvents: Send + Sync {
     async fn job_finished(&self, job: JobId, event: WebhookEvent) -> Result<(), StoreError>;
+    async fn run_skipped(&self, run: SkippedRun) -> Result<(), StoreError>;
 }
 
 /// Sends finished jobs' events to the webhooks queue.
@@ -254,13 +262,11 @@ pub struct QueuedJobEvents(pub Arc<dyn WebhookQueue>);
 #[async_trait]
 impl JobEvents for QueuedJobEvents {
     async fn job_finished(&self, job: JobId, event: WebhookEvent) -> Result<(), StoreError> {
-        let message = WebhookMessage {
-            job_id: job,
-            event,
-            target: None,
-            attempt: 1,
-        };
-        self.0.send(&message, 0).await
+        self.0.send(&WebhookMessage::for_job(job, event), 0).await
+    }
+
+    async fn run_skipped(&self, run: SkippedRun) -> Result<(), StoreError> {
+        self.0.send(&WebhookMessage::for_skipped_run(run), 0).await
     }
 }
 

@@ -12,8 +12,8 @@ pub use models::*;
 pub use schedules::ScheduleStore;
 pub use share_links::ShareLinkStore;
 pub use webhooks::{
-    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, OwedEvent, OwedEvents, Webhook,
-    WebhookMessage, WebhookQueue, WebhookStore,
+    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, EventSubject, OwedEvent, OwedEvents,
+    SkippedRun, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
 };
 
 use async_trait::async_trait;

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::StoreError;
-use crate::domain::{JobId, UserId, WebhookEvent, WebhookId, WebhookUrl};
+use crate::domain::{JobId, ScheduleId, UserId, WebhookEvent, WebhookId, WebhookUrl};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -26,7 +26,12 @@ pub struct DeliveryAttempt {
     /// The `webhook-id` header: the same for every attempt and duplicate of one event.
     pub message_id: String,
     pub event: WebhookEvent,
-    pub job_id: JobId,
+    /// The job of a `job.*` event.
+    #[serde(default)]
+    pub job_id: Option<JobId>,
+    /// The schedule of a `schedule.*` event.
+    #[serde(default)]
+    pub schedule_id: Option<ScheduleId>,
     /// 1 for the first try.
     pub attempt: u32,
     pub at: DateTime<Utc>,
@@ -76,12 +81,45 @@ pub enum DeliveryTarget {
     Callback,
 }
 
+/// What an event is about: a job (`job.*`), or a schedule's run that was skipped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EventSubject {
+    #[serde(rename_all = "camelCase")]
+    Job {
+        job_id: JobId,
+    },
+    SkippedRun(SkippedRun),
+}
+
+/// A scheduled run that started no job, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedRun {
+    pub owner: UserId,
+    pub schedule_id: ScheduleId,
+    /// The slot that was skipped.
+    pub slot: DateTime<Utc>,
+    pub reason: String,
+}
+
+impl EventSubject {
+    pub fn job_id(&self) -> Option<JobId> {
+        match self {
+            Self::Job { job_id } => Some(*job_id),
+            Self::SkippedRun(_) => None,
+        }
+    }
+}
+
 /// A message on the webhooks queue: an event to fan out (`target: None`), or one delivery
 /// attempt to one target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WebhookMessage {
-    pub job_id: JobId,
+    /// Flattened: a job's message is `{"jobId": …, "event": …}`, as before schedules had events.
+    #[serde(flatten)]
+    pub subject: EventSubject,
     pub event: WebhookEvent,
     #[serde(default)]
     pub target: Option<DeliveryTarget>,
@@ -91,6 +129,28 @@ pub struct WebhookMessage {
 
 fn first_attempt() -> u32 {
     1
+}
+
+impl WebhookMessage {
+    /// A job's event, to fan out.
+    pub fn for_job(job_id: JobId, event: WebhookEvent) -> Self {
+        Self {
+            subject: EventSubject::Job { job_id },
+            event,
+            target: None,
+            attempt: 1,
+        }
+    }
+
+    /// A skipped run's event, to fan out.
+    pub fn for_skipped_run(run: SkippedRun) -> Self {
+        Self {
+            subject: EventSubject::SkippedRun(run),
+            event: WebhookEvent::ScheduleRunSkipped,
+            target: None,
+            attempt: 1,
+        }
+    }
 }
 
 /// The webhooks queue.

@@ -33,6 +33,8 @@ const JOBS_SCANNED: u32 = 500;
 pub struct ChangeQuery {
     pub since: Option<JobId>,
     pub limit: u32,
+    /// Whether the history (each earlier run decoded) is wanted.
+    pub history: bool,
 }
 
 impl ChangeQuery {
@@ -45,7 +47,21 @@ impl ChangeQuery {
                     .map_err(|_| ApiError::field("since", "must be a job id (a UUID)"))?,
             ),
         };
-        Ok(Self { since, limit })
+        Ok(Self {
+            since,
+            limit,
+            history: true,
+        })
+    }
+
+    /// The counts and summary since the previous run, no lists and no history: what the
+    /// `job.changes` webhook event carries.
+    pub fn digest() -> Self {
+        Self {
+            since: None,
+            limit: 0,
+            history: false,
+        }
     }
 }
 
@@ -286,7 +302,8 @@ pub async fn job_changes(
         None => None,
     };
     let mut history = vec![RunPoint::of(job, &now)];
-    for run in earlier.iter().take(HISTORY_RUNS - 1) {
+    let history_runs = if query.history { HISTORY_RUNS - 1 } else { 0 };
+    for run in earlier.iter().take(history_runs) {
         match (&baseline, &before) {
             (Some(same), Some(before)) if same.id == run.id => {
                 history.push(RunPoint::of(run, before));

@@ -1,0 +1,68 @@
+//! What a `job.changes` event carries: the summary and counts of what moved since the
+//! owner's previous completed run of the same domain and market, computed when delivered (a
+//! retry recomputes the same thing from the same stored results, so nothing rides on the queue).
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use kr_core::config::Config;
+use kr_core::domain::Job;
+use kr_core::store::{ArtifactStore, JobStore, StoreError};
+use kr_http::extract::Viewer;
+use kr_query::{job_changes, ChangeQuery, ChangeSources, DatasetCache, Results};
+use serde_json::{json, Value};
+
+/// The `changes` object of a `job.changes` event.
+#[async_trait]
+pub trait ChangeDigests: Send + Sync {
+    async fn digest(&self, job: &Job) -> Result<Value, StoreError>;
+}
+
+/// Reads both runs' stored results; two datasets at most are held (this run and the one
+/// before), so the notifier's memory setting holds for any job the results API serves.
+pub struct StoredChangeDigests {
+    pub jobs: Arc<dyn JobStore>,
+    pub objects: Arc<dyn ArtifactStore>,
+    pub config: Arc<Config>,
+    pub cache: DatasetCache,
+}
+
+impl StoredChangeDigests {
+    pub fn new(
+        jobs: Arc<dyn JobStore>,
+        objects: Arc<dyn ArtifactStore>,
+        config: Arc<Config>,
+    ) -> Self {
+        Self {
+            jobs,
+            objects,
+            config,
+            cache: DatasetCache::new(2),
+        }
+    }
+}
+
+#[async_trait]
+impl ChangeDigests for StoredChangeDigests {
+    async fn digest(&self, job: &Job) -> Result<Value, StoreError> {
+        let results = Results {
+            cache: &self.cache,
+            objects: self.objects.as_ref(),
+        };
+        let sources = ChangeSources {
+            results: &results,
+            jobs: self.jobs.as_ref(),
+            config: &self.config,
+        };
+        // No `since`: the viewer is never asked for.
+        let changes = job_changes(&sources, Viewer(None), job, &ChangeQuery::digest())
+            .await
+            .map_err(|err| StoreError::new(format!("changes of job {}: {err:?}", job.id)))?;
+        Ok(json!({
+            "since": changes.since,
+            "summary": changes.summary,
+            "counts": changes.counts,
+            "volumesCompared": changes.volumes_compared,
+        }))
+    }
+}
