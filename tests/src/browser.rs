@@ -288,6 +288,23 @@ impl Browser {
     }
 
     /// Ends the session and stops chromedriver, reporting failures that a drop would hide.
+    /// Prints the page as Chromium's Print → Save as PDF does (US Letter, portrait, without
+    /// backgrounds): its page count and its text, read back from the PDF (ligatures spelt out).
+    pub async fn print_to_pdf(&self) -> Result<(usize, String)> {
+        let pdf = self
+            .driver()
+            .print_page(thirtyfour::common::print::PrintParameters::default())
+            .await?;
+        let document = lopdf::Document::load_mem(&pdf).context("a PDF")?;
+        let pages: Vec<u32> = document.get_pages().keys().copied().collect();
+        let text = document.extract_text(&pages).context("the PDF's text")?;
+        // Chromium sets "ff", "fi", ... as ligature glyphs, whose text is the ligature character.
+        let text = [("ﬀ", "ff"), ("ﬁ", "fi"), ("ﬂ", "fl"), ("ﬃ", "ffi"), ("ﬄ", "ffl")]
+            .into_iter()
+            .fold(text, |text, (ligature, letters)| text.replace(ligature, letters));
+        Ok((pages.len(), text))
+    }
+
     pub async fn quit(mut self) -> Result<()> {
         if let Some(driver) = self.driver.take() {
             driver.quit().await.context("ending the browser session")?;

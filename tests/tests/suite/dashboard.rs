@@ -565,6 +565,55 @@ async fn a_user_researches_keywords_in_the_dashboard() {
     assert_no_sideways_scroll(&browser).await;
     browser.set_size(1280, 900).await.unwrap();
 
+    // Print → Save as PDF: the job page and a share link of it are reports, with the previews on
+    // a page of their own and no navigation, buttons or account.
+    let shared = js(
+        &browser,
+        &format!(
+            "return fetch('/api/v1/jobs/{job_id}/share-links', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({{tabs: ['keywords', 'overview']}})}}).then(r => r.json());"
+        ),
+    )
+    .await;
+    let share_url = shared["url"].as_str().expect("a share link").to_string();
+    let share_path = &share_url[share_url.find("/share/").unwrap()..];
+    for (page, url) in [
+        ("job", format!("{base}/jobs/{job_id}?tab=keywords")),
+        ("shared", format!("{base}{share_path}?tab=keywords")),
+    ] {
+        browser.goto(&url).await.unwrap();
+        browser.wait_for("table.keywords", SHORT).await.unwrap();
+        let first_keyword = js(
+            &browser,
+            "return document.querySelector('table.keywords tbody th').firstChild.textContent.trim();",
+        )
+        .await;
+        let first_keyword = first_keyword.as_str().unwrap();
+        let (pages, text) = browser.print_to_pdf().await.unwrap();
+        assert!(
+            pages >= 2,
+            "{page}: the previews, then the results: {pages} pages"
+        );
+        for expected in [
+            "brightbrew-coffee.com",
+            "roastrivals.com",
+            first_keyword.trim(),
+        ] {
+            assert!(
+                text.contains(expected),
+                "{page}: {expected:?} not in {text}"
+            );
+        }
+        for hidden in [
+            ana.email.as_str(),
+            "Sign out",
+            "Repeat this job",
+            "Delete",
+            "Next",
+        ] {
+            assert!(!text.contains(hidden), "{page}: {hidden:?} printed: {text}");
+        }
+    }
+
     // API keys: created and shown once, listed, revoked after confirming.
     browser
         .goto(&format!("{base}/settings/api-keys"))
