@@ -299,9 +299,17 @@ impl Browser {
         let pages: Vec<u32> = document.get_pages().keys().copied().collect();
         let text = document.extract_text(&pages).context("the PDF's text")?;
         // Chromium sets "ff", "fi", ... as ligature glyphs, whose text is the ligature character.
-        let text = [("ﬀ", "ff"), ("ﬁ", "fi"), ("ﬂ", "fl"), ("ﬃ", "ffi"), ("ﬄ", "ffl")]
-            .into_iter()
-            .fold(text, |text, (ligature, letters)| text.replace(ligature, letters));
+        let text = [
+            ("ﬀ", "ff"),
+            ("ﬁ", "fi"),
+            ("ﬂ", "fl"),
+            ("ﬃ", "ffi"),
+            ("ﬄ", "ffl"),
+        ]
+        .into_iter()
+        .fold(text, |text, (ligature, letters)| {
+            text.replace(ligature, letters)
+        });
         Ok((pages.len(), text))
     }
 

@@ -1,7 +1,8 @@
-//! The account function: `/users/me`, `/auth/login`, `/auth/logout`, `/api-keys`,
-//! `/webhooks`.
+//! The account function: `/users/me`, `/users/me/branding`, `/auth/login`, `/auth/logout`,
+//! `/api-keys`, `/webhooks`.
 
 mod api_keys;
+mod branding;
 mod session;
 mod users;
 mod webhooks;
@@ -14,7 +15,8 @@ use kr_aws::signing_key::SigningKeySource;
 use kr_aws::Wiring;
 use kr_core::config::Config;
 use kr_core::store::{
-    ApiKeyStore, CredentialStore, RequestCounters, SessionStore, UserStore, WebhookStore,
+    ApiKeyStore, BrandingStore, CredentialStore, RequestCounters, SessionStore, UserStore,
+    WebhookStore,
 };
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
@@ -30,6 +32,7 @@ pub struct AccountState {
     pub sessions: Arc<dyn SessionStore>,
     pub counters: Arc<dyn RequestCounters>,
     pub webhooks: Arc<dyn WebhookStore>,
+    pub branding: Arc<dyn BrandingStore>,
     pub signing: Arc<SigningKeySource>,
 }
 
@@ -47,6 +50,7 @@ impl AccountState {
                 config.webhook_signing_key_arn.clone(),
             )),
             webhooks: store.clone(),
+            branding: store.clone(),
             auth: Authenticator::on(store.clone(), config.limits.clone()),
             config,
             users: store.clone(),
@@ -62,6 +66,8 @@ impl AccountState {
 pub fn api() -> OpenApiRouter<AccountState> {
     OpenApiRouter::new()
         .routes(routes!(users::me))
+        .routes(routes!(branding::show, branding::rename))
+        .routes(routes!(branding::upload_logo, branding::delete_logo))
         .routes(routes!(session::login))
         .routes(routes!(session::logout))
         .routes(routes!(api_keys::create, api_keys::list))

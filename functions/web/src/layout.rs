@@ -18,10 +18,28 @@ pub fn page(status: StatusCode, title: &str, user: Option<&User>, main: Markup) 
     document(status, title, None, header(user), main)
 }
 
-/// A page opened through a share link: the job alone, under the product's name but with no
-/// way into an account, and kept out of search engines (the URL is the only key to it).
-pub fn shared(status: StatusCode, title: &str, main: Markup) -> Response {
-    let header = html! { header.top { span.brand { "Keyword Research" } } };
+/// Whose name and logo a shared page shows: the agency's when it set them (the logo served
+/// from our own origin), the product's otherwise.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SharedBrand<'a> {
+    pub name: Option<&'a str>,
+    /// Where the logo is served, with its version so it can be cached.
+    pub logo_url: Option<&'a str>,
+}
+
+/// A page opened through a share link: the job alone, under the agency's or the product's
+/// name, with no way into an account, and kept out of search engines (the URL is the only key
+/// to it).
+pub fn shared(status: StatusCode, title: &str, brand: SharedBrand, main: Markup) -> Response {
+    let name = brand.name.unwrap_or("Keyword Research");
+    let header = html! {
+        header.top {
+            span.brand {
+                @if let Some(logo) = brand.logo_url { img.brand-logo src=(logo) alt="" height="32"; }
+                (name)
+            }
+        }
+    };
     let mut response = document(status, title, Some("noindex, nofollow"), header, main);
     response.headers_mut().insert(
         axum::http::HeaderName::from_static("x-robots-tag"),

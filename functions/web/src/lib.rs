@@ -58,6 +58,7 @@ pub struct WebState {
     pub api_keys: Arc<dyn ApiKeyStore>,
     pub jobs: Arc<dyn JobStore>,
     pub share_links: Arc<dyn ShareLinkStore>,
+    pub branding: Arc<dyn kr_core::store::BrandingStore>,
     pub schedules: Arc<dyn kr_core::store::ScheduleStore>,
     pub queue: Arc<dyn JobQueue>,
     pub objects: Arc<dyn ArtifactStore>,
@@ -84,6 +85,7 @@ impl WebState {
             counters: store.clone(),
             api_keys: store.clone(),
             share_links: store.clone(),
+            branding: store.clone(),
             schedules: store.clone(),
             jobs: store,
             objects: wiring.objects.clone(),
@@ -131,6 +133,7 @@ pub fn router(state: WebState) -> Router {
             axum::routing::post(pages::share::revoke),
         )
         .route("/share/{token}", get(pages::share::open))
+        .route("/share/{token}/logo", get(pages::share::logo))
         .route(
             "/settings/api-keys",
             get(pages::settings::api_keys).post(pages::settings::create_key),

@@ -66,6 +66,7 @@ impl Function {
 pub enum Method {
     Get,
     Post,
+    Put,
     Patch,
     Delete,
 }
@@ -76,6 +77,7 @@ impl Method {
         match self {
             Self::Get => "GET",
             Self::Post => "POST",
+            Self::Put => "PUT",
             Self::Patch => "PATCH",
             Self::Delete => "DELETE",
         }
@@ -86,6 +88,7 @@ impl Method {
         match self {
             Self::Get => "get",
             Self::Post => "post",
+            Self::Put => "put",
             Self::Patch => "patch",
             Self::Delete => "delete",
         }
@@ -133,12 +136,16 @@ const fn streamed(
 }
 
 use Function::{Account, Briefs, Export, Jobs, Locales, Results};
-use Method::{Delete, Get, Patch, Post};
+use Method::{Delete, Get, Patch, Post, Put};
 
 #[rustfmt::skip]
 pub const ROUTES: &[Route] = &[
     //       method  path                                                  function handler
     buffered(Get,    "/api/v1/users/me",                                   Account, "users::me"),
+    buffered(Get,    "/api/v1/users/me/branding",                          Account, "branding::show"),
+    buffered(Patch,  "/api/v1/users/me/branding",                          Account, "branding::rename"),
+    buffered(Put,    "/api/v1/users/me/branding/logo",                     Account, "branding::upload_logo"),
+    buffered(Delete, "/api/v1/users/me/branding/logo",                     Account, "branding::delete_logo"),
     buffered(Post,   "/api/v1/auth/login",                                 Account, "session::login"),
     buffered(Post,   "/api/v1/auth/logout",                                Account, "session::logout"),
     buffered(Post,   "/api/v1/api-keys",                                   Account, "api_keys::create"),

@@ -8,6 +8,7 @@ use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 
+mod branding;
 mod brief;
 mod plan_tab;
 mod repeat_page;

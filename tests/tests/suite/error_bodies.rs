@@ -184,6 +184,7 @@ async fn through_the_lambda_adapter_too() {
             let reply = Reply {
                 status,
                 headers,
+                bytes: bytes.to_vec(),
                 text: String::from_utf8_lossy(&bytes).into_owned(),
                 json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
             };

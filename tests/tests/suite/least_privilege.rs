@@ -44,7 +44,7 @@ use kr_tests::bedrock_mock::{fixtures_root as bedrock_fixtures, MockBedrock};
 use kr_tests::bridge::{Bridge, InProcessPipeline, Invoker};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::gateway::{function_router, matches};
-use kr_tests::harness::{self, Call, Reply, TEST_PASSWORD};
+use kr_tests::harness::{self, Call, Reply, PIXEL_PNG, TEST_PASSWORD};
 use kr_tests::iam::{self, Access, Resources};
 use kr_tests::pipeline_rig::{provider_at, rig_with_personas_model};
 use kr_tests::sites::{crawler_resolving, serp_hosts_resolve, DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -1046,7 +1046,32 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         ok(service.page(page(path.to_string())).await, path);
     }
     // A job seen through its share link, and its owner's share page.
+    // Under the agency's name and logo, the logo served through the link.
+    service
+        .api_ok("PATCH", "/api/v1/users/me/branding", |c| {
+            c.api_key(&account).json(json!({"name": "Northwind SEO"}))
+        })
+        .await;
+    service
+        .api_ok("PUT", "/api/v1/users/me/branding/logo", |c| {
+            c.api_key(&account)
+                .header("content-type", "image/png")
+                .raw_body(PIXEL_PNG.to_vec())
+        })
+        .await;
+    service
+        .api_ok("GET", "/api/v1/users/me/branding", |c| c.api_key(&account))
+        .await;
     ok(service.page(Call::get(&share_page)).await, "a shared job");
+    ok(
+        service.page(Call::get(&format!("{share_page}/logo"))).await,
+        "the agency's logo",
+    );
+    service
+        .api_ok("DELETE", "/api/v1/users/me/branding/logo", |c| {
+            c.api_key(&account)
+        })
+        .await;
     ok(
         service.page(page(format!("/jobs/{completes}/share"))).await,
         "the share page",

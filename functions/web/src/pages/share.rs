@@ -1,9 +1,10 @@
 //! Share links: the page a link opens (`/share/{token}`, the job's chosen tabs and nothing
-//! else), and the owner's page to make and revoke them (`/jobs/{jobId}/share`), with the same
-//! rules as `POST`/`DELETE /api/v1/jobs/{jobId}/share-links`.
+//! else, under the agency's name and logo, served at `/share/{token}/logo`), and the owner's
+//! page to make and revoke them (`/jobs/{jobId}/share`), with the same rules as
+//! `POST`/`DELETE /api/v1/jobs/{jobId}/share-links`.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use chrono::Utc;
@@ -49,6 +50,17 @@ pub async fn open(
         Ok(references) => references,
         Err(err) => return layout::internal_error(err),
     };
+    let branding = match state.branding.branding(job.owner).await {
+        Ok(branding) => branding,
+        Err(err) => return layout::internal_error(err),
+    };
+    let logo_url = branding.logo.as_ref().map(|logo| {
+        format!(
+            "{}/logo?v={}",
+            share_page(&token),
+            logo.updated_at.timestamp_millis()
+        )
+    });
     let raw = raw.as_deref().unwrap_or("");
     let loaded = if link.tabs.contains(SharedTab::Changes) {
         match job::changes::load(&state, &job, raw, job::changes::Asker::Anyone).await {
@@ -69,14 +81,55 @@ pub async fn open(
         Audience::Shared {
             token: &token,
             tabs: &link.tabs,
+            brand: layout::SharedBrand {
+                name: branding.name.as_deref(),
+                logo_url: logo_url.as_deref(),
+            },
         },
     )
+}
+
+/// The logo of the agency that shared the job, from our own origin (a viewer's browser asks
+/// no other server). The same plain 404 as the page for a link that does not work, and for a
+/// link whose owner has no logo.
+pub async fn logo(
+    State(state): State<WebState>,
+    Visitor(_): Visitor,
+    Path(token): Path<String>,
+) -> Response {
+    let job = match share_links::shared_job(
+        state.jobs.as_ref(),
+        state.share_links.as_ref(),
+        &token,
+        Utc::now(),
+    )
+    .await
+    {
+        Ok(Some((_, job))) => job,
+        Ok(None) => return StatusCode::NOT_FOUND.into_response(),
+        Err(err) => return layout::internal_error(err),
+    };
+    match state.branding.logo(job.owner).await {
+        Ok(Some((kind, bytes))) => (
+            [
+                (header::CONTENT_TYPE, kind.content_type()),
+                // The page asks for it with its version in the query.
+                (header::CACHE_CONTROL, "private, max-age=86400"),
+                (header::CONTENT_DISPOSITION, "inline"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Ok(None) => StatusCode::NOT_FOUND.into_response(),
+        Err(err) => layout::internal_error(err),
+    }
 }
 
 fn gone() -> Response {
     layout::shared(
         StatusCode::NOT_FOUND,
         "Not found",
+        layout::SharedBrand::default(),
         html! {
             section.notice {
                 h1 { "This link does not work" }

@@ -1,6 +1,7 @@
 //! DynamoDB adapter: a single table, keys described in `keys`, one module per port.
 
 mod api_keys;
+mod branding;
 mod briefs;
 mod job_item;
 mod jobs;

@@ -1,5 +1,6 @@
 //! Domain types. Each is parsed once at the edge and cannot hold a bad value afterwards.
 
+mod branding;
 mod domain_name;
 mod email;
 mod ids;
@@ -14,6 +15,9 @@ mod secret;
 mod share_link;
 mod webhook;
 
+pub use branding::{
+    BrandName, Logo, LogoType, MAX_BRAND_NAME_CHARS, MAX_LOGO_BYTES, MAX_LOGO_SIDE,
+};
 pub use domain_name::DomainName;
 pub use email::Email;
 pub use ids::{ApiKeyId, JobId, ScheduleId, ShareLinkId, UserId, WebhookId};

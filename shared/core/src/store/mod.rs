@@ -1,12 +1,14 @@
 //! Store ports: one small trait per group of store operations. Handlers and the pipeline
 //! depend on these traits; `kr-aws` implements them on DynamoDB, S3 and SQS.
 
+mod branding;
 mod message;
 mod models;
 mod schedules;
 mod share_links;
 mod webhooks;
 
+pub use branding::{Branding, BrandingStore, LogoInfo};
 pub use message::PipelineMessage;
 pub use models::*;
 pub use schedules::ScheduleStore;

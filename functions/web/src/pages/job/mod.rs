@@ -50,6 +50,7 @@ pub enum Audience<'a> {
     Shared {
         token: &'a str,
         tabs: &'a SharedTabs,
+        brand: layout::SharedBrand<'a>,
     },
 }
 
@@ -177,10 +178,11 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
     } = loaded;
     let params = Params::parse(raw_query);
     let every_tab = SharedTabs::all();
-    let (base, tabs, user, shared) = match audience {
-        Audience::Dashboard(user) => (format!("/jobs/{}", job.id), &every_tab, user, false),
-        Audience::Shared { token, tabs } => (share_page(token), tabs, None, true),
+    let (base, tabs, user, brand) = match audience {
+        Audience::Dashboard(user) => (format!("/jobs/{}", job.id), &every_tab, user, None),
+        Audience::Shared { token, tabs, brand } => (share_page(token), tabs, None, Some(brand)),
     };
+    let shared = brand.is_some();
     let tab = params
         .get("tab")
         .and_then(SharedTab::parse)
@@ -220,9 +222,8 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
         (summary::reference_cards(job, references))
         (results)
     };
-    if shared {
-        layout::shared(status, job.primary_domain.as_str(), main)
-    } else {
-        layout::page(status, job.primary_domain.as_str(), user, main)
+    match brand {
+        Some(brand) => layout::shared(status, job.primary_domain.as_str(), brand, main),
+        None => layout::page(status, job.primary_domain.as_str(), user, main),
     }
 }

@@ -1,0 +1,201 @@
+//! An agency's branding on its shared pages: the name it goes by and its logo.
+
+use std::fmt;
+
+/// The most characters a brand name may have.
+pub const MAX_BRAND_NAME_CHARS: usize = 80;
+/// The largest logo accepted: a logo, not a photo (it is served with every shared page).
+pub const MAX_LOGO_BYTES: usize = 100 * 1024;
+/// The longest side, in pixels, of a logo accepted.
+pub const MAX_LOGO_SIDE: usize = 2000;
+
+/// The name shown on shared pages: 1 to 80 characters, trimmed, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrandName(String);
+
+impl BrandName {
+    pub fn parse(raw: &str) -> Result<Self, String> {
+        let name = raw.trim();
+        if name.is_empty() {
+            return Err("must not be empty (null removes the name)".into());
+        }
+        if name.chars().count() > MAX_BRAND_NAME_CHARS {
+            return Err(format!("must be at most {MAX_BRAND_NAME_CHARS} characters"));
+        }
+        if name.chars().any(char::is_control) {
+            return Err("must not contain control characters".into());
+        }
+        Ok(Self(name.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for BrandName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The image types a logo may be. No SVG: it can carry script, and is refused outright.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogoType {
+    Png,
+    Jpeg,
+    Webp,
+}
+
+impl LogoType {
+    pub const ALL: [LogoType; 3] = [Self::Png, Self::Jpeg, Self::Webp];
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+            Self::Webp => "image/webp",
+        }
+    }
+
+    pub fn from_content_type(raw: &str) -> Option<Self> {
+        let essence = raw.split(';').next().unwrap_or("").trim();
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.content_type().eq_ignore_ascii_case(essence))
+    }
+}
+
+/// A logo whose bytes were checked: at most [`MAX_LOGO_BYTES`], a PNG, JPEG or WebP by its
+/// own header (the declared type must agree), whole (a PNG ends with its end chunk, a JPEG
+/// with its end marker, a WebP's RIFF length is the file's) and at most [`MAX_LOGO_SIDE`]
+/// pixels a side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logo {
+    kind: LogoType,
+    width: usize,
+    height: usize,
+    bytes: Vec<u8>,
+}
+
+impl Logo {
+    /// `declared` is the request's `Content-Type`.
+    pub fn parse(bytes: Vec<u8>, declared: Option<&str>) -> Result<Self, String> {
+        let Some(declared) = declared.and_then(LogoType::from_content_type) else {
+            return Err("must be sent as image/png, image/jpeg or image/webp".into());
+        };
+        if bytes.is_empty() {
+            return Err("is empty".into());
+        }
+        if bytes.len() > MAX_LOGO_BYTES {
+            return Err(format!("must be at most {} KiB", MAX_LOGO_BYTES / 1024));
+        }
+        let kind = match imagesize::image_type(&bytes) {
+            Ok(imagesize::ImageType::Png) => LogoType::Png,
+            Ok(imagesize::ImageType::Jpeg) => LogoType::Jpeg,
+            Ok(imagesize::ImageType::Webp) => LogoType::Webp,
+            _ => return Err("is not a PNG, JPEG or WebP image".into()),
+        };
+        if kind != declared {
+            return Err(format!(
+                "is a {} image sent as {}",
+                kind.content_type(),
+                declared.content_type()
+            ));
+        }
+        if !is_whole(kind, &bytes) {
+            return Err("is cut short or has bytes after the image".into());
+        }
+        let size = imagesize::blob_size(&bytes).map_err(|_| "has an unreadable header")?;
+        if size.width == 0 || size.height == 0 {
+            return Err("has no pixels".into());
+        }
+        if size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE {
+            return Err(format!(
+                "must be at most {MAX_LOGO_SIDE} pixels a side (it is {}×{})",
+                size.width, size.height
+            ));
+        }
+        Ok(Self {
+            kind,
+            width: size.width,
+            height: size.height,
+            bytes,
+        })
+    }
+
+    pub fn kind(&self) -> LogoType {
+        self.kind
+    }
+
+    pub fn dimensions(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// Whether the image ends where its format says: nothing cut off, nothing appended (an HTML
+/// page after a PNG's last chunk is a polyglot, not a logo).
+fn is_whole(kind: LogoType, bytes: &[u8]) -> bool {
+    const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82];
+    match kind {
+        LogoType::Png => bytes.ends_with(&PNG_END),
+        LogoType::Jpeg => bytes.ends_with(&[0xFF, 0xD9]),
+        LogoType::Webp => {
+            bytes.len() >= 12
+                && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize + 8
+                    == bytes.len()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 1×1 PNG, as image editors write it.
+    pub(crate) const PIXEL_PNG: &[u8] = &[
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44,
+        0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F,
+        0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8,
+        0xCF, 0xC0, 0xF0, 0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D, 0x1D, 0x00, 0x00,
+        0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+    ];
+
+    #[test]
+    fn a_whole_png_is_a_logo_and_hostile_bytes_are_not() {
+        let logo = Logo::parse(PIXEL_PNG.to_vec(), Some("image/png")).unwrap();
+        assert_eq!((logo.kind(), logo.dimensions()), (LogoType::Png, (1, 1)));
+        let refused =
+            |bytes: Vec<u8>, declared: Option<&str>| Logo::parse(bytes, declared).unwrap_err();
+        assert!(refused(PIXEL_PNG.to_vec(), Some("image/jpeg")).contains("sent as"));
+        assert!(refused(PIXEL_PNG.to_vec(), None).contains("image/png"));
+        assert!(refused(PIXEL_PNG.to_vec(), Some("image/svg+xml")).contains("image/png"));
+        let svg = br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#;
+        assert!(refused(svg.to_vec(), Some("image/png")).contains("not a PNG"));
+        let mut polyglot = PIXEL_PNG.to_vec();
+        polyglot.extend_from_slice(b"<html><script>alert(1)</script></html>");
+        assert!(refused(polyglot, Some("image/png")).contains("after the image"));
+        assert!(refused(PIXEL_PNG[..40].to_vec(), Some("image/png")).contains("cut short"));
+        assert!(refused(Vec::new(), Some("image/png")).contains("empty"));
+        assert!(refused(vec![0; MAX_LOGO_BYTES + 1], Some("image/png")).contains("KiB"));
+        // A header claiming 100,000 pixels a side (a decompression bomb's first step).
+        let mut huge = PIXEL_PNG.to_vec();
+        huge[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+        assert!(refused(huge, Some("image/png")).contains("pixels a side"));
+    }
+
+    #[test]
+    fn brand_names_are_trimmed_and_bounded() {
+        assert_eq!(
+            BrandName::parse("  Acme SEO ").unwrap().as_str(),
+            "Acme SEO"
+        );
+        assert!(BrandName::parse(" ").is_err());
+        assert!(BrandName::parse(&"x".repeat(81)).is_err());
+        assert!(BrandName::parse("Acme\u{0}").is_err());
+    }
+}
