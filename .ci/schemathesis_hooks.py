@@ -36,7 +36,7 @@ before, as a client revokes what it made); a generated id is a 404 every time.
 
 A logo upload (`PUT /users/me/branding/logo`) must be a whole PNG, JPEG or WebP of the type it
 is sent as (the document says so in words; arbitrary bytes are what a binary schema allows): a
-positive case sends a 1×1 PNG as `image/png`.
+positive case sends a 1×1 image of the type it is sent as.
 
 Schedules the same way: a schedule's job fields are fixed as a job's are; the run deletes the
 schedules it made once ten newer ones exist (an account holds at most 20); and a positive `GET`,
@@ -181,25 +181,40 @@ def _fix_urls(fields, names):
                 fields[name] = _hook_url(fields[name])
 
 
-# A 1×1 PNG, as image editors write it.
-PIXEL_PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4"
-    "890000000d49444154789c63f8cfc0f01f00050001ff89993d1d0000000049454e44ae426082"
-)
+# A 1×1 image of each type a logo may be (PNG as image editors write it; JPEG and WebP as
+# Chromium's canvas encodes them, without the colour profile).
+LOGOS = {
+    "image/png": bytes.fromhex(
+        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4"
+        "890000000d49444154789c63f8cfc0f01f00050001ff89993d1d0000000049454e44ae426082"
+    ),
+    "image/jpeg": bytes.fromhex(
+        "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318281a"
+        "181616183123251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064"
+        "785c656763ffdb0043011112121815182f1a1a2f63423842636363636363636363636363636363636363"
+        "6363636363636363636363636363636363636363636363636363636363636363ffc00011080001000103"
+        "012200021101031101ffc4001500010100000000000000000000000000000004ffc40014100100000000"
+        "000000000000000000000000ffc40014010100000000000000000000000000000005ffc4001411010000"
+        "0000000000000000000000000000ffda000c03010002110311003f00800383dfffd9"
+    ),
+    "image/webp": bytes.fromhex(
+        "524946463600000057454250565038202a0000009001009d012a0100010002c04c25a00274ba00039800"
+        "fee838bff8de3adbeb6f6f3fa146ca2693000000"
+    ),
+}
 
 
 def _fix_logo(case):
-    # A case negative in another part (its headers, say) stays as generated: with a valid body
-    # it would be accepted by the session cookie the run also sends.
-    components = getattr(case.meta, "components", None) or {}
-    if any(info.mode != GenerationMode.POSITIVE for info in components.values()):
+    headers = case.headers if isinstance(case.headers, MutableMapping) else {}
+    # A case whose own Content-Type header was generated is a header case: sent as generated.
+    if any(name.lower() == "content-type" for name in headers):
         return
-    case.body = PIXEL_PNG
-    case.media_type = "image/png"
-    if isinstance(case.headers, MutableMapping):
-        for name in list(case.headers):
-            if name.lower() == "content-type":
-                del case.headers[name]
+    case.body = LOGOS.get(case.media_type, LOGOS["image/png"])
+    # Authenticated by the API key alone: the session cookie that `POST /auth/login` left in
+    # the run's cookie jar would accept a case whose key header was made invalid. (An
+    # explicit header replaces the jar's.)
+    headers["Cookie"] = ""
+    case.headers = headers
 
 
 def _fix_topic_filter(case):

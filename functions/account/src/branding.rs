@@ -66,8 +66,15 @@ impl From<Branding> for BrandingReply {
 // Only documents the body: the handler reads it, naming the field's errors.
 #[allow(dead_code)]
 pub struct RenameRequest {
-    /// Required: 1 to 80 characters (trimmed, no control characters), or `null` to remove it.
-    #[schema(min_length = 1, max_length = 80, example = "Northwind SEO", required = true)]
+    /// Required: at most 80 characters, not only spaces (leading and trailing ones are trimmed),
+    /// no control characters; or `null` to remove it.
+    #[schema(
+        min_length = 1,
+        max_length = 80,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$",
+        example = "Northwind SEO",
+        required = true
+    )]
     name: Option<String>,
 }
 

@@ -1,9 +1,9 @@
 //! The notifier: takes events off the webhooks queue, fans each out to the owner's webhooks
 //! that want it (and a job's event to the job's `callbackUrl`), and delivers them. A
-//! scheduled job's `job.completed` also raises `job.changes` for the webhooks that want it. A delivery that
-//! fails is sent back to the queue with a delay for its next attempt, so no invocation waits
-//! on a slow receiver for longer than one request's timeout, and a receiver that is down never
-//! touches the job (it finished before its event was sent).
+//! scheduled job's `job.completed` also raises `job.changes` for the webhooks that want it.
+//! A delivery that fails is sent back to the queue with a delay for its next attempt, so no
+//! invocation waits on a slow receiver for longer than one request's timeout, and a receiver
+//! that is down never touches the job (it finished before its event was sent).
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -9,18 +9,20 @@ pub const MAX_LOGO_BYTES: usize = 100 * 1024;
 /// The longest side, in pixels, of a logo accepted.
 pub const MAX_LOGO_SIDE: usize = 2000;
 
-/// The name shown on shared pages: 1 to 80 characters, trimmed, no control characters.
+/// The name shown on shared pages: at most 80 characters as sent, not only spaces, trimmed,
+/// no control characters (Unicode category Cc: U+0000–U+001F, U+007F–U+009F).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrandName(String);
 
 impl BrandName {
     pub fn parse(raw: &str) -> Result<Self, String> {
+        // Counted before trimming, as the API document's `maxLength` counts.
+        if raw.chars().count() > MAX_BRAND_NAME_CHARS {
+            return Err(format!("must be at most {MAX_BRAND_NAME_CHARS} characters"));
+        }
         let name = raw.trim();
         if name.is_empty() {
-            return Err("must not be empty (null removes the name)".into());
-        }
-        if name.chars().count() > MAX_BRAND_NAME_CHARS {
-            return Err(format!("must be at most {MAX_BRAND_NAME_CHARS} characters"));
+            return Err("must not be empty or only spaces (null removes the name)".into());
         }
         if name.chars().any(char::is_control) {
             return Err("must not contain control characters".into());
@@ -186,6 +188,33 @@ mod tests {
         let mut huge = PIXEL_PNG.to_vec();
         huge[16..20].copy_from_slice(&100_000u32.to_be_bytes());
         assert!(refused(huge, Some("image/png")).contains("pixels a side"));
+    }
+
+    #[test]
+    fn jpeg_and_webp_logos_are_read_too() {
+        // 1×1 images as Chromium's canvas encodes them.
+        let jpeg = hex::decode(concat!(
+            "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318",
+            "281a181616183123251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d",
+            "71797064785c656763ffdb0043011112121815182f1a1a2f63423842636363636363636363636363",
+            "6363636363636363636363636363636363636363636363636363636363636363636363636363ffc0",
+            "0011080001000103012200021101031101ffc4001500010100000000000000000000000000000004",
+            "ffc40014100100000000000000000000000000000000ffc400140101000000000000000000000000",
+            "00000005ffc40014110100000000000000000000000000000000ffda000c03010002110311003f00",
+            "800383dfffd9",
+        ))
+        .unwrap();
+        let webp = hex::decode(concat!(
+            "524946463600000057454250565038202a0000009001009d012a0100010002c04c25a00274ba0003",
+            "9800fee838bff8de3adbeb6f6f3fa146ca2693000000",
+        ))
+        .unwrap();
+        for (bytes, kind) in [(jpeg, LogoType::Jpeg), (webp, LogoType::Webp)] {
+            let logo = Logo::parse(bytes.clone(), Some(kind.content_type())).unwrap();
+            assert_eq!((logo.kind(), logo.dimensions()), (kind, (1, 1)));
+            let cut = bytes[..bytes.len() - 1].to_vec();
+            assert!(Logo::parse(cut, Some(kind.content_type())).is_err());
+        }
     }
 
     #[test]
