@@ -3,14 +3,13 @@
 //! logo, served from our own origin through the link only (a link that does not work, or an
 //! owner without a logo, is a plain 404), and the name is text, never markup.
 
-use chrono::Utc;
 use kr_account::{router as account_router, AccountState};
-use kr_core::domain::{ShareLifetime, SharedTab, SharedTabs};
-use kr_core::service::share_links;
+use kr_core::domain::SharedTab;
 use kr_tests::harness::{self, Call, Reply, PIXEL_PNG};
 use serde_json::json;
 
 use super::plan_tab::{dataset, job_with};
+use super::share_page::link_to;
 
 const ORIGIN: &str = "https://app.keyword-research.test";
 const BRANDING: &str = "/api/v1/users/me/branding";
@@ -143,18 +142,7 @@ async fn a_shared_page_shows_the_agency_and_serves_its_logo_through_the_link_onl
         .send(&app)
         .await
         .expect(200);
-    let store = harness::store().await;
-    let (_, token) = share_links::create_share_link(
-        store.as_ref(),
-        store.as_ref(),
-        job.owner,
-        job.id,
-        SharedTabs::new([SharedTab::Keywords]).unwrap(),
-        ShareLifetime::default(),
-        Utc::now(),
-    )
-    .await
-    .unwrap();
+    let token = link_to(&job, &[SharedTab::Keywords]).await;
     let page_path = format!("/share/{}", token.expose());
     let logo_path = format!("{page_path}/logo");
 

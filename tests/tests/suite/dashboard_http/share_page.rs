@@ -16,7 +16,7 @@ use super::session;
 
 const ORIGIN: &str = "https://app.keyword-research.test";
 
-async fn link_to(job: &Job, tabs: &[SharedTab]) -> ShareToken {
+pub(super) async fn link_to(job: &Job, tabs: &[SharedTab]) -> ShareToken {
     let store = harness::store().await;
     let (_, token) = share_links::create_share_link(
         store.as_ref(),
