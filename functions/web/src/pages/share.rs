@@ -90,8 +90,8 @@ pub async fn open(
 }
 
 /// The logo of the agency that shared the job, from our own origin (a viewer's browser asks
-/// no other server). The same plain 404 as the page for a link that does not work, and for a
-/// link whose owner has no logo.
+/// no other server). An empty 404 for a link that does not work (whatever the reason, as the
+/// page's) and for a link whose owner has no logo.
 pub async fn logo(
     State(state): State<WebState>,
     Visitor(_): Visitor,
