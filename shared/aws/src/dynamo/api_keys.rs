@@ -10,7 +10,7 @@ use super::keys::{
     USER_API_KEY_PREFIX,
 };
 use super::{
-    condition_held, failed_conditions, from_item, key, n, s, sdk_error, to_item, transaction_held,
+    condition_held, from_item, key, limit_held, n, s, sdk_error, to_item, transaction_held,
     DynamoStore, Item,
 };
 use kr_core::domain::{ApiKeyId, SecretHash, UserId};
@@ -158,15 +158,7 @@ impl ApiKeyStore for DynamoStore {
             .transact_items(transact_put(&self.table, user_copy)?)
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err)
-                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(sdk_error(err)),
-        }
+        limit_held(result)
     }
 
     async fn list_api_keys(&self, user: UserId) -> Result<Vec<ApiKeyRecord>, StoreError> {

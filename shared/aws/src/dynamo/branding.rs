@@ -5,11 +5,11 @@
 
 use async_trait::async_trait;
 use aws_sdk_dynamodb::primitives::Blob;
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem, Update};
 use chrono::{DateTime, Utc};
 
 use super::keys::user_pk;
-use super::{from_item, key, s, sdk_error, transaction_held, DynamoStore};
+use super::{from_item, key, s, sdk_error, DynamoStore};
 use kr_core::domain::{BrandName, Logo, LogoType, UserId};
 use kr_core::store::{Branding, BrandingStore, LogoInfo, StoreError};
 
@@ -101,26 +101,14 @@ impl BrandingStore for DynamoStore {
     }
 
     async fn delete_logo(&self, owner: UserId) -> Result<bool, StoreError> {
-        let delete = Delete::builder()
-            .table_name(&self.table)
-            .set_key(Some(key(user_pk(owner), LOGO_SK)))
-            .condition_expression("attribute_exists(PK)")
-            .build()
-            .map_err(StoreError::new)?;
         let undescribe = Update::builder()
             .table_name(&self.table)
             .set_key(Some(key(user_pk(owner), BRANDING_SK)))
             .update_expression("REMOVE logo")
             .build()
             .map_err(StoreError::new)?;
-        let result = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .transact_items(TransactWriteItem::builder().update(undescribe).build())
-            .send()
-            .await;
-        transaction_held(result)
+        self.delete_along(key(user_pk(owner), LOGO_SK), undescribe)
+            .await
     }
 
     async fn logo(&self, owner: UserId) -> Result<Option<(LogoType, Vec<u8>)>, StoreError> {

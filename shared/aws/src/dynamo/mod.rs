@@ -173,6 +173,24 @@ pub(crate) fn transaction_held<T>(
     }
 }
 
+/// For a transaction whose first item is a limit's counter: `Ok(false)` when it was cancelled
+/// because that counter's condition did not hold (the limit was reached). Any other failed
+/// condition is an error.
+pub(crate) fn limit_held<T>(
+    result: Result<
+        T,
+        SdkError<TransactWriteItemsError, aws_sdk_dynamodb::config::http::HttpResponse>,
+    >,
+) -> Result<bool, StoreError> {
+    match result {
+        Ok(_) => Ok(true),
+        Err(err) if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) => {
+            Ok(false)
+        }
+        Err(err) => Err(sdk_error(err)),
+    }
+}
+
 /// An update of one of the owner's counters on their profile (`#counter` in `expression`).
 fn profile_counter(
     table: &str,
@@ -226,15 +244,7 @@ impl DynamoStore {
             .transact_items(TransactWriteItem::builder().put(put).build())
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(true),
-            Err(err)
-                if failed_conditions(&err).is_some_and(|failed| failed.first() == Some(&true)) =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(sdk_error(err)),
-        }
+        limit_held(result)
     }
 
     /// Deletes the item at `item_key` and takes one from the owner's `counter`, in one
@@ -245,6 +255,20 @@ impl DynamoStore {
         counter: &str,
         item_key: Item,
     ) -> Result<bool, StoreError> {
+        let uncount = profile_counter(&self.table, owner, counter, "ADD #counter :minus_one")
+            .expression_attribute_values(":minus_one", n(-1))
+            .build()
+            .map_err(StoreError::new)?;
+        self.delete_along(item_key, uncount).await
+    }
+
+    /// Deletes the item at `item_key` and applies `also`, in one transaction: `Ok(false)` when
+    /// there was no such item (then `also` is not applied either).
+    pub(crate) async fn delete_along(
+        &self,
+        item_key: Item,
+        also: aws_sdk_dynamodb::types::Update,
+    ) -> Result<bool, StoreError> {
         use aws_sdk_dynamodb::types::{Delete, TransactWriteItem};
         let delete = Delete::builder()
             .table_name(&self.table)
@@ -252,15 +276,11 @@ impl DynamoStore {
             .condition_expression("attribute_exists(PK)")
             .build()
             .map_err(StoreError::new)?;
-        let uncount = profile_counter(&self.table, owner, counter, "ADD #counter :minus_one")
-            .expression_attribute_values(":minus_one", n(-1))
-            .build()
-            .map_err(StoreError::new)?;
         let result = self
             .client
             .transact_write_items()
             .transact_items(TransactWriteItem::builder().delete(delete).build())
-            .transact_items(TransactWriteItem::builder().update(uncount).build())
+            .transact_items(TransactWriteItem::builder().update(also).build())
             .send()
             .await;
         transaction_held(result)
