@@ -1,9 +1,9 @@
 //! The page shell every page shares: head, header with the account's balances, main, and the
 //! error pages. Everything interpolated is escaped by maud.
 
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use kr_core::domain::Plan;
+use kr_core::domain::{ImageType, Plan};
 use kr_core::store::User;
 use maud::{html, Markup, DOCTYPE};
 
@@ -163,6 +163,20 @@ pub fn too_many_requests(retry_after_secs: u32) -> Response {
 }
 
 /// Logs the cause for operators; the visitor only learns that something went wrong.
+/// An image we keep (a logo, a site's preview image), its type read from its bytes. Every
+/// address it is served at names its version or never changes, so browsers may keep it.
+pub fn image_response(kind: ImageType, bytes: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind.content_type()),
+            (header::CACHE_CONTROL, "private, max-age=86400"),
+            (header::CONTENT_DISPOSITION, "inline"),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
 pub fn internal_error(cause: impl std::fmt::Display) -> Response {
     kr_http::ApiError::internal(cause);
     page(

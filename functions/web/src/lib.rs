@@ -5,10 +5,12 @@
 //!
 //! Pages (everything outside `/api/`; `kr_http::routes::DASHBOARD_PATHS` in the template):
 //! `/` · `/login` · `/logout` · `/demo` · `/jobs` · `/jobs/new` · `/jobs/{jobId}` (tabs
-//! `keywords`, `clusters`, `personas`, `overview`) · `/jobs/{jobId}/clusters/{clusterId}/brief`
+//! `keywords`, `clusters`, `personas`, `overview`) · `/jobs/{jobId}/previews/{index}` (a
+//! site's preview image, kept with the job) · `/jobs/{jobId}/clusters/{clusterId}/brief`
 //! · `/jobs/{jobId}/delete` · `/jobs/{jobId}/share` (the owner's share links) ·
-//! `/share/{token}` (a job seen through a share link) ·
-//! `/settings/api-keys` · `/settings/api-keys/{keyId}/revoke` · `/assets/{file}`.
+//! `/share/{token}` (a job seen through a share link, its logo and preview images below it) ·
+//! `/settings/api-keys` · `/settings/api-keys/{keyId}/revoke` · `/settings/branding` (with
+//! `/logo` and `/logo/delete`) · `/assets/{file}`.
 
 pub mod charts;
 pub mod format;
@@ -22,7 +24,7 @@ mod session;
 
 use std::sync::Arc;
 
-use axum::extract::{FromRef, Request};
+use axum::extract::{DefaultBodyLimit, FromRef, Request};
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
     X_FRAME_OPTIONS,
@@ -109,6 +111,10 @@ pub fn router(state: WebState) -> Router {
         )
         .route("/jobs/{job_id}", get(pages::job::show))
         .route(
+            "/jobs/{job_id}/previews/{index}",
+            get(pages::job::preview_image),
+        )
+        .route(
             "/jobs/{job_id}/clusters/{cluster_id}/brief",
             get(pages::job::brief::show),
         )
@@ -135,12 +141,30 @@ pub fn router(state: WebState) -> Router {
         .route("/share/{token}", get(pages::share::open))
         .route("/share/{token}/logo", get(pages::share::logo))
         .route(
+            "/share/{token}/previews/{index}",
+            get(pages::share::preview_image),
+        )
+        .route(
             "/settings/api-keys",
             get(pages::settings::api_keys).post(pages::settings::create_key),
         )
         .route(
             "/settings/api-keys/{key_id}/revoke",
             get(pages::settings::confirm_revoke).post(pages::settings::revoke),
+        )
+        .route(
+            "/settings/branding",
+            get(pages::branding::show).post(pages::branding::rename),
+        )
+        .route(
+            "/settings/branding/logo",
+            get(pages::branding::logo)
+                .post(pages::branding::upload_logo)
+                .layer(DefaultBodyLimit::max(pages::branding::LOGO_FORM_BYTES)),
+        )
+        .route(
+            "/settings/branding/logo/delete",
+            axum::routing::post(pages::branding::remove_logo),
         )
         .route("/assets/{file}", get(assets::serve))
         .fallback(pages::not_found)
@@ -150,14 +174,15 @@ pub fn router(state: WebState) -> Router {
 }
 
 /// Every page can show text from crawled sites, which is hostile: no inline script or style
-/// runs, nothing loads from elsewhere except preview images, and no other site may frame us.
+/// runs, nothing loads from elsewhere (preview images included: we serve them), and no other
+/// site may frame us.
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await.into_response();
     let headers = response.headers_mut();
     headers.insert(
         CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: http:; \
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
              connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
         ),
     );
@@ -181,7 +206,7 @@ pub fn render_job_page(
 ) -> Response {
     let loaded = pages::job::Loaded {
         dataset,
-        references: &[],
+        previews: &pages::job::SitePreviews::default(),
         changes: None,
     };
     pages::job::render(

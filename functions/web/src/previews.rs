@@ -3,10 +3,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use kr_core::dataset::Reference;
 use kr_core::domain::{Job, JobId};
 
-type Previews = Arc<Vec<Option<Reference>>>;
+use crate::pages::job::SitePreviews;
+
+type Previews = Arc<SitePreviews>;
 
 pub struct PreviewCache {
     capacity: usize,

@@ -48,6 +48,14 @@ pub struct SiteCrawl {
     pub reference: Option<Reference>,
 }
 
+/// A body read by [`Crawler::fetch_image`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Download {
+    pub bytes: Vec<u8>,
+    /// The body was longer than asked for, or broke off: `bytes` is only its beginning.
+    pub cut_off: bool,
+}
+
 /// Where a crawl of one site stood when it was stopped before it was done: enough to go on
 /// later (in another process) without fetching any page twice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,6 +120,29 @@ impl Crawler {
     /// address guard on every hop, and the same politeness gates as every other request of
     /// this crawler. The error names the page's host.
     pub async fn fetch_outline(&self, url: &str) -> Result<OutlinedPage, CrawlError> {
+        let fetched = self
+            .fetch_one(url, Want::Html, self.config.max_body_bytes)
+            .await?;
+        Ok(Document::parse(&decode(&fetched), &fetched.url).outline())
+    }
+
+    /// An image anywhere on the web (a site's `og:image`), under the same rules as
+    /// [`Crawler::fetch_outline`], reading at most `max_bytes` of it. Its type is not checked
+    /// here: the caller reads it from the bytes.
+    pub async fn fetch_image(&self, url: &str, max_bytes: usize) -> Result<Download, CrawlError> {
+        let fetched = self.fetch_one(url, Want::Image, max_bytes).await?;
+        Ok(Download {
+            bytes: fetched.body,
+            cut_off: fetched.truncated,
+        })
+    }
+
+    async fn fetch_one(
+        &self,
+        url: &str,
+        want: Want,
+        max_bytes: usize,
+    ) -> Result<Fetched, CrawlError> {
         let url =
             Url::parse(url)
                 .ok()
@@ -126,11 +157,10 @@ impl Crawler {
             .check_url(&url)
             .map_err(|error| session.error(error))?;
         let url = session.answering(url).await;
-        let fetched = session
-            .fetch(url, Want::Html, Scope::Anywhere, self.config.max_body_bytes)
+        session
+            .fetch(url, want, Scope::Anywhere, max_bytes)
             .await
-            .map_err(|error| session.error(error))?;
-        Ok(Document::parse(&decode(&fetched), &fetched.url).outline())
+            .map_err(|error| session.error(error))
     }
 
     /// Crawls up to `max_pages` HTML pages of the site, breadth-first from the home page, plus

@@ -22,6 +22,9 @@ pub(crate) enum Want {
     Html,
     /// Any type (robots.txt, sitemaps); bodies are read only for 2xx answers.
     Any,
+    /// A 2xx answer of any declared type (servers often misname images: the caller reads the
+    /// type from the bytes); anything else fails without reading the body.
+    Image,
 }
 
 /// A response with its (possibly cut off) body.
@@ -70,6 +73,8 @@ pub(crate) struct HttpClient {
 }
 
 const HTML_ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
+/// The types we keep, so a server that can choose sends one of them (no SVG).
+const IMAGE_ACCEPT: &str = "image/webp,image/png,image/jpeg;q=0.9,*/*;q=0.1";
 
 impl HttpClient {
     pub(crate) fn new(config: &CrawlConfig) -> Result<Self, CrawlError> {
@@ -121,6 +126,7 @@ impl HttpClient {
         let accept = match want {
             Want::Html => HTML_ACCEPT,
             Want::Any => "*/*",
+            Want::Image => IMAGE_ACCEPT,
         };
         let request = self.client.get(url.clone()).header(ACCEPT, accept).send();
         let mut response = tokio::time::timeout_at(deadline, request)
@@ -152,6 +158,7 @@ impl HttpClient {
             Want::Html if !fetched.content_type.as_deref().is_none_or(is_html) => {
                 return Err(FetchError::NotHtml)
             }
+            Want::Image if !status.is_success() => return Err(FetchError::Status(status.as_u16())),
             Want::Any if !status.is_success() => return Ok(Hop::Done(fetched)),
             _ => {}
         }

@@ -40,7 +40,7 @@ mod sitemap;
 
 pub use charset::decode_html;
 pub use config::CrawlConfig;
-pub use crawler::{CrawlCheckpoint, CrawlProgress, Crawler, SiteCrawl};
+pub use crawler::{CrawlCheckpoint, CrawlProgress, Crawler, Download, SiteCrawl};
 pub use error::CrawlError;
 pub use extract::{extract_outline, extract_page, ExtractedPage, OutLink, OutlinedPage};
 pub use kr_core::address::is_public_ip;

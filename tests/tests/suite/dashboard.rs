@@ -279,6 +279,35 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .goto(&format!("{base}/jobs/{job_id}?tab=keywords&search=zebra"))
         .await
         .unwrap();
+    // The sites' preview images come from our origin and load; the hostile site's og:image
+    // is a `javascript:` URL, so it has the placeholder.
+    let loaded_images = "const images = Array.from(document.querySelectorAll('.previews img')); \
+        return images.every(i => i.complete && i.naturalWidth > 0) \
+        ? images.map(i => new URL(i.src).origin === location.origin && new URL(i.src).pathname) \
+        : null;";
+    let mut images = Value::Null;
+    for _ in 0..50 {
+        images = js(&browser, loaded_images).await;
+        if !images.is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        images,
+        json!([
+            format!("/jobs/{job_id}/previews/0"),
+            format!("/jobs/{job_id}/previews/1")
+        ])
+    );
+    assert_eq!(
+        js(
+            &browser,
+            "return document.querySelectorAll('.previews .placeholder').length;"
+        )
+        .await,
+        json!(1)
+    );
     assert_eq!(
         js(&browser, "return Array.from(document.querySelectorAll('table.keywords tbody th')).map(th => [th.firstChild.textContent.trim(), !!th.querySelector('[data-source=imported]')]);").await,
         json!([["zebra crossing paint", true]])
@@ -563,6 +592,13 @@ async fn a_user_researches_keywords_in_the_dashboard() {
     .await;
     results_screenshot(&browser, "content-plan-phone").await;
     assert_no_sideways_scroll(&browser).await;
+    // The changes tab (one run so far: it says what it will show).
+    browser
+        .goto(&format!("{base}/jobs/{job_id}?tab=changes"))
+        .await
+        .unwrap();
+    results_screenshot(&browser, "changes-phone").await;
+    assert_no_sideways_scroll(&browser).await;
     browser.set_size(1280, 900).await.unwrap();
 
     // Print → Save as PDF: the job page and a share link of it are reports, with the previews on
@@ -651,6 +687,47 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .await
         .unwrap();
     browser.wait_for("#no-keys", SHORT).await.unwrap();
+
+    // Settings → Branding: the agency's name, and its logo as an ordinary file upload.
+    let logo = std::env::temp_dir().join(format!("kr-logo-{}.png", uuid::Uuid::new_v4()));
+    std::fs::write(&logo, harness::PIXEL_PNG).unwrap();
+    browser
+        .click("nav.settings-tabs a[href='/settings/branding']")
+        .await
+        .unwrap();
+    browser.fill("#brand-name", "Northwind SEO").await.unwrap();
+    browser
+        .click("form[action='/settings/branding'] button")
+        .await
+        .unwrap();
+    // Saved when the page comes back with the name as its field's value.
+    let mut saved = false;
+    for _ in 0..50 {
+        let name = js(
+            &browser,
+            "const f = document.querySelector('#brand-name'); return f && f.defaultValue;",
+        )
+        .await;
+        if name == json!("Northwind SEO") {
+            saved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(saved, "the name was saved");
+    browser.choose_file("#logo-file", &logo).await.unwrap();
+    browser
+        .click("form[action='/settings/branding/logo'] button")
+        .await
+        .unwrap();
+    browser.wait_for("#current-logo", SHORT).await.unwrap();
+    assert_eq!(browser.value("#brand-name").await.unwrap(), "Northwind SEO");
+    assert_eq!(
+        js(&browser, "const i = document.querySelector('#current-logo'); return i.decode().then(() => i.naturalWidth);").await,
+        json!(1)
+    );
+    browser.screenshot("settings-branding").await.unwrap();
+    let _ = std::fs::remove_file(logo);
     sign_out(&browser).await;
 
     // The demo job, without signing in.

@@ -2,7 +2,9 @@
 //! Origin rule on every form that changes something, redirects to sign in, and the API's JSON
 //! 404 for unknown paths under the API prefix (where the web function is the catch-all); the
 //! content plan tab on a dataset written for it (`plan_tab`) and the keyword table's SERP
-//! column (`serp_page`); the page a share link opens and the owner's share page (`share_page`).
+//! column (`serp_page`); the page a share link opens and the owner's share page (`share_page`);
+//! the sites' preview images from our origin (`preview_images`); Settings → Branding
+//! (`branding`).
 
 use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
@@ -11,6 +13,7 @@ use kr_tests::harness::{self, Call, TEST_PASSWORD};
 mod branding;
 mod brief;
 mod plan_tab;
+mod preview_images;
 mod repeat_page;
 mod serp_page;
 mod share_page;

@@ -1,6 +1,7 @@
 //! The dashboard's pages; each handler reads what it shows through the core's use cases and
 //! store ports and renders it with maud.
 
+pub mod branding;
 pub mod job;
 pub mod jobs;
 pub mod login;

@@ -1,4 +1,4 @@
-//! Settings → API keys: the same plan rule and key issuing as `POST /api/v1/api-keys`; the
+//! Settings → API keys (and the settings pages' tabs): the same plan rule and key issuing as `POST /api/v1/api-keys`; the
 //! secret is shown once, right after it is made.
 
 use axum::extract::{Path, State};
@@ -49,6 +49,21 @@ fn key_list(keys: &[ApiKeyRecord]) -> Markup {
     }
 }
 
+/// The settings pages' own tabs.
+pub fn settings_nav(current: &str) -> Markup {
+    const PAGES: [(&str, &str); 2] = [
+        ("API keys", "/settings/api-keys"),
+        ("Branding", "/settings/branding"),
+    ];
+    html! {
+        nav.tabs.settings-tabs aria-label="Settings" {
+            @for (title, href) in PAGES {
+                a href=(href) aria-current=[(title == current).then_some("page")] { (title) }
+            }
+        }
+    }
+}
+
 fn render(
     status: StatusCode,
     user: &User,
@@ -62,6 +77,7 @@ fn render(
         "API keys",
         Some(user),
         html! {
+            (settings_nav("API keys"))
             section.card {
                 h1 { "API keys" }
                 p.muted { "Scripts use a key in the " code { "X-API-KEY" } " header or as " code { "Authorization: Bearer …" } ". See the " a href="/api/v1/docs" { "API reference" } "." }

@@ -1,16 +1,17 @@
 //! Share links: the page a link opens (`/share/{token}`, the job's chosen tabs and nothing
-//! else, under the agency's name and logo, served at `/share/{token}/logo`), and the owner's
+//! else, under the agency's name and logo, served at `/share/{token}/logo`, with the sites'
+//! preview images at `/share/{token}/previews/{index}`), and the owner's
 //! page to make and revoke them (`/jobs/{jobId}/share`), with the same rules as
 //! `POST`/`DELETE /api/v1/jobs/{jobId}/share-links`.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use chrono::Utc;
 use kr_core::domain::{Job, JobId, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
 use kr_core::service::share_links::{self, ShareError, MAX_LIVE_SHARE_LINKS};
-use kr_core::store::User;
+use kr_core::store::{StoreError, User};
 use kr_http::absolute_url::absolute_url;
 use kr_http::routes::share_page;
 use maud::html;
@@ -46,8 +47,8 @@ pub async fn open(
         Ok(dataset) => dataset,
         Err(err) => return layout::internal_error(err),
     };
-    let references = match job::references(&state, &job).await {
-        Ok(references) => references,
+    let previews = match job::site_previews(&state, &job).await {
+        Ok(previews) => previews,
         Err(err) => return layout::internal_error(err),
     };
     let branding = match state.branding.branding(job.owner).await {
@@ -74,7 +75,7 @@ pub async fn open(
         &job,
         job::Loaded {
             dataset: Some(&dataset),
-            references: &references,
+            previews: &previews,
             changes: loaded.as_ref(),
         },
         raw,
@@ -97,32 +98,42 @@ pub async fn logo(
     Visitor(_): Visitor,
     Path(token): Path<String>,
 ) -> Response {
-    let job = match share_links::shared_job(
-        state.jobs.as_ref(),
-        state.share_links.as_ref(),
-        &token,
-        Utc::now(),
-    )
-    .await
-    {
-        Ok(Some((_, job))) => job,
+    let job = match shared_job(&state, &token).await {
+        Ok(Some(job)) => job,
         Ok(None) => return StatusCode::NOT_FOUND.into_response(),
         Err(err) => return layout::internal_error(err),
     };
     match state.branding.logo(job.owner).await {
-        Ok(Some((kind, bytes))) => (
-            [
-                (header::CONTENT_TYPE, kind.content_type()),
-                // The page asks for it with its version in the query.
-                (header::CACHE_CONTROL, "private, max-age=86400"),
-                (header::CONTENT_DISPOSITION, "inline"),
-            ],
-            bytes,
-        )
-            .into_response(),
+        Ok(Some((kind, bytes))) => layout::image_response(kind, bytes),
         Ok(None) => StatusCode::NOT_FOUND.into_response(),
         Err(err) => layout::internal_error(err),
     }
+}
+
+/// A preview image of the shared job's sites, from our origin; an empty 404 for a link that
+/// does not work, as for [`logo`].
+pub async fn preview_image(
+    State(state): State<WebState>,
+    Visitor(_): Visitor,
+    Path((token, index)): Path<(String, String)>,
+) -> Response {
+    match shared_job(&state, &token).await {
+        Ok(Some(job)) => job::site_preview_image(&state, &job, &index).await,
+        Ok(None) => StatusCode::NOT_FOUND.into_response(),
+        Err(err) => layout::internal_error(err),
+    }
+}
+
+/// The job a live link shows; `None` for a link that does not work, whatever the reason.
+async fn shared_job(state: &WebState, token: &str) -> Result<Option<Job>, StoreError> {
+    let found = share_links::shared_job(
+        state.jobs.as_ref(),
+        state.share_links.as_ref(),
+        token,
+        Utc::now(),
+    )
+    .await?;
+    Ok(found.map(|(_, job)| job))
 }
 
 fn gone() -> Response {

@@ -32,6 +32,13 @@ pub const DATASET_FORMAT: u32 = 1;
 /// Object names under a job's prefix.
 pub mod objects {
     pub const REFERENCES: &str = "references.json";
+    /// The sites' preview images kept by the crawler (`[PreviewImage | null]`, in the
+    /// references' order); absent for jobs run before images were kept.
+    pub const PREVIEW_IMAGES: &str = "preview-images.json";
+    /// The bytes of one site's preview image (`index` in the references' order).
+    pub fn preview_image(index: usize) -> String {
+        format!("previews/{index}.img")
+    }
     /// The keywords the user brought: a JSON array of cleaned phrases.
     pub const IMPORTED_KEYWORDS: &str = "imported-keywords.json";
 
@@ -102,6 +109,24 @@ pub struct Reference {
     pub image_url: Option<String>,
     /// The canonical link, else `og:url`, else the final URL after redirects.
     pub link: Option<String>,
+}
+
+/// The most bytes and pixels a side of a site's preview image the crawler keeps: larger
+/// than a typical 1200×630 link preview, small enough to serve with a page.
+pub const PREVIEW_IMAGE_LIMITS: crate::domain::ImageLimits = crate::domain::ImageLimits {
+    max_bytes: 1024 * 1024,
+    max_side: 4096,
+};
+
+/// A site's preview image kept with its job and served from our own origin, so a viewer's
+/// browser never asks the site for it. Its bytes are [`objects::preview_image`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewImage {
+    /// Read from the image's own bytes: `image/png`, `image/jpeg` or `image/webp`.
+    pub content_type: String,
+    pub width: u32,
+    pub height: u32,
 }
 
 /// What readers of a completed job's clusters and topics need, whether its records are in

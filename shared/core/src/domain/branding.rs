@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::image::{ImageLimits, ImageType, RasterImage};
+
 /// The most characters a brand name may have.
 pub const MAX_BRAND_NAME_CHARS: usize = 80;
 /// The largest logo accepted: a logo, not a photo (it is served with every shared page).
@@ -41,116 +43,46 @@ impl fmt::Display for BrandName {
     }
 }
 
-/// The image types a logo may be. No SVG: it can carry script, and is refused outright.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LogoType {
-    Png,
-    Jpeg,
-    Webp,
-}
+/// The types a logo may be: the images we keep ([`ImageType`]); no SVG.
+pub type LogoType = ImageType;
 
-impl LogoType {
-    pub const ALL: [LogoType; 3] = [Self::Png, Self::Jpeg, Self::Webp];
+const LOGO_LIMITS: ImageLimits = ImageLimits {
+    max_bytes: MAX_LOGO_BYTES,
+    max_side: MAX_LOGO_SIDE,
+};
 
-    pub fn content_type(self) -> &'static str {
-        match self {
-            Self::Png => "image/png",
-            Self::Jpeg => "image/jpeg",
-            Self::Webp => "image/webp",
-        }
-    }
-
-    pub fn from_content_type(raw: &str) -> Option<Self> {
-        let essence = raw.split(';').next().unwrap_or("").trim();
-        Self::ALL
-            .into_iter()
-            .find(|kind| kind.content_type().eq_ignore_ascii_case(essence))
-    }
-}
-
-/// A logo whose bytes were checked: at most [`MAX_LOGO_BYTES`], a PNG, JPEG or WebP by its
-/// own header (the declared type must agree), whole (a PNG ends with its end chunk, a JPEG
-/// with its end marker, a WebP's RIFF length is the file's) and at most [`MAX_LOGO_SIDE`]
-/// pixels a side.
+/// A logo whose bytes were checked as a [`RasterImage`] of at most [`MAX_LOGO_BYTES`] and
+/// [`MAX_LOGO_SIDE`] pixels a side, whose declared type agrees with its own header.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Logo {
-    kind: LogoType,
-    width: usize,
-    height: usize,
-    bytes: Vec<u8>,
-}
+pub struct Logo(RasterImage);
 
 impl Logo {
     /// `declared` is the request's `Content-Type`.
     pub fn parse(bytes: Vec<u8>, declared: Option<&str>) -> Result<Self, String> {
-        let Some(declared) = declared.and_then(LogoType::from_content_type) else {
+        let Some(declared) = declared.and_then(ImageType::from_content_type) else {
             return Err("must be sent as image/png, image/jpeg or image/webp".into());
         };
-        if bytes.is_empty() {
-            return Err("is empty".into());
-        }
-        if bytes.len() > MAX_LOGO_BYTES {
-            return Err(format!("must be at most {} KiB", MAX_LOGO_BYTES / 1024));
-        }
-        let kind = match imagesize::image_type(&bytes) {
-            Ok(imagesize::ImageType::Png) => LogoType::Png,
-            Ok(imagesize::ImageType::Jpeg) => LogoType::Jpeg,
-            Ok(imagesize::ImageType::Webp) => LogoType::Webp,
-            _ => return Err("is not a PNG, JPEG or WebP image".into()),
-        };
-        if kind != declared {
+        let image = RasterImage::parse(bytes, LOGO_LIMITS)?;
+        if image.kind() != declared {
             return Err(format!(
                 "is a {} image sent as {}",
-                kind.content_type(),
+                image.kind().content_type(),
                 declared.content_type()
             ));
         }
-        if !is_whole(kind, &bytes) {
-            return Err("is cut short or has bytes after the image".into());
-        }
-        let size = imagesize::blob_size(&bytes).map_err(|_| "has an unreadable header")?;
-        if size.width == 0 || size.height == 0 {
-            return Err("has no pixels".into());
-        }
-        if size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE {
-            return Err(format!(
-                "must be at most {MAX_LOGO_SIDE} pixels a side (it is {}×{})",
-                size.width, size.height
-            ));
-        }
-        Ok(Self {
-            kind,
-            width: size.width,
-            height: size.height,
-            bytes,
-        })
+        Ok(Self(image))
     }
 
     pub fn kind(&self) -> LogoType {
-        self.kind
+        self.0.kind()
     }
 
     pub fn dimensions(&self) -> (usize, usize) {
-        (self.width, self.height)
+        self.0.dimensions()
     }
 
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-}
-
-/// Whether the image ends where its format says: nothing cut off, nothing appended (an HTML
-/// page after a PNG's last chunk is a polyglot, not a logo).
-fn is_whole(kind: LogoType, bytes: &[u8]) -> bool {
-    const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82];
-    match kind {
-        LogoType::Png => bytes.ends_with(&PNG_END),
-        LogoType::Jpeg => bytes.ends_with(&[0xFF, 0xD9]),
-        LogoType::Webp => {
-            bytes.len() >= 12
-                && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize + 8
-                    == bytes.len()
-        }
+        self.0.bytes()
     }
 }
 

@@ -4,6 +4,7 @@ mod branding;
 mod domain_name;
 mod email;
 mod ids;
+mod image;
 mod job;
 mod keyword_file;
 mod keyword_list;
@@ -21,6 +22,7 @@ pub use branding::{
 pub use domain_name::DomainName;
 pub use email::Email;
 pub use ids::{ApiKeyId, JobId, ScheduleId, ShareLinkId, UserId, WebhookId};
+pub use image::{ImageLimits, ImageType, RasterImage};
 pub use job::{JobStatus, Progress, Stage};
 pub use keyword_file::{parse_keyword_file, KeywordFileFormat};
 pub use keyword_list::{

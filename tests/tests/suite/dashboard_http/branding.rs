@@ -1,10 +1,12 @@
 //! Agency branding: the account API sets a name and uploads a logo; every hostile upload is
 //! refused naming `logo` (or 413) and changes nothing; a shared page shows the name and the
 //! logo, served from our own origin through the link only (a link that does not work, or an
-//! owner without a logo, is a plain 404), and the name is text, never markup.
+//! owner without a logo, is a plain 404), and the name is text, never markup. The same from
+//! the dashboard's Settings → Branding page, whose logo is an ordinary file upload.
 
 use kr_account::{router as account_router, AccountState};
 use kr_core::domain::SharedTab;
+use kr_core::store::BrandingStore;
 use kr_tests::harness::{self, Call, Reply, PIXEL_PNG};
 use serde_json::json;
 
@@ -182,4 +184,153 @@ async fn a_shared_page_shows_the_agency_and_serves_its_logo_through_the_link_onl
     let stranger = Call::get("/share/not-a-token/logo").send(&web).await;
     assert_eq!(stranger.status, 404);
     assert!(stranger.bytes.is_empty());
+}
+
+/// A browser's upload of `file` as the form's `logo` field.
+fn logo_form(file: &[u8], content_type: &str) -> (String, Vec<u8>) {
+    let boundary = "----kr-logo-form";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo\"\r\n\
+         Content-Type: {content_type}\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn the_settings_page_names_the_agency_and_uploads_and_removes_its_logo() {
+    let (web, job, cookie) = job_with(dataset).await;
+    let store = harness::store().await;
+    let form = |path: &str, origin: &str, content_type: &str, body: Vec<u8>| {
+        Call::post(path)
+            .header("cookie", &cookie)
+            .header("origin", origin)
+            .header("content-type", content_type)
+            .raw_body(body)
+    };
+    let urlencoded = "application/x-www-form-urlencoded";
+    let page = Call::get("/settings/branding")
+        .header("cookie", &cookie)
+        .send(&web)
+        .await
+        .expect(200);
+    assert!(page.text.contains(r#"enctype="multipart/form-data""#));
+    assert!(page.text.contains(r#"id="no-logo""#));
+
+    let saved = form(
+        "/settings/branding",
+        ORIGIN,
+        urlencoded,
+        b"name=Northwind+SEO".to_vec(),
+    )
+    .send(&web)
+    .await
+    .expect(303);
+    assert_eq!(saved.header("location"), Some("/settings/branding"));
+    assert_eq!(
+        store.branding(job.owner).await.unwrap().name.as_deref(),
+        Some("Northwind SEO")
+    );
+    let too_long = format!("name={}", "x".repeat(81));
+    let refused = form(
+        "/settings/branding",
+        ORIGIN,
+        urlencoded,
+        too_long.into_bytes(),
+    )
+    .send(&web)
+    .await;
+    assert_eq!(refused.status, 400);
+    assert!(
+        refused.text.contains("at most 80 characters"),
+        "{}",
+        refused.text
+    );
+
+    let (content_type, body) = logo_form(PIXEL_PNG, "image/png");
+    form("/settings/branding/logo", ORIGIN, &content_type, body)
+        .send(&web)
+        .await
+        .expect(303);
+    let page = Call::get("/settings/branding")
+        .header("cookie", &cookie)
+        .send(&web)
+        .await
+        .expect(200);
+    assert!(page.text.contains(r#"src="/settings/branding/logo?v="#));
+    let own = Call::get("/settings/branding/logo")
+        .header("cookie", &cookie)
+        .send(&web)
+        .await
+        .expect(200);
+    assert_eq!(
+        (own.header("content-type"), own.bytes.as_slice()),
+        (Some("image/png"), PIXEL_PNG)
+    );
+
+    // Hostile files and forms from other sites change nothing.
+    let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#;
+    let mut polyglot = PIXEL_PNG.to_vec();
+    polyglot.extend_from_slice(b"<html><script>alert(1)</script></html>");
+    for (file, declared, status, message) in [
+        (
+            svg.to_vec(),
+            "image/svg+xml",
+            400,
+            "must be sent as image/png",
+        ),
+        (svg.to_vec(), "image/png", 400, "is not a PNG, JPEG or WebP"),
+        (polyglot, "image/png", 400, "bytes after the image"),
+        (vec![0; 100 * 1024 + 1], "image/png", 413, "at most 100 KiB"),
+        (vec![0; 300 * 1024], "image/png", 413, "at most 100 KiB"),
+    ] {
+        let (content_type, body) = logo_form(&file, declared);
+        let reply = form("/settings/branding/logo", ORIGIN, &content_type, body)
+            .send(&web)
+            .await;
+        assert_eq!(reply.status, status, "{message}: {}", reply.text);
+        assert!(reply.text.contains(message), "{message}: {}", reply.text);
+    }
+    let (content_type, body) = logo_form(PIXEL_PNG, "image/png");
+    for (path, content_type, body) in [
+        ("/settings/branding/logo", content_type.as_str(), body),
+        ("/settings/branding/logo/delete", urlencoded, Vec::new()),
+        ("/settings/branding", urlencoded, b"name=Stolen".to_vec()),
+    ] {
+        let reply = form(path, "https://evil.example", content_type, body)
+            .send(&web)
+            .await;
+        assert_eq!(reply.status, 403, "{path}");
+    }
+    let branding = store.branding(job.owner).await.unwrap();
+    assert_eq!(branding.name.as_deref(), Some("Northwind SEO"));
+    assert_eq!(branding.logo.map(|logo| logo.width), Some(1));
+
+    form(
+        "/settings/branding/logo/delete",
+        ORIGIN,
+        urlencoded,
+        Vec::new(),
+    )
+    .send(&web)
+    .await
+    .expect(303);
+    form("/settings/branding", ORIGIN, urlencoded, b"name=".to_vec())
+        .send(&web)
+        .await
+        .expect(303);
+    assert_eq!(
+        store.branding(job.owner).await.unwrap(),
+        Default::default(),
+        "an empty name removes it"
+    );
+    let gone = Call::get("/settings/branding/logo")
+        .header("cookie", &cookie)
+        .send(&web)
+        .await;
+    assert_eq!(gone.status, 404);
+    // Signed out: sent to sign in.
+    assert_eq!(Call::get("/settings/branding").send(&web).await.status, 303);
 }

@@ -16,8 +16,7 @@ use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
-use axum::response::Response;
-use kr_core::dataset::Reference;
+use axum::response::{IntoResponse, Response};
 use kr_core::domain::{Job, JobId, JobStatus, SharedTab, SharedTabs};
 use kr_core::service::jobs::readable_job;
 use kr_core::store::User;
@@ -30,7 +29,7 @@ use crate::layout;
 use crate::session::Visitor;
 use crate::WebState;
 use params::Params;
-pub use summary::references;
+pub use summary::{preview_image as site_preview_image, site_previews, SitePreviews};
 
 fn title(tab: SharedTab) -> &'static str {
     match tab {
@@ -135,8 +134,8 @@ pub async fn show(
     } else {
         None
     };
-    let references = match summary::references(&state, &job).await {
-        Ok(references) => references,
+    let previews = match summary::site_previews(&state, &job).await {
+        Ok(previews) => previews,
         Err(err) => return layout::internal_error(err),
     };
     let raw = raw.as_deref().unwrap_or("");
@@ -153,7 +152,7 @@ pub async fn show(
         &job,
         Loaded {
             dataset: dataset.as_deref(),
-            references: &references,
+            previews: &previews,
             changes: loaded.as_ref(),
         },
         raw,
@@ -161,10 +160,28 @@ pub async fn show(
     )
 }
 
+/// A preview image of the job's sites (`/jobs/{jobId}/previews/{index}`), for whoever may
+/// read the job; an empty 404 otherwise.
+pub async fn preview_image(
+    State(state): State<WebState>,
+    Visitor(user): Visitor,
+    Path((job_id, index)): Path<(String, String)>,
+) -> Response {
+    let Ok(id) = job_id.parse::<JobId>() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let demo = state.config.demo_user_id.map(Into::into);
+    match readable_job(state.jobs.as_ref(), id, user.as_ref().map(|u| u.id), demo).await {
+        Ok(Some(job)) => summary::preview_image(&state, &job, &index).await,
+        Ok(None) => StatusCode::NOT_FOUND.into_response(),
+        Err(err) => layout::internal_error(err),
+    }
+}
+
 /// What the page shows, read before rendering.
 pub struct Loaded<'a> {
     pub dataset: Option<&'a IndexedDataset>,
-    pub references: &'a [Option<Reference>],
+    pub previews: &'a SitePreviews,
     /// Read only when the changes tab is asked for.
     pub changes: Option<&'a changes::Loaded>,
 }
@@ -173,7 +190,7 @@ pub struct Loaded<'a> {
 pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) -> Response {
     let Loaded {
         dataset,
-        references,
+        previews,
         changes,
     } = loaded;
     let params = Params::parse(raw_query);
@@ -219,7 +236,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
     };
     let main = html! {
         (summary::header(job, dataset, summary::Controls::of(user, job, shared)))
-        (summary::reference_cards(job, references))
+        (summary::reference_cards(job, previews, &base))
         (results)
     };
     match brand {

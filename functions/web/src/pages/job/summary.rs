@@ -1,41 +1,97 @@
 //! The top of a job's page: status and progress, timings, where its figures came from, and
 //! previews of its sites. Preview texts and URLs come from the crawled sites: escaped, and
-//! only `http(s)` URLs become links or images.
+//! only `http(s)` URLs become links; images are served from our origin.
 
 use std::sync::Arc;
 
-use kr_core::dataset::{objects, Reference};
-use kr_core::domain::{Job, JobStatus};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use kr_core::dataset::{objects, PreviewImage, Reference, PREVIEW_IMAGE_LIMITS};
+use kr_core::domain::{Job, JobStatus, RasterImage};
 use kr_core::store::{get_json, StoreError, User};
 use kr_query::IndexedDataset;
 use maud::{html, Markup};
 
 use crate::format;
+use crate::layout;
 use crate::pages::jobs::{progress, status_badge};
 use crate::WebState;
 
-/// One preview per site, the primary first; `None` where the site could not be fetched.
-/// A finished job's previews never change, so they are read once per instance.
-pub async fn references(
-    state: &WebState,
-    job: &Job,
-) -> Result<Arc<Vec<Option<Reference>>>, StoreError> {
+/// What the page shows of a job's sites: one preview per site, the primary first, `None`
+/// where the site could not be fetched, and the preview images kept with the job (`None`
+/// where there was none to keep, and for every site of jobs run before images were kept).
+#[derive(Debug, Default)]
+pub struct SitePreviews {
+    pub references: Vec<Option<Reference>>,
+    pub images: Vec<Option<PreviewImage>>,
+}
+
+/// A job's [`SitePreviews`]. A finished job's never change, so they are read once per
+/// instance.
+pub async fn site_previews(state: &WebState, job: &Job) -> Result<Arc<SitePreviews>, StoreError> {
     let finished = job.status.is_finished();
     if finished {
         if let Some(known) = state.previews.get(job) {
             return Ok(known);
         }
     }
-    let mut references: Vec<Option<Reference>> =
-        get_json(state.objects.as_ref(), job.id, objects::REFERENCES)
-            .await?
-            .unwrap_or_default();
-    references.resize(1 + job.competitor_domains.len(), None);
-    let references = Arc::new(references);
+    let sites = 1 + job.competitor_domains.len();
+    let (references, images) = tokio::try_join!(
+        get_json::<Vec<Option<Reference>>>(state.objects.as_ref(), job.id, objects::REFERENCES),
+        get_json::<Vec<Option<PreviewImage>>>(
+            state.objects.as_ref(),
+            job.id,
+            objects::PREVIEW_IMAGES
+        ),
+    )?;
+    let mut previews = SitePreviews {
+        references: references.unwrap_or_default(),
+        images: images.unwrap_or_default(),
+    };
+    previews.references.resize(sites, None);
+    previews.images.resize(sites, None);
+    let previews = Arc::new(previews);
     if finished {
-        state.previews.keep(job, references.clone());
+        state.previews.keep(job, previews.clone());
     }
-    Ok(references)
+    Ok(previews)
+}
+
+/// The preview image of the job's site number `index` (as the page numbers them), from our
+/// origin. The bytes are checked again before they are served, with the type read from them;
+/// an empty 404 for a site without one.
+pub async fn preview_image(state: &WebState, job: &Job, index: &str) -> Response {
+    let previews = match site_previews(state, job).await {
+        Ok(previews) => previews,
+        Err(err) => return layout::internal_error(err),
+    };
+    let Some(index) = index
+        .parse::<usize>()
+        .ok()
+        .filter(|index| matches!(previews.images.get(*index), Some(Some(_))))
+    else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let bytes = match state
+        .objects
+        .get_artifact(job.id, &objects::preview_image(index))
+        .await
+    {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return StatusCode::NOT_FOUND.into_response(),
+        Err(err) => return layout::internal_error(err),
+    };
+    match RasterImage::parse(bytes, PREVIEW_IMAGE_LIMITS) {
+        Ok(image) => layout::image_response(image.kind(), image.into_bytes()),
+        Err(reason) => {
+            // Logged as the fault it is; the visitor sees the placeholder's empty 404.
+            kr_http::ApiError::internal(format!(
+                "job {} kept preview image {index} {reason}",
+                job.id
+            ));
+            StatusCode::NOT_FOUND.into_response()
+        }
+    }
 }
 
 fn duration(job: &Job) -> Option<String> {
@@ -132,26 +188,29 @@ fn initial(domain: &str) -> char {
     domain.chars().next().unwrap_or('?').to_ascii_uppercase()
 }
 
-pub fn reference_cards(job: &Job, references: &[Option<Reference>]) -> Markup {
+/// A card per site. Images come from our origin (`{base}/previews/{index}`): a viewer's
+/// browser never asks a crawled site for anything.
+pub fn reference_cards(job: &Job, previews: &SitePreviews, base: &str) -> Markup {
     let domains = std::iter::once(&job.primary_domain).chain(&job.competitor_domains);
+    let sites = domains.zip(previews.references.iter().zip(&previews.images));
     html! {
         section.previews aria-label="Sites" {
-            @for (index, (domain, reference)) in domains.zip(references).enumerate() {
+            @for (index, (domain, (reference, image))) in sites.enumerate() {
                 article.preview {
                     p.role { @if index == 0 { "Your site" } @else { "Competitor" } }
+                    @match image {
+                        Some(image) => img src={(base) "/previews/" (index)} alt="" loading="lazy"
+                            width=(image.width) height=(image.height);,
+                        None => div.placeholder aria-hidden="true" { (initial(domain.as_str())) },
+                    }
                     @match reference {
                         Some(reference) => {
-                            @match reference.image_url.as_deref().and_then(format::safe_http_url) {
-                                Some(image) => img src=(image) alt="" loading="lazy" referrerpolicy="no-referrer";,
-                                None => div.placeholder aria-hidden="true" { (initial(domain.as_str())) },
-                            }
                             @let title = reference.title.as_deref().unwrap_or(domain.as_str());
                             h2 { (format::external_link(reference.link.as_deref().unwrap_or_default(), title)) }
                             @if let Some(description) = &reference.description { p { (description) } }
                             p.muted { (domain.as_str()) }
                         },
                         None => {
-                            div.placeholder aria-hidden="true" { (initial(domain.as_str())) }
                             h2 { (domain.as_str()) }
                             p.muted { "No preview: the site could not be fetched." }
                         },
