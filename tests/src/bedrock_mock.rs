@@ -55,6 +55,39 @@ impl MockBedrock {
     }
 }
 
+/// Settings for `model` at the mock's `url`, with `vars` as further `KR_BEDROCK_PERSONA_*`
+/// settings, and the SDK config to build a client with (the SDK signs requests; the mock does
+/// not check signatures).
+pub async fn settings_at(
+    url: &str,
+    model: &str,
+    vars: &[(&str, &str)],
+) -> (kr_aws::SdkConfig, kr_aws::bedrock::BedrockSettings) {
+    for (name, value) in [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_REGION", "us-east-1"),
+    ] {
+        if std::env::var(name).is_err() {
+            std::env::set_var(name, value);
+        }
+    }
+    let mut all = vec![
+        ("KR_BEDROCK_PERSONA_MODEL".to_string(), model.to_string()),
+        ("KR_BEDROCK_ENDPOINT_URL".to_string(), url.to_string()),
+    ];
+    all.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let settings = kr_aws::bedrock::BedrockSettings::from_vars(|name| {
+        all.iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    })
+    .expect("valid settings")
+    .expect("a model is named");
+    (kr_aws::sdk_config(None).await, settings)
+}
+
 fn error(status: StatusCode, kind: &str, message: &str) -> Response {
     let mut response = (
         status,

@@ -54,6 +54,7 @@ pub async fn brief(
         ledger: state.ledger.as_ref(),
         crawler: &state.crawler,
         settings: &state.settings,
+        writer: state.writer.as_deref(),
     };
     let brief = maker
         .brief(

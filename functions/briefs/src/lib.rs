@@ -8,9 +8,11 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
+use kr_aws::bedrock::BedrockBriefs;
 use kr_aws::Wiring;
 use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
+use kr_core::dataset::BriefWriter;
 use kr_core::store::{ArtifactStore, BriefLedger, JobStore};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_http::auth::Authenticator;
@@ -31,6 +33,8 @@ pub struct BriefsState {
     pub cache: Arc<DatasetCache>,
     pub crawler: Arc<Crawler>,
     pub settings: Arc<BriefSettings>,
+    /// Words briefs for the writer when a language model is configured.
+    pub writer: Option<Arc<dyn BriefWriter>>,
 }
 
 impl BriefsState {
@@ -38,7 +42,16 @@ impl BriefsState {
         let crawler = Crawler::new(CrawlConfig::from_env().map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
         let settings = BriefSettings::from_vars(|name| std::env::var(name).ok())?;
-        Ok(Self::with(config, crawler, settings).await)
+        let writer = BedrockBriefs::from_env().await.map_err(|e| e.to_string())?;
+        let mut state = Self::with(config, crawler, settings).await;
+        state.writer = writer;
+        Ok(state)
+    }
+
+    /// The state with a writer of the caller's (tests: the Bedrock mock).
+    pub fn with_writer(mut self, writer: Arc<dyn BriefWriter>) -> Self {
+        self.writer = Some(writer);
+        self
     }
 
     /// The state with a crawler and settings of the caller's (tests and benchmarks).
@@ -53,6 +66,7 @@ impl BriefsState {
             cache: Arc::new(DatasetCache::new(CACHED_DATASETS)),
             crawler: Arc::new(crawler),
             settings: Arc::new(settings),
+            writer: None,
         }
     }
 }

@@ -16,11 +16,13 @@ use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use kr_aws::bedrock::BedrockBriefs;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::Wiring;
 use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
+use kr_core::dataset::BriefWriter;
 use kr_core::store::{
     ArtifactStore, BriefLedger, JobQueue, JobStore, ResultStore, ScheduleStore, UserStore,
 };
@@ -54,6 +56,7 @@ pub struct McpState {
     pub ledger: Arc<dyn BriefLedger>,
     pub crawler: Arc<Crawler>,
     pub brief_settings: Arc<BriefSettings>,
+    pub brief_writer: Option<Arc<dyn BriefWriter>>,
 }
 
 impl McpState {
@@ -86,12 +89,21 @@ impl McpState {
                 BriefSettings::from_vars(|name| std::env::var(name).ok())
                     .expect("KR_MAX_BRIEFS_PER_JOB is valid"),
             ),
+            brief_writer: BedrockBriefs::from_env()
+                .await
+                .expect("KR_BEDROCK_PERSONA_* settings are valid"),
         }
     }
 
     /// The state with another crawler for `cluster_brief` (tests reach local sites only).
     pub fn with_crawler(mut self, crawler: Crawler) -> Self {
         self.crawler = Arc::new(crawler);
+        self
+    }
+
+    /// The state with a writer of the caller's for `cluster_brief` (tests: the Bedrock mock).
+    pub fn with_brief_writer(mut self, writer: Arc<dyn BriefWriter>) -> Self {
+        self.brief_writer = Some(writer);
         self
     }
 }

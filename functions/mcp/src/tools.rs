@@ -278,6 +278,7 @@ pub async fn run(
                 ledger: state.ledger.as_ref(),
                 crawler: &state.crawler,
                 settings: &state.brief_settings,
+                writer: state.brief_writer.as_deref(),
             }
             .brief(
                 &job,

@@ -12,5 +12,5 @@ pub mod signing_key;
 pub mod sqs;
 pub mod wiring;
 
-pub use clients::{sdk_config, AwsClients};
+pub use clients::{sdk_config, AwsClients, SdkConfig};
 pub use wiring::Wiring;

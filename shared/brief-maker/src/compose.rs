@@ -91,6 +91,7 @@ pub(crate) fn compose(
         internal_links: internal_links(material, dataset, cluster),
         sources,
         generated_at: now,
+        wording: None,
     }
 }
 

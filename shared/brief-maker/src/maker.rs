@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use kr_core::dataset::{objects, ClusterBrief, JobResults, PageContent};
+use kr_core::dataset::{objects, BriefWriter, ClusterBrief, JobResults, PageContent};
 use kr_core::domain::{Job, JobStatus, Stage};
 use kr_core::store::{get_json, put_job_json, ArtifactStore, BriefLedger};
 use kr_crawler::{CrawlError, Crawler};
@@ -51,6 +51,8 @@ pub struct BriefMaker<'a> {
     pub ledger: &'a dyn BriefLedger,
     pub crawler: &'a Crawler,
     pub settings: &'a BriefSettings,
+    /// Words the brief for the writer when a language model is configured.
+    pub writer: Option<&'a dyn BriefWriter>,
 }
 
 impl BriefMaker<'_> {
@@ -112,7 +114,7 @@ impl BriefMaker<'_> {
             (source, read)
         }))
         .await;
-        let brief = compose(
+        let mut brief = compose(
             &material,
             dataset,
             cluster,
@@ -120,6 +122,14 @@ impl BriefMaker<'_> {
             &readings,
             chrono::Utc::now(),
         );
+        if let Some(writer) = self.writer {
+            match writer.word(&brief).await {
+                Ok(wording) => brief.wording = Some(wording),
+                Err(why) => {
+                    tracing::warn!(job = %job.id, cluster = %cluster.id, %why, "brief without wording")
+                }
+            }
+        }
         put_job_json(self.objects, job, &name, &brief).await?;
         Ok(brief)
     }

@@ -30,6 +30,22 @@ pub fn render(brief: &ClusterBrief) -> String {
             .unwrap_or_default();
         line(format!("- **Action:** {}{target}", action.as_str()));
     }
+    if let Some(wording) = &brief.wording {
+        section(
+            &mut line,
+            "For the writer",
+            [
+                format!("- **Working title:** {}", escape(&wording.title)),
+                format!(
+                    "- **Meta description:** {}",
+                    escape(&wording.meta_description)
+                ),
+                String::new(),
+                escape(&wording.summary),
+            ]
+            .into_iter(),
+        );
+    }
     section(
         &mut line,
         "Secondary keywords",

@@ -169,6 +169,7 @@ async fn main() -> Result<()> {
         ledger: store.as_ref(),
         crawler: &crawler,
         settings: &settings,
+        writer: None,
     };
 
     let (mut made, mut read) = (Vec::new(), Vec::new());

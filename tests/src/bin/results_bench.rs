@@ -7,7 +7,9 @@
 //!   results-bench dashboard JOB KEY   the dashboard's keywords tab: server time per page of 100
 //!                                 rows, and the page in headless Chromium until interactive
 //!   results-bench serve JOB        every function on a local port, the job readable as a demo
-//!                                 job; prints the job page's URL and serves until killed
+//!                                 job; prints a session cookie of its owner and the pages to
+//!                                 measure (job tabs, share link, sign-in, signed-in pages) and
+//!                                 serves until killed
 //! Each step runs in its own process so peak memory speaks for that step alone.
 
 use std::time::{Duration, Instant};
@@ -552,9 +554,49 @@ async fn serve_gateway(job: &str) -> Result<String> {
     Ok(base)
 }
 
+/// Every function on a local port, and the pages Lighthouse measures, one per line:
+/// `cookie <session cookie of the job's owner>` first, then `public <url>` (read signed out:
+/// the job is the demo job) and `signed-in <url>` (read with the cookie). The first public
+/// URL is the keywords tab, which `dashboard` measures.
 async fn serve(job: &str) -> Result<()> {
+    use kr_core::store::{JobStore, UserStore};
     let base = serve_gateway(job).await?;
-    println!("{base}/jobs/{job}?tab=keywords");
+    let store = harness::store().await;
+    let job = store.job(job.parse()?).await?.context("the job exists")?;
+    let owner = store.user(job.owner).await?.context("its owner")?;
+    let web = kr_web::router(kr_web::WebState::from_config(Config::from_env()?).await);
+    let cookie = harness::web_session(&web, owner.email.as_str()).await;
+    let (_, token) = kr_core::service::share_links::create_share_link(
+        &*store,
+        &*store,
+        job.owner,
+        job.id,
+        kr_core::domain::SharedTabs::all(),
+        kr_core::domain::ShareLifetime::default(),
+        chrono::Utc::now(),
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let id = job.id;
+    println!("cookie {cookie}");
+    for tab in [
+        "keywords", "clusters", "plan", "personas", "overview", "changes",
+    ] {
+        println!("public {base}/jobs/{id}?tab={tab}");
+    }
+    println!("public {base}/share/{}", token.expose());
+    println!("public {base}/share/{}?tab=plan", token.expose());
+    println!("public {base}/login");
+    for path in [
+        "/jobs".to_string(),
+        "/jobs/new".to_string(),
+        format!("/jobs/{id}/share"),
+        format!("/jobs/{id}/repeat"),
+        "/settings/api-keys".to_string(),
+        "/settings/branding".to_string(),
+    ] {
+        println!("signed-in {base}{path}");
+    }
     std::future::pending::<()>().await;
     Ok(())
 }

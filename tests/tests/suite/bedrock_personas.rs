@@ -13,7 +13,7 @@ use kr_research::intent::Intent;
 use kr_research::personas::{PersonaInput, PersonaKeyword, SiteProfile};
 use kr_research::text::Language;
 use kr_research::{PageContent, SiteRole};
-use kr_tests::bedrock_mock::{fixtures_root, MockBedrock};
+use kr_tests::bedrock_mock::{fixtures_root, settings_at, MockBedrock};
 use kr_tests::pipeline_rig::rig_with_personas_model;
 
 const DEMO_PRIMARY: &str = "brightbrew-coffee.com";
@@ -26,30 +26,8 @@ async fn mock() -> (MockBedrock, String) {
 
 /// The generator for `model` at the mock, with `vars` as further settings.
 async fn generator(url: &str, model: &str, vars: &[(&str, &str)]) -> BedrockPersonas {
-    // The SDK signs requests; the mock does not check signatures.
-    for (name, value) in [
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", "testing"),
-        ("AWS_REGION", "us-east-1"),
-    ] {
-        if std::env::var(name).is_err() {
-            std::env::set_var(name, value);
-        }
-    }
-    let mut all = vec![
-        ("KR_BEDROCK_PERSONA_MODEL".to_string(), model.to_string()),
-        ("KR_BEDROCK_ENDPOINT_URL".to_string(), url.to_string()),
-    ];
-    all.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let settings = BedrockSettings::from_vars(|name| {
-        all.iter()
-            .rev()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-    })
-    .unwrap()
-    .unwrap();
-    BedrockPersonas::new(&kr_aws::sdk_config(None).await, settings)
+    let (sdk, settings) = settings_at(url, model, vars).await;
+    BedrockPersonas::new(&sdk, settings)
 }
 
 fn pages() -> Vec<PageContent> {

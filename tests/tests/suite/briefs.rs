@@ -3,10 +3,14 @@
 //! the mock's results (`tests/fixtures/ranking-pages/`, served on loopback by host) through
 //! the real crawler, against the emulator.
 
+use std::sync::Arc;
+
+use kr_aws::bedrock::BedrockBriefs;
 use kr_brief_maker::BriefSettings;
 use kr_briefs::{router, BriefsState};
 use kr_core::service::account::issue_api_key;
 use kr_core::store::JobStore;
+use kr_tests::bedrock_mock::{fixtures_root as bedrock_answers, settings_at, MockBedrock};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
@@ -23,6 +27,8 @@ struct Briefs {
     job: kr_core::domain::Job,
     owner_key: String,
     app: axum::Router,
+    /// `KR_CRAWL_RESOLVE` reaching the sample sites and the ranking pages.
+    resolve: String,
 }
 
 async fn briefs(max_per_job: u32) -> Briefs {
@@ -44,7 +50,7 @@ async fn briefs(max_per_job: u32) -> Briefs {
     .await
     .unwrap();
     let resolve = format!("{},{}", resolve_spec(sites), serp_hosts_resolve(ranking));
-    let crawler = crawler_resolving(resolve);
+    let crawler = crawler_resolving(resolve.clone());
     let (_, secret) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), job.owner, None)
         .await
         .unwrap();
@@ -54,11 +60,16 @@ async fn briefs(max_per_job: u32) -> Briefs {
         app: router(state),
         rig,
         job,
+        resolve,
     }
 }
 
 impl Briefs {
     async fn get(&self, cluster: &str, accept: Option<&str>) -> Reply {
+        self.get_from(&self.app, cluster, accept).await
+    }
+
+    async fn get_from(&self, app: &axum::Router, cluster: &str, accept: Option<&str>) -> Reply {
         let mut call = Call::get(&format!(
             "/api/v1/jobs/{}/clusters/{cluster}/brief",
             self.job.id
@@ -67,7 +78,20 @@ impl Briefs {
         if let Some(accept) = accept {
             call = call.header("accept", accept);
         }
-        call.send(&self.app).await
+        call.send(app).await
+    }
+
+    /// The briefs function with `model` of the Bedrock mock at `url` wording its briefs.
+    async fn worded_by(&self, url: &str, model: &str, vars: &[(&str, &str)]) -> axum::Router {
+        let (sdk, settings) = settings_at(url, model, vars).await;
+        let state = BriefsState::with(
+            harness::config(),
+            crawler_resolving(self.resolve.clone()),
+            BriefSettings { max_per_job: 50 },
+        )
+        .await
+        .with_writer(Arc::new(BedrockBriefs::new(&sdk, settings)));
+        router(state)
     }
 }
 
@@ -278,4 +302,88 @@ async fn bad_requests_get_clear_errors_and_no_one_else_reads_a_brief() {
         .contains("not completed"));
     let job = briefs.rig.store.job(briefs.job.id).await.unwrap().unwrap();
     assert_eq!(job.briefs, 0, "refusals are not counted");
+}
+
+#[tokio::test]
+async fn a_configured_model_words_the_brief_and_any_failure_leaves_the_template_brief() {
+    let briefs = briefs(10).await;
+    let (mock, url) = MockBedrock::start("127.0.0.1:0".parse().unwrap(), bedrock_answers())
+        .await
+        .unwrap();
+    let dataset = kr_core::store::get_dataset(briefs.rig.objects.as_ref(), briefs.job.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let others: Vec<&str> = dataset
+        .clusters
+        .iter()
+        .map(|c| c.id.as_str())
+        .filter(|id| *id != COLD_BREW)
+        .take(3)
+        .collect();
+    assert_eq!(others.len(), 3, "the job has clusters enough");
+
+    let worded = briefs.worded_by(&url, "mock.brief-v1", &[]).await;
+    let brief = briefs
+        .get_from(&worded, COLD_BREW, None)
+        .await
+        .expect(200)
+        .json;
+    let wording = &brief["wording"];
+    assert_eq!(
+        wording["title"],
+        "Cold Brew at Home: Ratio, Grind and Steeping Time"
+    );
+    assert!(wording["metaDescription"].as_str().unwrap().len() <= 160);
+    // 900 input and 160 output tokens at the default prices.
+    let cost = wording["costUsd"].as_f64().unwrap();
+    assert!((cost - 0.0051).abs() < 1e-9, "{cost}");
+    assert!(
+        !brief["outline"].as_array().unwrap().is_empty(),
+        "the template brief is kept"
+    );
+    // One request, carrying the brief's facts as quoted data.
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 1);
+    let sent = requests[0].body["messages"][0]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(sent.contains(r#"Primary keyword: "cold brew""#), "{sent}");
+    assert!(
+        sent.contains("Headings of the ranking pages: H2 \""),
+        "{sent}"
+    );
+    let markdown = briefs
+        .get_from(&worded, COLD_BREW, Some("text/markdown"))
+        .await
+        .expect(200)
+        .text;
+    assert!(markdown.contains("## For the writer"), "{markdown}");
+    assert!(
+        markdown.contains("**Working title:** Cold Brew at Home: Ratio, Grind and Steeping Time")
+    );
+    assert_eq!(
+        mock.requests().len(),
+        1,
+        "a stored brief is read, not worded again"
+    );
+
+    // A hostile answer, a model the runtime refuses and a cap the request could pass: the
+    // template brief, without wording. The last is never sent.
+    let cases = [
+        ("mock.brief-hostile-v1", vec![]),
+        ("no-such-model", vec![]),
+        (
+            "mock.brief-v1",
+            vec![("KR_BEDROCK_PERSONA_MAX_USD", "0.0001")],
+        ),
+    ];
+    for ((model, vars), cluster) in cases.iter().zip(&others) {
+        let app = briefs.worded_by(&url, model, vars).await;
+        let brief = briefs.get_from(&app, cluster, None).await.expect(200).json;
+        assert_eq!(brief["wording"], Value::Null, "{model}");
+        assert_eq!(brief["clusterId"], *cluster);
+    }
+    assert_eq!(mock.requests().len(), 3, "the capped request was not sent");
 }

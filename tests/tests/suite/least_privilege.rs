@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use axum::Router;
-use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
+use kr_aws::bedrock::{BedrockBriefs, BedrockPersonas, BedrockSettings};
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsWebhookQueue;
@@ -109,7 +109,8 @@ struct Service {
 }
 
 impl Service {
-    async fn build(config: &Config, pipeline: CallRecorder) -> Self {
+    /// Briefs are worded by the personas' model (`bedrock`), as deployed with one configured.
+    async fn build(config: &Config, pipeline: CallRecorder, bedrock: &BedrockSettings) -> Self {
         let mut recorders = BTreeMap::from([(PIPELINE, pipeline)]);
         let mut api = HashMap::new();
         for function in Function::ALL {
@@ -123,12 +124,17 @@ impl Service {
                             let crawler = crawler_resolving(serp_hosts_resolve(
                                 "127.0.0.1:1".parse().unwrap(),
                             ));
+                            let writer = BedrockBriefs::new(
+                                &kr_aws::sdk_config(None).await,
+                                bedrock.clone(),
+                            );
                             let state = kr_briefs::BriefsState::with(
                                 config.clone(),
                                 crawler,
                                 kr_brief_maker::BriefSettings::default(),
                             )
-                            .await;
+                            .await
+                            .with_writer(Arc::new(writer));
                             kr_briefs::router(state)
                         })
                         .await
@@ -356,7 +362,8 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let rig = pipeline
         .build(async {
             let provider = provider_at(&provider_url, "mock-login", "mock-password", &[]).await;
-            let model = BedrockPersonas::new(&kr_aws::sdk_config(None).await, bedrock_settings);
+            let model =
+                BedrockPersonas::new(&kr_aws::sdk_config(None).await, bedrock_settings.clone());
             rig_with_personas_model(
                 Some(provider),
                 &[],
@@ -377,7 +384,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // Jobs created through the API and the dashboard reach the rig's pipeline.
     config.jobs_queue_url = rig.queue_url.clone();
     config.webhooks_queue_url = rig.webhooks_queue_url.clone();
-    let mut service = Service::build(&config, pipeline.clone()).await;
+    let mut service = Service::build(&config, pipeline.clone(), &bedrock_settings).await;
     // The notifier, wired as its main does, delivering to a receiver on loopback.
     let receiver = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let receiver_address = receiver.local_addr().unwrap();
@@ -796,10 +803,13 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .build(async {
             // Its briefs read pages as the briefs function's do: never past the machine.
             let crawler = crawler_resolving(serp_hosts_resolve("127.0.0.1:1".parse().unwrap()));
+            let writer =
+                BedrockBriefs::new(&kr_aws::sdk_config(None).await, bedrock_settings.clone());
             kr_mcp::router(
                 kr_mcp::McpState::from_config(config.clone())
                     .await
-                    .with_crawler(crawler),
+                    .with_crawler(crawler)
+                    .with_brief_writer(Arc::new(writer)),
             )
         })
         .await;

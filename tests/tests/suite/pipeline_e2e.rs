@@ -135,8 +135,11 @@ async fn a_job_whose_primary_site_cannot_be_reached_fails_readably_and_refunds()
     assert_eq!(user.credits_balance, 1, "the run is given back");
 }
 
+/// Files of a site: name and bytes.
+type Files<'a> = &'a [(&'a str, &'a [u8])];
+
 /// A site whose home page names `image` as its `og:image`, with `files` beside it.
-fn site_with_image(root: &std::path::Path, domain: &str, image: &str, files: &[(&str, &[u8])]) {
+fn site_with_image(root: &std::path::Path, domain: &str, image: &str, files: Files) {
     let dir = root.join(domain);
     std::fs::create_dir_all(&dir).unwrap();
     let home = format!(
@@ -163,7 +166,7 @@ async fn hostile_preview_images_are_not_kept_and_the_job_goes_on() {
     let mut huge = vec![0xFF, 0xD8, 0xFF, 0xE0];
     huge.resize(1536 * 1024, 0);
     huge.extend_from_slice(&[0xFF, 0xD9]);
-    let sites: [(&str, &str, &[(&str, &[u8])]); 8] = [
+    let sites: [(&str, &str, Files); 8] = [
         ("svg-preview.com", "/og.svg", &[("og.svg", svg)]),
         ("polyglot-preview.com", "/og.png", &[("og.png", &polyglot)]),
         ("bomb-preview.com", "/og.png", &[("og.png", &bomb)]),

@@ -60,7 +60,7 @@ fn refuse<T>(why: impl Into<String>) -> Result<T, Refused> {
 }
 
 /// Plain text within `max` characters: no markup, links, braces or control characters.
-fn plain(field: &str, text: &str, max: usize, min: usize) -> Result<String, Refused> {
+pub(super) fn plain(field: &str, text: &str, max: usize, min: usize) -> Result<String, Refused> {
     let text = text.trim();
     let count = text.chars().count();
     if count < min || count > max {
@@ -107,7 +107,7 @@ fn slug(name: &str) -> String {
 }
 
 /// The JSON object in `text` (the model may wrap it in a code fence).
-fn json_part(text: &str) -> Option<&str> {
+pub(super) fn json_part(text: &str) -> Option<&str> {
     let start = text.find('{')?;
     let end = text.rfind('}')?;
     (start < end).then(|| &text[start..=end])

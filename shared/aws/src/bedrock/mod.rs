@@ -1,5 +1,6 @@
 //! Personas written by a language model on Amazon Bedrock (Converse API), behind the same
-//! seam as the deterministic ones and falling back to them. Off unless a model is configured
+//! seam as the deterministic ones and falling back to them; the same model words cluster
+//! briefs for the writer ([`BedrockBriefs`]). Off unless a model is configured
 //! ([`BedrockSettings`]). One request per job: the primary site's pages (titles, headings,
 //! snippets; bounded) and its top keywords ([`prompt`]); the answer is read strictly
 //! ([`answer`]). The request is only sent when its worst case (the prompt's estimated tokens
@@ -7,6 +8,7 @@
 //! response's token counts, is returned for the job's usage.
 
 pub mod answer;
+mod brief;
 pub mod prompt;
 mod settings;
 
@@ -18,15 +20,23 @@ use kr_research::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaIn
 use kr_research::PageContent;
 
 use crate::clients::{intercept, SdkConfig};
+pub use brief::{BedrockBriefs, BRIEF_OUTPUT_TOKENS};
 pub use settings::{BedrockSettings, MIN_OUTPUT_TOKENS};
 
 /// Usage reported for Bedrock spend in a job's usage record when it is the job's only one.
 pub const PROVIDER: &str = "bedrock";
 
+/// One model on the Bedrock runtime with its cap and prices: what personas and briefs send
+/// their requests through.
 #[derive(Debug, Clone)]
-pub struct BedrockPersonas {
+pub struct BedrockModel {
     client: aws_sdk_bedrockruntime::Client,
     settings: BedrockSettings,
+}
+
+#[derive(Debug, Clone)]
+pub struct BedrockPersonas {
+    model: BedrockModel,
 }
 
 /// What one request cost.
@@ -53,7 +63,13 @@ pub struct Outcome {
     pub spend: Option<Spend>,
 }
 
-impl BedrockPersonas {
+/// Why a request gave no text, with what it cost when it was answered (and paid).
+pub struct Unanswered {
+    pub why: String,
+    pub spend: Option<Spend>,
+}
+
+impl BedrockModel {
     pub fn new(sdk: &SdkConfig, settings: BedrockSettings) -> Self {
         let mut config = aws_sdk_bedrockruntime::config::Builder::from(sdk);
         // The shared endpoint override (moto) has no Bedrock: only this one applies.
@@ -71,6 +87,73 @@ impl BedrockPersonas {
         &self.settings
     }
 
+    /// Sends one Converse request of at most `max_tokens` output tokens; the answer's text and
+    /// what it cost.
+    pub async fn converse(
+        &self,
+        system: &str,
+        user: &str,
+        max_tokens: u32,
+    ) -> Result<(String, Option<Spend>), Unanswered> {
+        let unanswered = |why: String, spend: Option<Spend>| Unanswered { why, spend };
+        let message = Message::builder()
+            .role(ConversationRole::User)
+            .content(ContentBlock::Text(user.to_string()))
+            .build()
+            .map_err(|err| unanswered(format!("building the request: {err}"), None))?;
+        let sent = self
+            .client
+            .converse()
+            .model_id(&self.settings.model_id)
+            .system(SystemContentBlock::Text(system.to_string()))
+            .messages(message)
+            .inference_config(
+                InferenceConfiguration::builder()
+                    .max_tokens(max_tokens as i32)
+                    .temperature(0.2)
+                    .build(),
+            )
+            .send()
+            .await;
+        let response = sent.map_err(|err| {
+            let err = aws_sdk_bedrockruntime::error::DisplayErrorContext(err);
+            unanswered(format!("the request failed: {err}"), None)
+        })?;
+        let spend = response.usage().map(|usage| {
+            let input_tokens = usage.input_tokens().max(0) as u64;
+            let output_tokens = usage.output_tokens().max(0) as u64;
+            Spend {
+                input_tokens,
+                output_tokens,
+                cost_usd: self.settings.cost(input_tokens, output_tokens),
+            }
+        });
+        match response.output() {
+            Some(ConverseOutput::Message(message)) => Ok((
+                message
+                    .content()
+                    .iter()
+                    .filter_map(|block| block.as_text().ok())
+                    .map(String::as_str)
+                    .collect(),
+                spend,
+            )),
+            _ => Err(unanswered("the answer holds no message".into(), spend)),
+        }
+    }
+}
+
+impl BedrockPersonas {
+    pub fn new(sdk: &SdkConfig, settings: BedrockSettings) -> Self {
+        Self {
+            model: BedrockModel::new(sdk, settings),
+        }
+    }
+
+    pub fn settings(&self) -> &BedrockSettings {
+        self.model.settings()
+    }
+
     /// The model's personas for `input`, or the deterministic ones when the request would
     /// exceed the cap, fails, or is answered with anything but what was asked for.
     pub async fn generate(&self, input: &PersonaInput, pages: &[PageContent]) -> Outcome {
@@ -83,58 +166,19 @@ impl BedrockPersonas {
             }
         };
         let prompt = prompt::build(input, pages);
-        let Some(max_tokens) = self.settings.output_budget(prompt.estimated_tokens()) else {
+        let Some(max_tokens) = self.settings().output_budget(prompt.estimated_tokens()) else {
             return fallback(
                 "the request could cost more than the job's cap".into(),
                 None,
             );
         };
-        let message = Message::builder()
-            .role(ConversationRole::User)
-            .content(ContentBlock::Text(prompt.user.clone()))
-            .build();
-        let message = match message {
-            Ok(message) => message,
-            Err(err) => return fallback(format!("building the request: {err}"), None),
-        };
-        let sent = self
-            .client
-            .converse()
-            .model_id(&self.settings.model_id)
-            .system(SystemContentBlock::Text(prompt.system.clone()))
-            .messages(message)
-            .inference_config(
-                InferenceConfiguration::builder()
-                    .max_tokens(max_tokens as i32)
-                    .temperature(0.2)
-                    .build(),
-            )
-            .send()
-            .await;
-        let response = match sent {
-            Ok(response) => response,
-            Err(err) => {
-                let err = aws_sdk_bedrockruntime::error::DisplayErrorContext(err);
-                return fallback(format!("the request failed: {err}"), None);
-            }
-        };
-        let spend = response.usage().map(|usage| {
-            let input_tokens = usage.input_tokens().max(0) as u64;
-            let output_tokens = usage.output_tokens().max(0) as u64;
-            Spend {
-                input_tokens,
-                output_tokens,
-                cost_usd: self.settings.cost(input_tokens, output_tokens),
-            }
-        });
-        let text: String = match response.output() {
-            Some(ConverseOutput::Message(message)) => message
-                .content()
-                .iter()
-                .filter_map(|block| block.as_text().ok())
-                .map(String::as_str)
-                .collect(),
-            _ => return fallback("the answer holds no message".into(), spend),
+        let (text, spend) = match self
+            .model
+            .converse(&prompt.system, &prompt.user, max_tokens)
+            .await
+        {
+            Ok(answered) => answered,
+            Err(Unanswered { why, spend }) => return fallback(why, spend),
         };
         match answer::read(&text, input, &prompt.sent) {
             Ok(personas) => Outcome {

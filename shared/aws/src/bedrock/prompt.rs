@@ -28,7 +28,7 @@ impl Prompt {
 }
 
 /// Text cut to `max` characters, on one line, without control characters.
-fn clip(text: &str, max: usize) -> String {
+pub(super) fn clip(text: &str, max: usize) -> String {
     let single: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })

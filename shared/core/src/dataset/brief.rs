@@ -41,6 +41,34 @@ pub struct ClusterBrief {
     /// are named with the reason.
     pub sources: Vec<BriefSource>,
     pub generated_at: DateTime<Utc>,
+    /// What a language model wrote for the writer from this brief's own facts: `null` unless
+    /// one is configured, and when its answer could not be used (the rest of the brief is the
+    /// same either way).
+    #[serde(default)]
+    pub wording: Option<BriefWording>,
+}
+
+/// A language model's wording of a brief, read strictly: plain text (no markup or links) of
+/// bounded length.
+#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BriefWording {
+    /// A working title for the page, with the primary keyword (at most 90 characters).
+    pub title: String,
+    /// A meta description for the page (at most 160 characters).
+    pub meta_description: String,
+    /// The angle for the writer: who the page is for and what it must do better than the
+    /// pages that rank (at most 700 characters).
+    pub summary: String,
+    /// What the model's request cost, USD.
+    pub cost_usd: f64,
+}
+
+/// Writes a brief's wording: a language model, when one is configured.
+#[async_trait::async_trait]
+pub trait BriefWriter: Send + Sync {
+    /// The wording of `brief`, or why there is none (the brief is then made without it).
+    async fn word(&self, brief: &ClusterBrief) -> Result<BriefWording, String>;
 }
 
 #[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]

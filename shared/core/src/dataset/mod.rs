@@ -15,7 +15,8 @@ mod serp_page;
 pub mod stored;
 
 pub use brief::{
-    BriefKeyword, BriefSource, ClusterBrief, InternalLink, OutlineHeading, WordCountRange,
+    BriefKeyword, BriefSource, BriefWording, BriefWriter, ClusterBrief, InternalLink,
+    OutlineHeading, WordCountRange,
 };
 pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};

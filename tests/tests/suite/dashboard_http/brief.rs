@@ -3,8 +3,8 @@
 
 use kr_aws::s3::S3ObjectStore;
 use kr_core::dataset::{
-    objects, BriefKeyword, BriefSource, ClusterAction, ClusterBrief, Intent, OutlineHeading,
-    PageType, WordCountRange,
+    objects, BriefKeyword, BriefSource, BriefWording, ClusterAction, ClusterBrief, Intent,
+    OutlineHeading, PageType, WordCountRange,
 };
 use kr_core::store::put_json;
 use kr_tests::harness::{self, Call};
@@ -63,6 +63,14 @@ fn brief() -> ClusterBrief {
             },
         ],
         generated_at: chrono::Utc::now(),
+        // The model's answer is read as plain text before it is kept; the page escapes it
+        // all the same.
+        wording: Some(BriefWording {
+            title: "Cold Brew at Home: Ratio and Time".into(),
+            meta_description: "How to make cold brew at home, step by step.".into(),
+            summary: "For home baristas <b>who</b> want smooth iced coffee.".into(),
+            cost_usd: 0.0051,
+        }),
     }
 }
 
@@ -91,6 +99,8 @@ async fn a_stored_brief_shows_as_a_page_with_crawled_text_inert() {
     assert!(!page.contains("<img src=x"));
     assert!(!page.contains("href=\"javascript:"), "{page}");
     assert!(!page.contains("data-brief-endpoint"));
+    assert!(page.contains("For the writer") && page.contains("Cold Brew at Home: Ratio and Time"));
+    assert!(page.contains("&lt;b&gt;who&lt;/b&gt;") && !page.contains("<b>who"));
 
     // Not made yet: the button that asks the API, and the API address without script.
     let page = Call::get(&format!("/jobs/{}/clusters/espresso/brief", job.id))

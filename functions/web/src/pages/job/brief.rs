@@ -106,6 +106,19 @@ fn body(brief: &ClusterBrief, api: &str) -> Markup {
                 dd { (format::count(words.min)) "–" (format::count(words.max)) " words, median " (format::count(words.median)) }
             }
         }
+        @if let Some(wording) = &brief.wording {
+            section.brief-wording aria-labelledby="for-the-writer" {
+                h2 #for-the-writer { "For the writer" }
+                dl.brief-facts {
+                    dt { "Working title" }
+                    dd { (wording.title) }
+                    dt { "Meta description" }
+                    dd { (wording.meta_description) }
+                }
+                p { (wording.summary) }
+                p.muted { "Written by a language model from this brief's facts." }
+            }
+        }
         @if !brief.secondary_keywords.is_empty() {
             h2 { "Secondary keywords" }
             ul.columns { @for keyword in &brief.secondary_keywords {
