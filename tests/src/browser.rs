@@ -224,6 +224,23 @@ impl Browser {
         }
     }
 
+    /// Runs `script` (as [`Browser::execute`]) until it returns something other than `null` or
+    /// `false`, and returns that.
+    pub async fn wait_until_script(&self, script: &str, timeout: Duration) -> Result<Value> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let value = self.execute(script, Vec::new()).await?;
+            if !value.is_null() && value != Value::Bool(false) {
+                return Ok(value);
+            }
+            if !pause_until(deadline).await {
+                return Err(self
+                    .on_page(anyhow!("`{script}` never held within {timeout:?}"))
+                    .await);
+            }
+        }
+    }
+
     /// Waits until the current URL satisfies `predicate`, and returns it.
     pub async fn wait_for_url(
         &self,

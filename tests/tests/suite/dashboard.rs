@@ -285,14 +285,10 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         return images.every(i => i.complete && i.naturalWidth > 0) \
         ? images.map(i => new URL(i.src).origin === location.origin && new URL(i.src).pathname) \
         : null;";
-    let mut images = Value::Null;
-    for _ in 0..50 {
-        images = js(&browser, loaded_images).await;
-        if !images.is_null() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let images = browser
+        .wait_until_script(loaded_images, SHORT)
+        .await
+        .unwrap();
     assert_eq!(
         images,
         json!([
@@ -701,20 +697,13 @@ async fn a_user_researches_keywords_in_the_dashboard() {
         .await
         .unwrap();
     // Saved when the page comes back with the name as its field's value.
-    let mut saved = false;
-    for _ in 0..50 {
-        let name = js(
-            &browser,
-            "const f = document.querySelector('#brand-name'); return f && f.defaultValue;",
+    browser
+        .wait_until_script(
+            "const f = document.querySelector('#brand-name'); return f && f.defaultValue === 'Northwind SEO';",
+            SHORT,
         )
-        .await;
-        if name == json!("Northwind SEO") {
-            saved = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(saved, "the name was saved");
+        .await
+        .unwrap();
     browser.choose_file("#logo-file", &logo).await.unwrap();
     browser
         .click("form[action='/settings/branding/logo'] button")
