@@ -521,33 +521,9 @@ pub fn moment(at: &chrono::DateTime<chrono::Utc>) -> maud::Markup {
     maud::html! { time datetime=(kr_core::time::format(at)) { (at.format("%Y-%m-%d %H:%M UTC")) } }
 }
 
-/// A job's market by name ("English · United States"), a code standing in for a name the
-/// shipped lists do not know.
-pub fn market(language_code: &str, location_code: u32) -> String {
-    let language = kr_core::locales::languages()
-        .iter()
-        .find(|language| language.language_code == language_code)
-        .map_or(language_code.to_string(), |language| {
-            language.language_name.clone()
-        });
-    let location = kr_core::locales::locations()
-        .iter()
-        .find(|location| location.location_code == location_code)
-        .map_or(location_code.to_string(), |location| {
-            location.location_name.clone()
-        });
-    format!("{language} · {location}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn markets_are_named_and_unknown_codes_stay_codes() {
-        assert_eq!(market("en", 2840), "English · United States");
-        assert_eq!(market("xx", 1), "xx · 1");
-    }
 
     #[test]
     fn volume_abbreviates_like_keyword_tools() {

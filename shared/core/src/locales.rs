@@ -40,9 +40,31 @@ pub fn locations() -> &'static [Location] {
     })
 }
 
+/// A market by name ("English · United States"); a code without a name stays the code.
+pub fn market_name(language_code: &str, location_code: u32) -> String {
+    let language = languages()
+        .iter()
+        .find(|language| language.language_code == language_code)
+        .map_or(language_code, |language| language.language_name.as_str());
+    let location = locations()
+        .iter()
+        .find(|location| location.location_code == location_code)
+        .map_or_else(
+            || location_code.to_string(),
+            |location| location.location_name.clone(),
+        );
+    format!("{language} · {location}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markets_are_named_and_unknown_codes_stay_codes() {
+        assert_eq!(market_name("en", 2840), "English · United States");
+        assert_eq!(market_name("xx", 1), "xx · 1");
+    }
 
     #[test]
     fn united_states_is_listed_with_its_dataforseo_code() {

@@ -9,7 +9,6 @@ use kr_core::time;
 use maud::{html, Markup};
 use serde::Deserialize;
 
-use crate::format;
 use crate::layout;
 use crate::session::{refused_foreign_form, SignedIn};
 use crate::WebState;
@@ -127,7 +126,7 @@ pub async fn list(
                                             span.muted { " + " (job.competitor_domains.len()) " competitors" }
                                         }
                                     }
-                                    td { (format::market(&job.language_code, job.location_code)) }
+                                    td { (kr_core::locales::market_name(&job.language_code, job.location_code)) }
                                     td { (status_badge(job.status)) }
                                     td { (progress(job)) }
                                     td.num data-keyword-count { (job.keyword_count.map(|c| c.to_string()).unwrap_or_default()) }

@@ -26,8 +26,9 @@ pub(crate) fn not_completed() -> String {
 
 pub(crate) fn no_baseline(job: &Job) -> String {
     format!(
-        "This is the first completed run of {} in this market (language {}, location {}): there is nothing earlier to compare with.",
-        job.primary_domain, job.language_code, job.location_code
+        "This is the first completed run of {} in this market ({}): there is nothing earlier to compare with.",
+        job.primary_domain,
+        kr_core::locales::market_name(&job.language_code, job.location_code)
     )
 }
 

@@ -167,7 +167,7 @@ pub fn header(job: &Job, dataset: Option<&IndexedDataset>, controls: Controls) -
                 @if let Some(done) = &job.completed_at { div { dt { "Finished" } dd { (format::moment(done)) } } }
                 @if let Some(took) = duration(job) { div { dt { "Took" } dd { (took) } } }
                 @if job.status.is_finished() { div { dt { "Keywords" } dd data-keyword-count { (format::count(job.keyword_count.unwrap_or(0).max(0) as usize)) } } }
-                div { dt { "Language · location" } dd title={(job.language_code) " · " (job.location_code)} { (format::market(&job.language_code, job.location_code)) } }
+                div { dt { "Language · location" } dd title={(job.language_code) " · " (job.location_code)} { (kr_core::locales::market_name(&job.language_code, job.location_code)) } }
                 @if let Some(dataset) = dataset { div { dt { "Figures" } dd { (sources(dataset)) } } }
                 @if let (Some(usage), false) = (&job.usage, controls.shared) {
                     div {
