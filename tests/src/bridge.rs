@@ -23,11 +23,15 @@ pub struct HttpInvoker {
 }
 
 impl HttpInvoker {
-    pub fn new(base: &str, function: &str) -> Self {
-        Self {
+    /// Invocations of `function` end after `timeout` as Lambda ends them after the function's
+    /// `Timeout`: a function process killed mid-invocation (`cargo lambda watch` restarts
+    /// every function when a watched file changes) would otherwise hold the bridge, and with
+    /// it every later message and sweep, forever.
+    pub fn new(base: &str, function: &str, timeout: std::time::Duration) -> Result<Self> {
+        Ok(Self {
             url: format!("{base}/2015-03-31/functions/{function}/invocations"),
-            client: reqwest::Client::new(),
-        }
+            client: reqwest::Client::builder().timeout(timeout).build()?,
+        })
     }
 }
 

@@ -135,20 +135,30 @@ impl Template {
     /// The memory setting, MB, of the function deploying `binary`: its own `MemorySize`, else
     /// the `Globals` one.
     pub fn function_memory(&self, binary: &str) -> Result<u32> {
+        self.function_setting(binary, "MemorySize")
+    }
+
+    /// The timeout, seconds, of the function deploying `binary`: its own `Timeout`, else the
+    /// `Globals` one.
+    pub fn function_timeout(&self, binary: &str) -> Result<u32> {
+        self.function_setting(binary, "Timeout")
+    }
+
+    fn function_setting(&self, binary: &str, name: &str) -> Result<u32> {
         let functions = self.resources_of_type("AWS::Serverless::Function")?;
         let (_, function) = functions
             .iter()
             .find(|(id, _)| self.function_binary(id).ok().as_deref() == Some(binary))
             .ok_or_else(|| anyhow!("no function deploys {binary:?}"))?;
-        let own = function.get("MemorySize");
+        let own = function.get(name);
         let global = self
             .section("Globals")
             .and_then(|g| g.get("Function"))
-            .and_then(|f| f.get("MemorySize"));
+            .and_then(|f| f.get(name));
         own.or(global)
             .and_then(Value::as_u64)
-            .and_then(|mb| u32::try_from(mb).ok())
-            .ok_or_else(|| anyhow!("{binary:?} has no MemorySize"))
+            .and_then(|value| u32::try_from(value).ok())
+            .ok_or_else(|| anyhow!("{binary:?} has no {name}"))
     }
 
     fn function_binary(&self, logical_id: &str) -> Result<String> {

@@ -173,7 +173,12 @@ async fn main() -> Result<()> {
                 queue_url,
                 batch_size,
             };
-            let invoker = HttpInvoker::new(&invoke_base, &function);
+            let timeout = kr_tests::template::Template::load_default()?.function_timeout(&function)?;
+            let invoker = HttpInvoker::new(
+                &invoke_base,
+                &function,
+                Duration::from_secs(u64::from(timeout)),
+            )?;
             // The pipeline fails the job of a dead letter and runs the sweeper; the notifier
             // has neither (its dead letters are kept for an operator).
             let dead_letters = if sweeps {
