@@ -173,7 +173,7 @@ async fn main() -> Result<()> {
                 queue_url,
                 batch_size,
             };
-            let timeout = kr_tests::template::Template::load_default()?.function_timeout(&function)?;
+            let timeout = Template::load_default()?.function_timeout(&function)?;
             let invoker = HttpInvoker::new(
                 &invoke_base,
                 &function,
