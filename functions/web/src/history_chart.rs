@@ -1,6 +1,7 @@
 //! The site's visibility per run, as two small line charts drawn on the server: its average
 //! position (1 at the top, as rank trackers draw it) and the volume of the keywords it ranks
-//! for in the top 10. A run without a figure leaves a gap rather than a made-up point.
+//! for in the top 10. A run without a figure (no ranking data) leaves a gap rather than a
+//! made-up point.
 
 use kr_query::RunPoint;
 use maud::{html, Markup};
@@ -39,9 +40,11 @@ pub fn visibility(history: &[RunPoint]) -> Markup {
     };
     let volume = Series {
         title: "Visible volume (top 10)",
+        // Like the position: a run where the site ranks for nothing measured has no figure
+        // (offline runs have no ranking data), not a volume of 0.
         values: history
             .iter()
-            .map(|run| Some(run.visible_volume as f64))
+            .map(|run| (run.ranked_keywords > 0).then_some(run.visible_volume as f64))
             .collect(),
         inverted: false,
         label: |v| format::volume(Some(v.round() as i64)),
@@ -176,9 +179,13 @@ mod tests {
     fn a_series_never_measured_says_so_instead_of_drawing_an_empty_scale() {
         let history = [run(1, None, 0), run(2, None, 0)];
         let markup = visibility(&history).into_string();
-        assert!(markup.contains("Not measured in these runs"), "{markup}");
-        assert_eq!(markup.matches("<svg").count(), 1, "only the volume chart");
-        assert!(!markup.contains(">-1<"), "volume never below 0: {markup}");
+        // Offline runs: neither the position nor the visible volume is measured (not 0).
+        assert_eq!(
+            markup.matches("Not measured in these runs").count(),
+            2,
+            "{markup}"
+        );
+        assert_eq!(markup.matches("<svg").count(), 0, "no chart of nothing");
     }
 
     #[test]
@@ -190,7 +197,8 @@ mod tests {
             run(4, Some(5.0), 1200),
         ];
         let markup = visibility(&history).into_string();
-        // The position line breaks at run 2, leaving one line (runs 3–4); volume is whole.
+        // Both lines break at run 2 (the site ranks for nothing measured there), leaving one
+        // line each (runs 3–4).
         assert_eq!(
             markup.matches("class=\"history-line\"").count(),
             2,
