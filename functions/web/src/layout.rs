@@ -162,7 +162,6 @@ pub fn too_many_requests(retry_after_secs: u32) -> Response {
     response
 }
 
-/// Logs the cause for operators; the visitor only learns that something went wrong.
 /// An image we keep (a logo, a site's preview image), its type read from its bytes. Every
 /// address it is served at names its version or never changes, so browsers may keep it.
 pub fn image_response(kind: ImageType, bytes: Vec<u8>) -> Response {
@@ -177,6 +176,7 @@ pub fn image_response(kind: ImageType, bytes: Vec<u8>) -> Response {
         .into_response()
 }
 
+/// Logs the cause for operators; the visitor only learns that something went wrong.
 pub fn internal_error(cause: impl std::fmt::Display) -> Response {
     kr_http::ApiError::internal(cause);
     page(

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::keys::user_pk;
 use super::{from_item, key, s, sdk_error, DynamoStore};
-use kr_core::domain::{BrandName, Logo, LogoType, UserId};
+use kr_core::domain::{BrandName, ImageType, Logo, UserId};
 use kr_core::store::{Branding, BrandingStore, LogoInfo, StoreError};
 
 const BRANDING_SK: &str = "BRANDING";
@@ -111,7 +111,7 @@ impl BrandingStore for DynamoStore {
             .await
     }
 
-    async fn logo(&self, owner: UserId) -> Result<Option<(LogoType, Vec<u8>)>, StoreError> {
+    async fn logo(&self, owner: UserId) -> Result<Option<(ImageType, Vec<u8>)>, StoreError> {
         let item = self
             .client
             .get_item()
@@ -125,7 +125,7 @@ impl BrandingStore for DynamoStore {
         let kind = item
             .get("contentType")
             .and_then(|v| v.as_s().ok())
-            .and_then(|raw| LogoType::from_content_type(raw));
+            .and_then(|raw| ImageType::from_content_type(raw));
         let bytes = item.get("bytes").and_then(|v| v.as_b().ok());
         match (kind, bytes) {
             (Some(kind), Some(bytes)) => Ok(Some((kind, bytes.as_ref().to_vec()))),

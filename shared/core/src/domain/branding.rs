@@ -43,9 +43,6 @@ impl fmt::Display for BrandName {
     }
 }
 
-/// The types a logo may be: the images we keep ([`ImageType`]); no SVG.
-pub type LogoType = ImageType;
-
 const LOGO_LIMITS: ImageLimits = ImageLimits {
     max_bytes: MAX_LOGO_BYTES,
     max_side: MAX_LOGO_SIDE,
@@ -73,7 +70,7 @@ impl Logo {
         Ok(Self(image))
     }
 
-    pub fn kind(&self) -> LogoType {
+    pub fn kind(&self) -> ImageType {
         self.0.kind()
     }
 
@@ -102,7 +99,7 @@ mod tests {
     #[test]
     fn a_whole_png_is_a_logo_and_hostile_bytes_are_not() {
         let logo = Logo::parse(PIXEL_PNG.to_vec(), Some("image/png")).unwrap();
-        assert_eq!((logo.kind(), logo.dimensions()), (LogoType::Png, (1, 1)));
+        assert_eq!((logo.kind(), logo.dimensions()), (ImageType::Png, (1, 1)));
         let refused =
             |bytes: Vec<u8>, declared: Option<&str>| Logo::parse(bytes, declared).unwrap_err();
         assert!(refused(PIXEL_PNG.to_vec(), Some("image/jpeg")).contains("sent as"));
@@ -141,7 +138,7 @@ mod tests {
             "9800fee838bff8de3adbeb6f6f3fa146ca2693000000",
         ))
         .unwrap();
-        for (bytes, kind) in [(jpeg, LogoType::Jpeg), (webp, LogoType::Webp)] {
+        for (bytes, kind) in [(jpeg, ImageType::Jpeg), (webp, ImageType::Webp)] {
             let logo = Logo::parse(bytes.clone(), Some(kind.content_type())).unwrap();
             assert_eq!((logo.kind(), logo.dimensions()), (kind, (1, 1)));
             let cut = bytes[..bytes.len() - 1].to_vec();

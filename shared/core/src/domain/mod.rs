@@ -16,9 +16,7 @@ mod secret;
 mod share_link;
 mod webhook;
 
-pub use branding::{
-    BrandName, Logo, LogoType, MAX_BRAND_NAME_CHARS, MAX_LOGO_BYTES, MAX_LOGO_SIDE,
-};
+pub use branding::{BrandName, Logo, MAX_BRAND_NAME_CHARS, MAX_LOGO_BYTES, MAX_LOGO_SIDE};
 pub use domain_name::DomainName;
 pub use email::Email;
 pub use ids::{ApiKeyId, JobId, ScheduleId, ShareLinkId, UserId, WebhookId};

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::StoreError;
-use crate::domain::{BrandName, Logo, LogoType, UserId};
+use crate::domain::{BrandName, ImageType, Logo, UserId};
 
 /// What a shared page needs to show the branding, without the logo's bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,5 +45,5 @@ pub trait BrandingStore: Send + Sync {
     /// `false` when there was none.
     async fn delete_logo(&self, owner: UserId) -> Result<bool, StoreError>;
     /// The logo's type and bytes.
-    async fn logo(&self, owner: UserId) -> Result<Option<(LogoType, Vec<u8>)>, StoreError>;
+    async fn logo(&self, owner: UserId) -> Result<Option<(ImageType, Vec<u8>)>, StoreError>;
 }
