@@ -4,7 +4,8 @@
 //! opportunity value: the share that name one of the site's offerings (its labelled terms, or
 //! its brand) and the share that are single words; then the top 10.
 //!
-//! Run through `.ci/bench offline [tune|check|all]` (default: check, the held-out half).
+//! Run through `.ci/bench offline [tune|check|all|SITE]` (default: check, the held-out half;
+//! a site's name runs that site alone).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -139,7 +140,7 @@ async fn main() -> ExitCode {
     println!("| site ({split}) | pages | keywords | top {TOP} naming an offering | single words |");
     println!("|---|---:|---:|---:|---:|");
     let mut tables = Vec::new();
-    for site in sites.iter().filter(|s| split == "all" || s.split == split) {
+    for site in sites.iter().filter(|s| split == "all" || s.split == split || s.name == split) {
         let mut pages = crawl(&crawler, &site.name, SiteRole::Primary).await;
         let primary_pages = pages.len();
         pages.extend(crawl(&crawler, &site.competitor, SiteRole::Competitor(0)).await);

@@ -245,3 +245,64 @@ fn a_site_without_offerings_keeps_discovery_s_list() {
     let found = offline_keywords(&with_competitor, &Language::english(), 10);
     assert!(found.iter().all(|c| c.in_primary), "{:?}", texts(&found));
 }
+
+#[test]
+fn a_florist_named_only_in_its_site_name_keeps_flower_queries() {
+    let florist = |url: &str, title: &str, headings: &[&str], body: &str| {
+        page("dragonflies.test", SiteRole::Primary, url, title, headings, body)
+    };
+    let pages = vec![
+        florist(
+            "/",
+            "Dragonflies Flower Shop",
+            &["Dragonflies Flower Shop", "Bespoke Bouquets", "Freshness Guaranteed"],
+            "Your local flower shop in Glossop. Bespoke bouquets with a personal touch and \
+             timely delivery. A wide range of flowers for a wide range of occasions.",
+        ),
+        florist(
+            "/funeral-flowers",
+            "Dragonflies Flower Shop",
+            &["Funeral Flowers Gallery", "A Range of Thoughtful Floral Tributes"],
+            "Funeral flowers and funeral flowers in Glossop, with a personal touch.",
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 100);
+    let texts = texts(&found);
+    assert!(texts.contains(&"funeral flowers"), "{texts:?}");
+    for copy in ["personal touch", "timely delivery", "wide range"] {
+        assert!(!texts.contains(&copy), "{copy}: {texts:?}");
+    }
+}
+
+#[test]
+fn steps_of_a_process_list_are_no_queries_alone() {
+    let cleaner = |url: &str, title: &str, headings: &[&str]| {
+        page(
+            "h2o.test",
+            SiteRole::Primary,
+            url,
+            title,
+            headings,
+            "We scrub, rinse and protect every surface. Window cleaning and gutter cleaning \
+             by hand; we scrub screens and protect plants.",
+        )
+    };
+    let pages = vec![
+        cleaner(
+            "/",
+            "Window Cleaning | H2O Bros",
+            &["Window Cleaning", "Scrub", "Protect"],
+        ),
+        cleaner(
+            "/gutter-cleaning",
+            "Gutter Cleaning | H2O Bros",
+            &["Gutter Cleaning", "Scrub", "Protect"],
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 100);
+    let texts = texts(&found);
+    assert!(texts.contains(&"window cleaning"), "{texts:?}");
+    for step in ["scrub", "protect"] {
+        assert!(!texts.contains(&step), "{step}: {texts:?}");
+    }
+}

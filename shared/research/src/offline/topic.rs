@@ -19,6 +19,9 @@ const TRADE_MIN: usize = 3;
 
 /// The least score of an offering whose words are head terms ([`SiteProfile::more_offerings`]).
 const NAMED_SCORE: f64 = 2.0;
+/// The least score of a one-word offering that is a query of its own: named in a title or a
+/// page address ("Skylights"), not two steps of a process list ("Scrub", "Protect").
+const ALONE_SCORE: f64 = 3.0;
 
 /// An offering as a query names it.
 #[derive(Debug, Clone)]
@@ -214,9 +217,14 @@ impl Topic {
             || profile.homeowners
             || offerings.iter().filter(|o| !o.thing).count() * 2 >= offerings.len();
         let state = english.then(|| state_code(pages, places)).flatten();
+        let titled: HashSet<&str> = named
+            .iter()
+            .filter(|(_, score)| *score >= ALONE_SCORE)
+            .map(|(name, _)| name.as_str())
+            .collect();
         let alone = offerings
             .iter()
-            .filter(|o| o.words.len() == 1)
+            .filter(|o| o.words.len() == 1 && titled.contains(o.words[0].as_str()))
             .map(|o| o.stems[0].clone())
             .chain(brand.clone().filter(|_| name_is_one_word))
             .collect();
@@ -328,16 +336,25 @@ impl Topic {
     }
 }
 
+/// Where a trade is done, after what it sells: "flower shop", "hair salon".
+const PLACES_OF_BUSINESS: &[&str] = &[
+    "shop", "shops", "store", "stores", "boutique", "studio", "salon", "clinic", "centre", "center",
+];
+
 /// The offering's head noun (its last word, or its first in languages that put it first) is a
-/// head term, a service or a provider: "transparent pricing" and "court-ordered sale" describe
-/// how the site works, they are not what it offers.
+/// head term, a service or a provider, or the place of business of a head term ("flower
+/// shop"): "transparent pricing" and "court-ordered sale" describe how the site works, they
+/// are not what it offers.
 fn names_something(offering: &Offering, language: &Language) -> bool {
     let noun = if language.head_is_first() {
         0
     } else {
         offering.words.len() - 1
     };
-    offering.heads[noun] || !offering.thing
+    let business = offering.words.len() > 1
+        && PLACES_OF_BUSINESS.contains(&offering.words[noun].as_str())
+        && offering.heads.contains(&true);
+    offering.heads[noun] || !offering.thing || business
 }
 
 /// The state most often written right after one of the site's places ("Irvington, NJ",

@@ -69,7 +69,15 @@ const NOT_FIRST: &[&str] = &[
     "how", "what", "why", "which", "when", "where", "who", "get", "book", "call", "contact",
     "find", "learn", "see", "meet", "visit", "request", "schedule", "shop", "buy", "order",
     "discover", "explore", "join", "read", "ask", "sign", "try", "start", "make", "the", "a", "an",
-    "is", "are", "do", "does", "can", "not", "more", "other", "all", "about",
+    "is", "are", "do", "does", "can", "not", "more", "other", "all", "about", "some", "any", "each",
+    "every", "many", "most", "beyond", "serving", "celebrate", "celebrating", "express", "enjoy",
+    "experience", "choose", "welcome",
+];
+/// A heading names an offering's pictures ("Funeral Flowers Gallery"): the offering is the rest.
+const SHOWCASE: &[&str] = &["gallery", "portfolio", "photos", "pictures"];
+/// Company forms after a site's name ("AAA Handyman Services LLC").
+const COMPANY_FORMS: &[&str] = &[
+    "ltd", "llc", "inc", "co", "corp", "company", "limited", "plc", "gmbh", "group",
 ];
 /// Words that make a heading about the site rather than an offering.
 const NOT_ANYWHERE: &[&str] = &[
@@ -117,6 +125,15 @@ const NOT_ANYWHERE: &[&str] = &[
     "locally-owned",
     "owned",
     "operated",
+    "study",
+    "studies",
+    "guarantee",
+    "guarantees",
+];
+/// Who an offering is for ("Oregon Drivers", "Pet Owners"): an English name never ends with one.
+const AUDIENCE: &[&str] = &[
+    "drivers", "owners", "homeowners", "families", "parents", "kids", "children", "students",
+    "patients", "residents", "businesses", "seniors", "people", "members",
 ];
 /// Words that describe a business or an offering rather than name one ("Licensed & Insured",
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
@@ -156,6 +173,22 @@ const DESCRIBING: &[&str] = &[
     "safe",
     "clean",
     "quick",
+    "ideal",
+    "perfect",
+    "personal",
+    "timely",
+    "wide",
+    "broad",
+    "cheap",
+    "cheapest",
+    "outstanding",
+    "exceptional",
+    "excellent",
+    "amazing",
+    "beautiful",
+    "stunning",
+    "unique",
+    "superior",
 ];
 /// A name ends before a qualifier ("Coffee services for home baristas" → "coffee services").
 const CUT_BEFORE: &[&str] = &[
@@ -190,11 +223,12 @@ pub(crate) fn scored_offerings(
     let english = language.code() == "en";
     // The brand alone ("BrightBrew" of "BrightBrew Coffee") is no offering either.
     let brand = site_name.and_then(|n| n.split_whitespace().next());
+    let place_words: Vec<Vec<String>> = places.iter().map(|p| tokenizer.words(p)).collect();
     let excluded: Vec<Vec<String>> = site_name
         .into_iter()
         .chain(brand)
-        .chain(places.iter().map(String::as_str))
         .map(|name| tokenizer.words(name))
+        .chain(place_words.iter().cloned())
         .collect();
     let mut scores: HashMap<String, (f64, usize)> = HashMap::new();
     for (order, page) in pages.iter().enumerate() {
@@ -225,6 +259,11 @@ pub(crate) fn scored_offerings(
                 entry.0 += weight;
             }
         }
+    }
+    if let Some(trade) = site_name.and_then(|name| {
+        trade_of_name(name, &tokenizer, &place_words, &lowercase_words(pages), english)
+    }) {
+        scores.entry(trade).or_insert((0.0, 0)).0 += 3.0;
     }
     let mut ranked: Vec<(String, f64, usize)> = scores
         .into_iter()
@@ -266,6 +305,44 @@ pub(crate) fn scored_offerings(
         }
     }
     kept
+}
+
+/// What a site's name says it does after the brand: "flower shop" of "Dragonflies Flower Shop",
+/// "handyman services" of "AAA Handyman Services LLC"; the name's titles are left out of the
+/// offerings as its brand, yet the trade is the offering its every page is about. Only the
+/// words the site also writes in lowercase: "River City Autohaus" names no trade
+/// ("autohaus" is a name there), nor does "The Groom Room" (a name from its first word).
+fn trade_of_name(
+    name: &str,
+    tokenizer: &Tokenizer,
+    places: &[Vec<String>],
+    lowercase: &HashSet<&str>,
+    english: bool,
+) -> Option<String> {
+    let mut words = tokenizer.words(name);
+    if words.first().is_some_and(|w| NOT_FIRST.contains(&w.as_str())) {
+        return None;
+    }
+    while words.last().is_some_and(|w| COMPANY_FORMS.contains(&w.as_str())) {
+        words.pop();
+    }
+    for place in places {
+        remove_sequence(&mut words, place);
+    }
+    let trade: Vec<String> = words
+        .iter()
+        .skip(1)
+        .rev()
+        .take_while(|w| lowercase.contains(w.as_str()))
+        .cloned()
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if trade.is_empty() {
+        return None;
+    }
+    clean(&trade.join(" "), tokenizer, &[], english)
 }
 
 /// The words the pages' running text writes in lowercase.
@@ -312,6 +389,9 @@ fn clean(
     for name in excluded {
         remove_sequence(&mut words, name);
     }
+    if words.len() > 1 && words.last().is_some_and(|w| SHOWCASE.contains(&w.as_str())) {
+        words.pop();
+    }
     let first = words.first()?;
     let name = words.join(" ");
     let rejected = words.len() > MAX_WORDS
@@ -322,7 +402,10 @@ fn clean(
                 || w.chars().count() < 2
         })
         || (words.len() == 1 && first.chars().count() < 4)
-        || (english && words.last().is_some_and(|last| describes(last)))
+        || (english
+            && words
+                .last()
+                .is_some_and(|last| describes(last) || AUDIENCE.contains(&last.as_str())))
         || is_region(&name)
         || GENERIC.contains(&name.as_str());
     (!rejected).then_some(name)
@@ -369,6 +452,48 @@ mod tests {
             headings: headings.iter().map(|h| h.to_string()).collect(),
             ..PageContent::default()
         }
+    }
+
+    #[test]
+    fn the_trade_in_the_site_name_is_an_offering() {
+        let mut home = page(
+            "https://dragonflies.test/",
+            "Dragonflies Flower Shop",
+            &["Some of our work", "Your Local Florist in Glossop and Beyond"],
+        );
+        home.body_text = "The friendly flower shop in Glossop for every occasion.".to_string();
+        let funeral = page(
+            "https://dragonflies.test/funeral-flowers",
+            "Dragonflies Flower Shop",
+            &["Funeral Flowers Gallery", "Celebrate Mother's Day with us"],
+        );
+        let pages = [home, funeral];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let name = Some("Dragonflies Flower Shop");
+        let found = offerings(&refs, name, &["Glossop".to_string()], &Language::english(), 8);
+        assert_eq!(found[..2], ["flower shop", "funeral flowers"], "{found:?}");
+        for unwanted in ["some", "beyond", "celebrate mother's day", "dragonflies"] {
+            assert!(!found.contains(&unwanted.to_string()), "{unwanted}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn a_name_the_site_never_writes_in_lowercase_is_no_trade() {
+        let mut home = page(
+            "https://rivercity.test/",
+            "River City Autohaus LLC | Auto Repair",
+            &["Oregon Drivers", "Case Study"],
+        );
+        home.body_text = "Auto repair for the whole city.".to_string();
+        let refs = [&home];
+        let found = offerings(
+            &refs,
+            Some("River City Autohaus LLC"),
+            &[],
+            &Language::english(),
+            8,
+        );
+        assert_eq!(found, ["auto repair"], "{found:?}");
     }
 
     #[test]
