@@ -199,3 +199,16 @@ fn empty_or_binary_garbage_input_gives_empty_fields() {
         String::from_utf8_lossy(&[0u8, 159, 146, 150, 255, b'<', b'a', 0, b'>']).into_owned();
     let _ = extract_page(&garbage, &Url::parse("https://shop.example/").unwrap());
 }
+
+#[test]
+fn a_line_break_or_block_in_a_heading_separates_its_words() {
+    let page = page(
+        "<h1>MIAMI'S<br/>STANDARD<br>OF DETAIL</h1><h2>Roof<div>Repair</div></h2>\
+         <h2>Gut<wbr>ter <span>Cleaning</span></h2><p><a href=\"/a\">Drain<br>Jetting</a></p>",
+    );
+    assert_eq!(
+        page.content.headings,
+        ["MIAMI'S STANDARD OF DETAIL", "Roof Repair", "Gutter Cleaning"]
+    );
+    assert_eq!(page.content.anchors, ["Drain Jetting"]);
+}

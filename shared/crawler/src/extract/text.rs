@@ -40,9 +40,28 @@ pub(crate) fn collapse_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// All text under the element, whitespace collapsed (for titles, headings and link texts).
+/// All text under the element, whitespace collapsed (for titles, headings and link texts). A
+/// line break or a block inside separates words as it does on screen: "Miami's<br>Standard"
+/// is two words.
 pub(crate) fn plain_text(element: ElementRef<'_>) -> String {
-    collapse_whitespace(&element.text().collect::<String>())
+    let mut text = String::new();
+    for edge in element.traverse() {
+        match edge {
+            Edge::Open(node) => match node.value() {
+                Node::Text(words) => text.push_str(words),
+                Node::Element(inner) if !INLINE.contains(&inner.name()) => text.push(' '),
+                _ => {}
+            },
+            Edge::Close(node) => {
+                if let Node::Element(inner) = node.value() {
+                    if !INLINE.contains(&inner.name()) {
+                        text.push(' ');
+                    }
+                }
+            }
+        }
+    }
+    collapse_whitespace(&text)
 }
 
 fn is_hidden(element: &scraper::node::Element) -> bool {

@@ -129,6 +129,31 @@ const NOT_ANYWHERE: &[&str] = &[
     "studies",
     "guarantee",
     "guarantees",
+    // How the site sells, not what: "Upfront Pricing", "Pricing Policies", "Enquiry Form".
+    "pricing",
+    "prices",
+    "rates",
+    "estimate",
+    "estimates",
+    "invoices",
+    "policy",
+    "policies",
+    "form",
+    "forms",
+    "questions",
+    "coverage",
+    "related",
+    "hassle",
+    "time",
+    "steps",
+    "step",
+    "standard",
+    "standards",
+    // A problem page ("Refrigerator Not Cooling") names a symptom, not an offering.
+    "not",
+    "won't",
+    "wont",
+    "doesn't",
 ];
 /// Who an offering is for ("Oregon Drivers", "Pet Owners"): an English name never ends with one.
 const AUDIENCE: &[&str] = &[
@@ -189,6 +214,8 @@ const DESCRIBING: &[&str] = &[
     "stunning",
     "unique",
     "superior",
+    "natural",
+    "organic",
 ];
 /// A name ends before a qualifier ("Coffee services for home baristas" → "coffee services").
 const CUT_BEFORE: &[&str] = &[
