@@ -140,7 +140,10 @@ async fn main() -> ExitCode {
     println!("| site ({split}) | pages | keywords | top {TOP} naming an offering | single words |");
     println!("|---|---:|---:|---:|---:|");
     let mut tables = Vec::new();
-    for site in sites.iter().filter(|s| split == "all" || s.split == split || s.name == split) {
+    for site in sites
+        .iter()
+        .filter(|s| split == "all" || s.split == split || s.name == split)
+    {
         let mut pages = crawl(&crawler, &site.name, SiteRole::Primary).await;
         let primary_pages = pages.len();
         pages.extend(crawl(&crawler, &site.competitor, SiteRole::Competitor(0)).await);

@@ -208,7 +208,11 @@ fn a_line_break_or_block_in_a_heading_separates_its_words() {
     );
     assert_eq!(
         page.content.headings,
-        ["MIAMI'S STANDARD OF DETAIL", "Roof Repair", "Gutter Cleaning"]
+        [
+            "MIAMI'S STANDARD OF DETAIL",
+            "Roof Repair",
+            "Gutter Cleaning"
+        ]
     );
     assert_eq!(page.content.anchors, ["Drain Jetting"]);
 }

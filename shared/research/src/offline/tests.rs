@@ -249,20 +249,34 @@ fn a_site_without_offerings_keeps_discovery_s_list() {
 #[test]
 fn a_florist_named_only_in_its_site_name_keeps_flower_queries() {
     let florist = |url: &str, title: &str, headings: &[&str], body: &str| {
-        page("dragonflies.test", SiteRole::Primary, url, title, headings, body)
+        page(
+            "dragonflies.test",
+            SiteRole::Primary,
+            url,
+            title,
+            headings,
+            body,
+        )
     };
     let pages = vec![
         florist(
             "/",
             "Dragonflies Flower Shop",
-            &["Dragonflies Flower Shop", "Bespoke Bouquets", "Freshness Guaranteed"],
+            &[
+                "Dragonflies Flower Shop",
+                "Bespoke Bouquets",
+                "Freshness Guaranteed",
+            ],
             "Your local flower shop in Glossop. Bespoke bouquets with a personal touch and \
              timely delivery. A wide range of flowers for a wide range of occasions.",
         ),
         florist(
             "/funeral-flowers",
             "Dragonflies Flower Shop",
-            &["Funeral Flowers Gallery", "A Range of Thoughtful Floral Tributes"],
+            &[
+                "Funeral Flowers Gallery",
+                "A Range of Thoughtful Floral Tributes",
+            ],
             "Funeral flowers and funeral flowers in Glossop, with a personal touch.",
         ),
     ];

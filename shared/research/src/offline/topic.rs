@@ -283,7 +283,9 @@ impl Topic {
                 // "mobile trusted": an English query does not end describing.
                 let dangling = ["vs", "versus", "or"].contains(&last.as_str())
                     || (self.heads.contains(&last) && !self.endings.contains(&last))
-                    || (self.english && words.len() > 1 && words.last().is_some_and(|w| describes(w)));
+                    || (self.english
+                        && words.len() > 1
+                        && words.last().is_some_and(|w| describes(w)));
                 if dangling {
                     return false;
                 }

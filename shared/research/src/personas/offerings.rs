@@ -66,12 +66,64 @@ const GENERIC: &[&str] = &[
 ];
 /// A name never starts with these: questions, calls to action and determiners.
 const NOT_FIRST: &[&str] = &[
-    "how", "what", "why", "which", "when", "where", "who", "get", "book", "call", "contact",
-    "find", "learn", "see", "meet", "visit", "request", "schedule", "shop", "buy", "order",
-    "discover", "explore", "join", "read", "ask", "sign", "try", "start", "make", "the", "a", "an",
-    "is", "are", "do", "does", "can", "not", "more", "other", "all", "about", "some", "any", "each",
-    "every", "many", "most", "beyond", "serving", "celebrate", "celebrating", "express", "enjoy",
-    "experience", "choose", "welcome",
+    "how",
+    "what",
+    "why",
+    "which",
+    "when",
+    "where",
+    "who",
+    "get",
+    "book",
+    "call",
+    "contact",
+    "find",
+    "learn",
+    "see",
+    "meet",
+    "visit",
+    "request",
+    "schedule",
+    "shop",
+    "buy",
+    "order",
+    "discover",
+    "explore",
+    "join",
+    "read",
+    "ask",
+    "sign",
+    "try",
+    "start",
+    "make",
+    "the",
+    "a",
+    "an",
+    "is",
+    "are",
+    "do",
+    "does",
+    "can",
+    "not",
+    "more",
+    "other",
+    "all",
+    "about",
+    "some",
+    "any",
+    "each",
+    "every",
+    "many",
+    "most",
+    "beyond",
+    "serving",
+    "celebrate",
+    "celebrating",
+    "express",
+    "enjoy",
+    "experience",
+    "choose",
+    "welcome",
 ];
 /// A heading names an offering's pictures ("Funeral Flowers Gallery"): the offering is the rest.
 const SHOWCASE: &[&str] = &["gallery", "portfolio", "photos", "pictures"];
@@ -157,8 +209,20 @@ const NOT_ANYWHERE: &[&str] = &[
 ];
 /// Who an offering is for ("Oregon Drivers", "Pet Owners"): an English name never ends with one.
 const AUDIENCE: &[&str] = &[
-    "drivers", "owners", "homeowners", "families", "parents", "kids", "children", "students",
-    "patients", "residents", "businesses", "seniors", "people", "members",
+    "drivers",
+    "owners",
+    "homeowners",
+    "families",
+    "parents",
+    "kids",
+    "children",
+    "students",
+    "patients",
+    "residents",
+    "businesses",
+    "seniors",
+    "people",
+    "members",
 ];
 /// Words that describe a business or an offering rather than name one ("Licensed & Insured",
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
@@ -288,7 +352,13 @@ pub(crate) fn scored_offerings(
         }
     }
     if let Some(trade) = site_name.and_then(|name| {
-        trade_of_name(name, &tokenizer, &place_words, &lowercase_words(pages), english)
+        trade_of_name(
+            name,
+            &tokenizer,
+            &place_words,
+            &lowercase_words(pages),
+            english,
+        )
     }) {
         scores.entry(trade).or_insert((0.0, 0)).0 += 3.0;
     }
@@ -347,10 +417,16 @@ fn trade_of_name(
     english: bool,
 ) -> Option<String> {
     let mut words = tokenizer.words(name);
-    if words.first().is_some_and(|w| NOT_FIRST.contains(&w.as_str())) {
+    if words
+        .first()
+        .is_some_and(|w| NOT_FIRST.contains(&w.as_str()))
+    {
         return None;
     }
-    while words.last().is_some_and(|w| COMPANY_FORMS.contains(&w.as_str())) {
+    while words
+        .last()
+        .is_some_and(|w| COMPANY_FORMS.contains(&w.as_str()))
+    {
         words.pop();
     }
     for place in places {
@@ -486,7 +562,10 @@ mod tests {
         let mut home = page(
             "https://dragonflies.test/",
             "Dragonflies Flower Shop",
-            &["Some of our work", "Your Local Florist in Glossop and Beyond"],
+            &[
+                "Some of our work",
+                "Your Local Florist in Glossop and Beyond",
+            ],
         );
         home.body_text = "The friendly flower shop in Glossop for every occasion.".to_string();
         let funeral = page(
@@ -497,10 +576,19 @@ mod tests {
         let pages = [home, funeral];
         let refs: Vec<&PageContent> = pages.iter().collect();
         let name = Some("Dragonflies Flower Shop");
-        let found = offerings(&refs, name, &["Glossop".to_string()], &Language::english(), 8);
+        let found = offerings(
+            &refs,
+            name,
+            &["Glossop".to_string()],
+            &Language::english(),
+            8,
+        );
         assert_eq!(found[..2], ["flower shop", "funeral flowers"], "{found:?}");
         for unwanted in ["some", "beyond", "celebrate mother's day", "dragonflies"] {
-            assert!(!found.contains(&unwanted.to_string()), "{unwanted}: {found:?}");
+            assert!(
+                !found.contains(&unwanted.to_string()),
+                "{unwanted}: {found:?}"
+            );
         }
     }
 
