@@ -96,6 +96,21 @@ impl WebState {
             previews: Arc::new(previews::PreviewCache::new(CACHED_PREVIEWS)),
         }
     }
+
+    /// The job `job_id` names when `viewer` may read it (its owner's, or the demo account's
+    /// for anyone); `None` for one that is not, or for an id that is not one.
+    pub async fn readable_job(
+        &self,
+        job_id: &str,
+        viewer: Option<&kr_core::store::User>,
+    ) -> Result<Option<kr_core::domain::Job>, kr_core::store::StoreError> {
+        let Ok(id) = job_id.parse::<kr_core::domain::JobId>() else {
+            return Ok(None);
+        };
+        let demo = self.config.demo_user_id.map(Into::into);
+        kr_core::service::jobs::readable_job(self.jobs.as_ref(), id, viewer.map(|u| u.id), demo)
+            .await
+    }
 }
 
 pub fn router(state: WebState) -> Router {

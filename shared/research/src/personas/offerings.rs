@@ -351,15 +351,10 @@ pub(crate) fn scored_offerings(
             }
         }
     }
-    if let Some(trade) = site_name.and_then(|name| {
-        trade_of_name(
-            name,
-            &tokenizer,
-            &place_words,
-            &lowercase_words(pages),
-            english,
-        )
-    }) {
+    let lowercase = lowercase_words(pages);
+    if let Some(trade) = site_name
+        .and_then(|name| trade_of_name(name, &tokenizer, &place_words, &lowercase, english))
+    {
         scores.entry(trade).or_insert((0.0, 0)).0 += 3.0;
     }
     let mut ranked: Vec<(String, f64, usize)> = scores
@@ -381,7 +376,6 @@ pub(crate) fn scored_offerings(
     // A one-word name the site never writes in lowercase is a proper name ("Anthony",
     // "Debbie" over a café's staff photos), not an offering. German capitalises every noun.
     if language.code() != "de" {
-        let lowercase = lowercase_words(pages);
         ranked.retain(|(name, _, _)| name.contains(' ') || lowercase.contains(name.as_str()));
     }
     let mut kept: Vec<(String, f64)> = Vec::new();

@@ -5,8 +5,7 @@
 use axum::extract::{Path, State};
 use axum::response::Response;
 use kr_core::dataset::{objects, ClusterBrief, ClusterRecord};
-use kr_core::domain::{Job, JobId, JobStatus};
-use kr_core::service::jobs::readable_job;
+use kr_core::domain::{Job, JobStatus};
 use kr_core::store::{get_json, User};
 use maud::{html, Markup};
 
@@ -21,11 +20,7 @@ pub async fn show(
     Path((job_id, cluster_id)): Path<(String, String)>,
 ) -> Response {
     let user = user.as_ref();
-    let Ok(id) = job_id.parse::<JobId>() else {
-        return layout::not_found(user, "Job");
-    };
-    let demo = state.config.demo_user_id.map(Into::into);
-    let job = match readable_job(state.jobs.as_ref(), id, user.map(|u| u.id), demo).await {
+    let job = match state.readable_job(&job_id, user).await {
         Ok(Some(job)) => job,
         Ok(None) => return layout::not_found(user, "Job"),
         Err(err) => return layout::internal_error(err),

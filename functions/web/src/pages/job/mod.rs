@@ -18,7 +18,6 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use kr_core::domain::{Job, JobId, JobStatus, SharedTab, SharedTabs};
-use kr_core::service::jobs::readable_job;
 use kr_core::store::User;
 use kr_http::routes::share_page;
 use kr_query::IndexedDataset;
@@ -113,16 +112,14 @@ pub async fn show(
     Path(job_id): Path<String>,
     RawQuery(raw): RawQuery,
 ) -> Response {
-    let not_found = || layout::not_found(user.as_ref(), "Job");
-    let Ok(id) = job_id.parse::<JobId>() else {
-        return not_found();
-    };
-    let demo = state.config.demo_user_id.map(Into::into);
-    let job = match readable_job(state.jobs.as_ref(), id, user.as_ref().map(|u| u.id), demo).await {
+    let job = match state.readable_job(&job_id, user.as_ref()).await {
         Ok(Some(job)) => job,
         Ok(None) => {
-            state.cache.forget(id);
-            return not_found();
+            // A deleted job's dataset need not stay cached.
+            if let Ok(id) = job_id.parse::<JobId>() {
+                state.cache.forget(id);
+            }
+            return layout::not_found(user.as_ref(), "Job");
         }
         Err(err) => return layout::internal_error(err),
     };
@@ -167,11 +164,7 @@ pub async fn preview_image(
     Visitor(user): Visitor,
     Path((job_id, index)): Path<(String, String)>,
 ) -> Response {
-    let Ok(id) = job_id.parse::<JobId>() else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
-    let demo = state.config.demo_user_id.map(Into::into);
-    match readable_job(state.jobs.as_ref(), id, user.as_ref().map(|u| u.id), demo).await {
+    match state.readable_job(&job_id, user.as_ref()).await {
         Ok(Some(job)) => summary::preview_image(&state, &job, &index).await,
         Ok(None) => StatusCode::NOT_FOUND.into_response(),
         Err(err) => layout::internal_error(err),
