@@ -320,3 +320,39 @@ fn steps_of_a_process_list_are_no_queries_alone() {
         assert!(!texts.contains(&step), "{step}: {texts:?}");
     }
 }
+
+#[test]
+fn a_query_ends_with_its_offering_not_with_a_describing_word() {
+    let cleaner = |url: &str, title: &str, headings: &[&str]| {
+        page(
+            "sparkle.test",
+            SiteRole::Primary,
+            url,
+            title,
+            headings,
+            "A deep clean of every room. Book a deep clean today: deep clean, carpet cleaning \
+             and window cleaning by a mobile team, mobile trusted and insured.",
+        )
+    };
+    let pages = vec![
+        cleaner(
+            "/",
+            "Deep Cleaning | Sparkle",
+            &["Deep Cleaning", "Carpet Cleaning"],
+        ),
+        cleaner(
+            "/carpet-cleaning",
+            "Carpet Cleaning | Sparkle",
+            &["Carpet Cleaning", "Window Cleaning"],
+        ),
+        cleaner(
+            "/window-cleaning",
+            "Window Cleaning | Sparkle",
+            &["Window Cleaning", "Mobile Cleaning"],
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 100);
+    let texts = texts(&found);
+    assert!(texts.contains(&"deep clean"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.ends_with("trusted")), "{texts:?}");
+}

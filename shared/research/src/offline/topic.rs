@@ -280,11 +280,13 @@ impl Topic {
         if self.head_last {
             let last = words.last().map(|w| self.analyzer.stem(w).into_owned());
             if let Some(last) = last {
-                // "mobile trusted": an English query does not end describing.
+                // "mobile trusted": an English query does not end describing, unless with
+                // the end of an offering ("deep clean" of a cleaning company's "cleaning").
                 let dangling = ["vs", "versus", "or"].contains(&last.as_str())
                     || (self.heads.contains(&last) && !self.endings.contains(&last))
                     || (self.english
                         && words.len() > 1
+                        && !self.endings.contains(&last)
                         && words.last().is_some_and(|w| describes(w)));
                 if dangling {
                     return false;
