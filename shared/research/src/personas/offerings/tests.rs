@@ -1,0 +1,132 @@
+use super::*;
+
+fn page(url: &str, title: &str, headings: &[&str]) -> PageContent {
+    PageContent {
+        url: url.to_string(),
+        title: title.to_string(),
+        headings: headings.iter().map(|h| h.to_string()).collect(),
+        ..PageContent::default()
+    }
+}
+
+#[test]
+fn the_trade_in_the_site_name_is_an_offering() {
+    let mut home = page(
+        "https://dragonflies.test/",
+        "Dragonflies Flower Shop",
+        &[
+            "Some of our work",
+            "Your Local Florist in Glossop and Beyond",
+        ],
+    );
+    home.body_text = "The friendly flower shop in Glossop for every occasion.".to_string();
+    let funeral = page(
+        "https://dragonflies.test/funeral-flowers",
+        "Dragonflies Flower Shop",
+        &["Funeral Flowers Gallery", "Celebrate Mother's Day with us"],
+    );
+    let pages = [home, funeral];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let name = Some("Dragonflies Flower Shop");
+    let found = offerings(
+        &refs,
+        name,
+        &["Glossop".to_string()],
+        &Language::english(),
+        8,
+    );
+    assert_eq!(found[..2], ["flower shop", "funeral flowers"], "{found:?}");
+    for unwanted in ["some", "beyond", "celebrate mother's day", "dragonflies"] {
+        assert!(
+            !found.contains(&unwanted.to_string()),
+            "{unwanted}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_name_the_site_never_writes_in_lowercase_is_no_trade() {
+    let mut home = page(
+        "https://rivercity.test/",
+        "River City Autohaus LLC | Auto Repair",
+        &["Oregon Drivers", "Case Study"],
+    );
+    home.body_text = "Auto repair for the whole city.".to_string();
+    let refs = [&home];
+    let found = offerings(
+        &refs,
+        Some("River City Autohaus LLC"),
+        &[],
+        &Language::english(),
+        8,
+    );
+    assert_eq!(found, ["auto repair"], "{found:?}");
+}
+
+#[test]
+fn names_offerings_without_brand_place_or_boilerplate() {
+    let pages = [
+        page(
+            "https://summit.test/",
+            "Summit Roofing | Roof Repair & Roof Replacement in Newark, NJ",
+            &[
+                "Roof Repair and Replacement",
+                "Why Choose Us",
+                "Our Services",
+            ],
+        ),
+        page(
+            "https://summit.test/gutters",
+            "Gutter Installation in Newark | Summit Roofing",
+            &[
+                "Gutter Installation",
+                "Get a Free Estimate",
+                "Licensed & Insured",
+                "Residential",
+            ],
+        ),
+        page(
+            "https://summit.test/roof-repair",
+            "Roof Repair Newark | Summit Roofing",
+            &["Emergency Roof Repair", "How Much Does Roof Repair Cost?"],
+        ),
+        page(
+            "https://summit.test/blog/ice-dams",
+            "How to Prevent Ice Dams | Summit Roofing",
+            &["Ice Dams Explained"],
+        ),
+    ];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(
+        &refs,
+        Some("Summit Roofing"),
+        &["Newark".to_string()],
+        &Language::english(),
+        8,
+    );
+    assert_eq!(found[0], "roof repair", "{found:?}");
+    for expected in [
+        "roof replacement",
+        "gutter installation",
+        "emergency roof repair",
+    ] {
+        assert!(
+            found.contains(&expected.to_string()),
+            "{expected}: {found:?}"
+        );
+    }
+    for unwanted in [
+        "why choose us",
+        "our services",
+        "ice dams explained",
+        "summit roofing",
+        "licensed",
+        "insured",
+        "residential",
+    ] {
+        assert!(
+            !found.contains(&unwanted.to_string()),
+            "{unwanted}: {found:?}"
+        );
+    }
+}
