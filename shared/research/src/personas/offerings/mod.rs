@@ -159,19 +159,13 @@ fn trade_of_name(
     for place in places {
         remove_sequence(&mut words, place);
     }
-    let trade: Vec<String> = words
+    // The words after the brand (the first) that end the name, all written in lowercase.
+    let start = words
         .iter()
-        .skip(1)
-        .rev()
-        .take_while(|w| lowercase.contains(w.as_str()))
-        .cloned()
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    if trade.is_empty() {
-        return None;
-    }
+        .rposition(|w| !lowercase.contains(w.as_str()))
+        .map_or(0, |at| at + 1)
+        .max(1);
+    let trade = words.get(start..).filter(|trade| !trade.is_empty())?;
     clean(&trade.join(" "), tokenizer, &[], english)
 }
 
