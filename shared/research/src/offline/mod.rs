@@ -13,6 +13,9 @@
 //!    qualifier, a cue, a place; see [`Topic::names`]). An action that half the offerings
 //!    share is the trade itself ("cleaning" for a cleaning company) and counts as a head term. A place, a modifier or page copy alone ("irvington", "quote", "read
 //!    reviews") names none, and neither does a competitor's phrase from another trade.
+//!    A head term that follows one and the same word in every offering names only beside
+//!    it: "switch" of "ignition switch repair" and "ignition switch replacement" does not
+//!    make "switch replacement" a query of a locksmith.
 //!    A single word stands alone only when it is a whole offering ("skylights", "evictions")
 //!    or the site's one-word name: "roof" or "landlord" alone is a topic, not a query.
 //! 2. **Completed.** A phrase that starts with the end of an offering ("cleaning quote" and

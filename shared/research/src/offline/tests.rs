@@ -356,3 +356,37 @@ fn a_query_ends_with_its_offering_not_with_a_describing_word() {
     assert!(texts.contains(&"deep clean"), "{texts:?}");
     assert!(!texts.iter().any(|t| t.ends_with("trusted")), "{texts:?}");
 }
+
+#[test]
+fn a_word_that_only_follows_one_other_names_nothing_without_it() {
+    let locksmith = |url: &str, title: &str, headings: &[&str]| {
+        page(
+            "secure-locks.test",
+            SiteRole::Primary,
+            url,
+            title,
+            headings,
+            "Ignition switch repair and ignition switch replacement for every car. Switch \
+             replacement takes an hour; lock rekeying too. Ask for a secure quote.",
+        )
+    };
+    let pages = vec![
+        locksmith(
+            "/ignition-switch-repair",
+            "Ignition Switch Repair | Secure Locks",
+            &["Ignition Switch Repair", "Lock Rekeying"],
+        ),
+        locksmith(
+            "/ignition-switch-replacement",
+            "Ignition Switch Replacement | Secure Locks",
+            &["Ignition Switch Replacement", "Lock Rekeying"],
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 200);
+    let texts = texts(&found);
+    assert!(texts.contains(&"ignition switch replacement"), "{texts:?}");
+    // "switch" of this site is an ignition switch; "secure" of its name describes.
+    for unwanted in ["switch replacement", "secure quote"] {
+        assert!(!texts.contains(&unwanted), "{unwanted}: {texts:?}");
+    }
+}

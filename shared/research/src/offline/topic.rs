@@ -58,6 +58,9 @@ pub struct Topic {
     heads: HashSet<String>,
     /// Stems of the offerings' last words.
     endings: HashSet<String>,
+    /// Head terms that name only beside the head term they always follow, by stem: "switch"
+    /// of "ignition switch repair" and "ignition switch replacement" → "ignition".
+    bound: HashMap<String, String>,
     /// The language puts a phrase's noun last, so a query ends with one, not with a word that
     /// only qualifies one ("install architectural" of "architectural shingles").
     head_last: bool,
@@ -182,6 +185,16 @@ impl Topic {
             .iter()
             .filter_map(|o| o.stems.last().cloned())
             .collect();
+        let bound = if language.head_is_first() {
+            HashMap::new()
+        } else {
+            bound_heads(&offerings, |word| {
+                !(analyzer.is_stop_word(word)
+                    || is_numeric_word(word)
+                    || place_words.contains(word)
+                    || (english && describes(word)))
+            })
+        };
         let heads = offerings
             .iter()
             .flat_map(|o| o.stems.iter().zip(&o.heads))
@@ -194,9 +207,12 @@ impl Topic {
             .map(|name| analyzer.tokenizer().words(name))
             .unwrap_or_default();
         let name_is_one_word = name_words.len() == 1;
+        // "Secure Florida Movers": a describing word names no brand ("secure quote").
         let brand = name_words
             .first()
-            .filter(|word| word.chars().count() > 2 && !qualifies(word))
+            .filter(|word| {
+                word.chars().count() > 2 && !qualifies(word) && !(english && describes(word))
+            })
             .cloned();
         let places_lowercase: Vec<String> = places.iter().map(|p| p.to_lowercase()).collect();
         let lexicon_words = lexicon
@@ -233,6 +249,7 @@ impl Topic {
             cues,
             heads,
             endings,
+            bound,
             head_last: !language.head_is_first(),
             english,
             vocabulary,
@@ -293,17 +310,24 @@ impl Topic {
                 }
             }
         }
+        let stems: Vec<String> = words
+            .iter()
+            .map(|w| self.analyzer.stem(w).into_owned())
+            .collect();
         let mut named = false;
-        for word in words {
-            let stem = self.analyzer.stem(word);
-            let head = self.heads.contains(stem.as_ref());
+        for (word, stem) in words.iter().zip(&stems) {
+            let head = self.heads.contains(stem);
+            let partnered = self
+                .bound
+                .get(stem)
+                .is_none_or(|partner| stems.contains(partner));
             // "detailed" shares its stem with "details", but describes, never names.
-            if (head && !(self.english && describes(word)))
+            if (head && partnered && !(self.english && describes(word)))
                 || self.brand.as_deref() == Some(word.as_str())
             {
                 named = true;
             } else if !(head
-                || self.vocabulary.contains(stem.as_ref())
+                || self.vocabulary.contains(stem)
                 || self.analyzer.is_stop_word(word)
                 || is_numeric_word(word)
                 || self.is_cue(word))
@@ -340,6 +364,33 @@ impl Topic {
     pub(super) fn analyzer(&self) -> &Analyzer {
         &self.analyzer
     }
+}
+
+/// The head terms that follow one and the same word in every offering they are in
+/// ([`Topic::bound`]); one that starts an offering, follows a describing word ("emergency roof
+/// repair") or follows two ("funeral flowers", "wedding flowers") is free.
+fn bound_heads(offerings: &[Offering], modifies: impl Fn(&str) -> bool) -> HashMap<String, String> {
+    let mut before: HashMap<&str, HashSet<Option<&str>>> = HashMap::new();
+    for offering in offerings {
+        for (at, stem) in offering.stems.iter().enumerate() {
+            if !offering.heads[at] {
+                continue;
+            }
+            let previous = at
+                .checked_sub(1)
+                .filter(|&p| modifies(&offering.words[p]))
+                .map(|p| offering.stems[p].as_str());
+            before.entry(stem.as_str()).or_default().insert(previous);
+        }
+    }
+    before
+        .into_iter()
+        .filter(|(_, previous)| previous.len() == 1)
+        .filter_map(|(stem, previous)| {
+            let partner = previous.into_iter().next().flatten()?;
+            Some((stem.to_string(), partner.to_string()))
+        })
+        .collect()
 }
 
 /// Where a trade is done, after what it sells: "flower shop", "hair salon".

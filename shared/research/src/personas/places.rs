@@ -26,7 +26,7 @@ const TRIGGERS: &[&str] = &[
 /// Capitalised words that start sentences or headings, never places.
 const NOT_NAMES: &[&str] = &[
     "the", "our", "your", "all", "any", "every", "this", "these", "that", "a", "an", "we", "you",
-    "my", "stock", "store", "person", "time", "business", "house", "home",
+    "my", "stock", "store", "person", "time", "business", "house", "home", "touch",
 ];
 /// Longest place name, in words.
 const MAX_NAME_WORDS: usize = 3;
@@ -206,6 +206,20 @@ pub(crate) fn places(pages: &[&PageContent], limit: usize) -> Vec<String> {
         })
         .map(|name| (name, counts[name]))
         .collect();
+    // "Macomb Dealer" of "Locksmith in Macomb Dealer-Level Programming": a title-cased
+    // heading runs on past the place, named more often alone, into words of the site's text.
+    let alone: HashMap<&str, usize> = ranked.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+    ranked.retain(|(name, count)| {
+        let words: Vec<&str> = name.split(' ').collect();
+        !(1..words.len()).any(|cut| {
+            alone
+                .get(words[..cut].join(" ").as_str())
+                .is_some_and(|shorter| shorter >= count)
+                && words[cut..]
+                    .iter()
+                    .all(|w| lowercase.contains(&w.to_lowercase()))
+        })
+    });
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     ranked
         .into_iter()
@@ -238,6 +252,24 @@ mod tests {
         for town in ["Homedale", "Marsing", "Parma"] {
             assert!(found.contains(&town.to_string()), "{town}: {found:?}");
         }
+    }
+
+    #[test]
+    fn a_place_runs_on_neither_into_title_case_words_nor_from_an_idiom() {
+        let pages = [
+            page(
+                "Locksmith in Macomb Dealer Key Programming",
+                "Serving Macomb, Warren and Troy. A dealer key costs more. Get in Touch.",
+            ),
+            page("Locksmith in Macomb", "Call us today."),
+            page("Get in Touch", "We answer within the hour."),
+        ];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let found = places(&refs, 10);
+        assert_eq!(found[0], "Macomb", "{found:?}");
+        assert!(found.contains(&"Warren".to_string()), "{found:?}");
+        assert!(!found.iter().any(|p| p.starts_with("Macomb ")), "{found:?}");
+        assert!(!found.contains(&"Touch".to_string()), "{found:?}");
     }
 
     #[test]

@@ -8,11 +8,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::places::is_region;
-use crate::text::{Language, Tokenizer};
+use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
     AUDIENCE, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, NOT_ANYWHERE, NOT_FIRST,
-    NOT_OFFERING_PAGES, SHOWCASE,
+    NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
 };
 
 mod words;
@@ -191,6 +191,10 @@ fn names(
     let spaced = text.replace('&', " and ");
     let mut out = Vec::new();
     for part in spaced.split(['|', '–', '—', ':', '·', ',', '(', ')', '/', ';', '!']) {
+        // "Vehicles & Systems We Handle": what the site works on, not what it sells.
+        if tokenizer.words(part).iter().any(|w| w == "we") {
+            continue;
+        }
         for piece in part.split(" and ").flat_map(|p| p.split(" - ")) {
             if let Some(name) = clean(piece, tokenizer, excluded, english) {
                 out.push(name);
@@ -230,6 +234,7 @@ fn clean(
             && words
                 .last()
                 .is_some_and(|last| describes(last) || AUDIENCE.contains(&last.as_str())))
+        || (english && words.iter().all(|w| sells_with(w)))
         || is_region(&name)
         || GENERIC.contains(&name.as_str());
     (!rejected).then_some(name)
@@ -246,6 +251,12 @@ pub(crate) fn describes(word: &str) -> bool {
             && ["able", "ible", "ful", "ous", "less"]
                 .iter()
                 .any(|end| word.ends_with(end)))
+}
+
+/// A word that names no offering of its own: a describing word, a number or a noun any
+/// business sells with ("One Local Team", "Expert Care").
+fn sells_with(word: &str) -> bool {
+    describes(word) || SELLING_NOUNS.contains(&word) || is_numeric_word(word)
 }
 
 /// An English plural's singular, near enough to compare names ("subscriptions").

@@ -130,3 +130,45 @@ fn names_offerings_without_brand_place_or_boilerplate() {
         );
     }
 }
+
+#[test]
+fn what_the_site_works_on_and_its_selling_points_are_no_offerings() {
+    let pages = [
+        page(
+            "https://lock.test/car-lockout",
+            "Car Lockout Service | Lock Co",
+            &[
+                "Vehicles & Systems We Handle",
+                "Expert Care",
+                "One Local Team",
+                "Natural Products",
+            ],
+        ),
+        page(
+            "https://lock.test/",
+            "Lawn Care & Key Duplication | Lock Co",
+            &["Vehicles & Key Types We Handle", "Parts & Materials"],
+        ),
+    ];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(&refs, Some("Lock Co"), &[], &Language::english(), 20);
+    for expected in ["car lockout service", "lawn care", "key duplication"] {
+        assert!(
+            found.contains(&expected.to_string()),
+            "{expected}: {found:?}"
+        );
+    }
+    for unwanted in [
+        "vehicles",
+        "expert care",
+        "one local team",
+        "natural products",
+        "parts",
+        "materials",
+    ] {
+        assert!(
+            !found.contains(&unwanted.to_string()),
+            "{unwanted}: {found:?}"
+        );
+    }
+}
