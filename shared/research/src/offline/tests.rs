@@ -390,3 +390,49 @@ fn a_word_that_only_follows_one_other_names_nothing_without_it() {
         assert!(!texts.contains(&unwanted), "{unwanted}: {texts:?}");
     }
 }
+
+#[test]
+fn a_town_in_the_name_is_no_brand_and_repair_is_no_trade() {
+    let garage = |url: &str, title: &str, headings: &[&str]| {
+        page(
+            "columbus-garage.test",
+            SiteRole::Primary,
+            url,
+            title,
+            headings,
+            "Garage door repair in Columbus, Ohio. Spring repair, opener repair and cable \
+             repair for Columbus homes: see what a repair costs, repair cost by part, and the \
+             Columbus area we serve.",
+        )
+    };
+    let pages = vec![
+        garage(
+            "/spring-repair",
+            "Spring Repair | Columbus Garage Door Service",
+            &["Spring Repair in Columbus", "Opener Repair"],
+        ),
+        garage(
+            "/opener-repair",
+            "Opener Repair | Columbus Garage Door Service",
+            &["Opener Repair in Columbus", "Cable Repair"],
+        ),
+        garage(
+            "/cable-repair",
+            "Cable Repair | Columbus Garage Door Service",
+            &["Cable Repair in Columbus", "Spring Repair"],
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 200);
+    let texts = texts(&found);
+    for expected in ["spring repair", "columbus garage door service"] {
+        assert!(texts.contains(&expected), "{expected}: {texts:?}");
+    }
+    for unwanted in [
+        "repair cost",
+        "columbus homes",
+        "columbus area",
+        "columbus ohio",
+    ] {
+        assert!(!texts.contains(&unwanted), "{unwanted}: {texts:?}");
+    }
+}

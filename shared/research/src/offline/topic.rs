@@ -71,6 +71,8 @@ pub struct Topic {
     /// Words the intent lexicons read as a cue ("cost", "how", "plumber"), by word.
     cue_words: RefCell<HashMap<String, bool>>,
     brand: Option<String>,
+    /// The site's whole name, a query of its own even when its first word is no brand.
+    name: Vec<String>,
     /// Stems of the one-word offerings, and the site's name when it is one word: the single
     /// words that are queries of their own.
     alone: HashSet<String>,
@@ -207,11 +209,15 @@ impl Topic {
             .map(|name| analyzer.tokenizer().words(name))
             .unwrap_or_default();
         let name_is_one_word = name_words.len() == 1;
-        // "Secure Florida Movers": a describing word names no brand ("secure quote").
+        // "Secure Florida Movers": a describing word names no brand ("secure quote"), nor
+        // does a place ("Columbus Garage Door Service": "columbus ohio" is no brand query).
         let brand = name_words
             .first()
             .filter(|word| {
-                word.chars().count() > 2 && !qualifies(word) && !(english && describes(word))
+                word.chars().count() > 2
+                    && !qualifies(word)
+                    && !(english && describes(word))
+                    && !place_words.contains(word.as_str())
             })
             .cloned();
         let places_lowercase: Vec<String> = places.iter().map(|p| p.to_lowercase()).collect();
@@ -226,7 +232,7 @@ impl Topic {
             .chain(borrowed.iter().flat_map(|o| analyzer.tokenizer().words(o)))
             .chain(lexicon_words)
             .chain(place_words)
-            .chain(name_words)
+            .chain(name_words.iter().cloned())
             .map(|w| analyzer.stem(&w).into_owned())
             .collect();
         let is_service = profile.is_local()
@@ -255,6 +261,7 @@ impl Topic {
             vocabulary,
             cue_words: RefCell::new(HashMap::new()),
             brand,
+            name: name_words,
             alone,
             offerings,
             places: places_lowercase,
@@ -290,6 +297,9 @@ impl Topic {
     }
 
     fn names_words(&self, words: &[String]) -> bool {
+        if !self.name.is_empty() && words == self.name.as_slice() {
+            return true;
+        }
         // "restaurants restaurants": two elements' text run together.
         if words.windows(2).any(|pair| pair[0] == pair[1]) {
             return false;

@@ -288,6 +288,12 @@ pub(super) const DESCRIBING: &[&str] = &[
     "preventative",
     "preventive",
     "one",
+    "daily",
+    "weekly",
+    "biweekly",
+    "monthly",
+    "annual",
+    "yearly",
 ];
 /// Nouns any business sells with ("Expert Care", "Natural Products", "Local Homes"): after
 /// describing words alone they name a selling point, not an offering.
