@@ -214,10 +214,11 @@ impl Topic {
         let brand = name_words
             .first()
             .filter(|word| {
-                word.chars().count() > 2
-                    && !qualifies(word)
-                    && !(english && describes(word))
-                    && !place_words.contains(word.as_str())
+                let never = word.chars().count() <= 2
+                    || qualifies(word)
+                    || (english && describes(word))
+                    || place_words.contains(word.as_str());
+                !never
             })
             .cloned();
         let places_lowercase: Vec<String> = places.iter().map(|p| p.to_lowercase()).collect();
