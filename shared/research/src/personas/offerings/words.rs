@@ -214,6 +214,8 @@ pub(super) const AUDIENCE: &[&str] = &[
     "people",
     "members",
     "pets",
+    "facilities",
+    "properties",
 ];
 /// Words that describe a business or an offering rather than name one ("Licensed & Insured",
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
@@ -294,6 +296,10 @@ pub(super) const DESCRIBING: &[&str] = &[
     "monthly",
     "annual",
     "yearly",
+    "full",
+    "full-service",
+    "environmental",
+    "environmentally",
 ];
 /// Nouns any business sells with ("Expert Care", "Natural Products", "Local Homes"): after
 /// describing words alone they name a selling point, not an offering.
@@ -334,6 +340,10 @@ pub(super) const SELLING_NOUNS: &[&str] = &[
     "parts",
     "response",
     "resolution",
+    "responsibility",
+    "protection",
+    "gloss",
+    "shine",
 ];
 /// A name ends before a qualifier ("Coffee services for home baristas" → "coffee services").
 pub(super) const CUT_BEFORE: &[&str] = &[
