@@ -15,7 +15,9 @@
 //!    reviews") names none, and neither does a competitor's phrase from another trade.
 //!    A head term that follows one and the same word in every offering names only beside
 //!    it: "switch" of "ignition switch repair" and "ignition switch replacement" does not
-//!    make "switch replacement" a query of a locksmith.
+//!    make "switch replacement" a query of a locksmith. A phrase only a competitor uses must
+//!    be about a word of this site's own offerings ([`Topic::fits_competitor_phrase`]):
+//!    "door glass" of an auto-glass competitor names no remodeler's doors.
 //!    A single word stands alone only when it is a whole offering ("skylights", "evictions")
 //!    or the site's one-word name: "roof" or "landlord" alone is a topic, not a query.
 //! 2. **Completed.** A phrase that starts with the end of an offering ("cleaning quote" and
@@ -76,7 +78,8 @@ pub fn offline_keywords_of(
     let completer = complete::Completer::new(&topic, pages);
     let mut kept: Vec<Candidate> = Vec::new();
     for candidate in crawl {
-        if topic.keeps(&candidate.keyword) {
+        let fits = candidate.in_primary || topic.fits_competitor_phrase(&candidate.keyword);
+        if fits && topic.keeps(&candidate.keyword) {
             kept.push(candidate);
         } else if let Some(completed) = completer
             .complete(&candidate)

@@ -436,3 +436,38 @@ fn a_town_in_the_name_is_no_brand_and_repair_is_no_trade() {
         assert!(!texts.contains(&unwanted), "{unwanted}: {texts:?}");
     }
 }
+
+#[test]
+fn a_competitor_phrase_must_be_about_a_word_of_this_site() {
+    let pages = vec![
+        page(
+            "cypress.test",
+            SiteRole::Primary,
+            "/door-installation",
+            "Door Installation | Cypress Homes",
+            &["Door Installation", "Kitchen Remodeling"],
+            "Door installation and kitchen remodeling in Orlando. Door repair too.",
+        ),
+        page(
+            "cypress.test",
+            SiteRole::Primary,
+            "/kitchen-remodeling",
+            "Kitchen Remodeling | Cypress Homes",
+            &["Kitchen Remodeling", "Door Installation"],
+            "Kitchen remodeling and door installation.",
+        ),
+        page(
+            "glass.test",
+            SiteRole::Competitor(0),
+            "/door-glass",
+            "Door Glass Replacement | Glass Co",
+            &["Door Glass Replacement", "Door Glass"],
+            "Door glass replacement. Shattered door glass? Door glass repair today. \
+             Kitchen remodeling costs.",
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 200);
+    let texts = texts(&found);
+    assert!(texts.contains(&"door installation"), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("glass")), "{texts:?}");
+}

@@ -68,6 +68,10 @@ pub struct Topic {
     /// Stems of every other word a query about the topic may hold: the offerings' other
     /// words, the qualifiers, the places, the states, the site's name.
     vocabulary: HashSet<String>,
+    /// Stems of the words of this site's own offerings and name (the competitors' left out).
+    own: HashSet<String>,
+    /// Stems of the words that qualify a noun or say where: the lexicon's, the places'.
+    qualifying: HashSet<String>,
     /// Words the intent lexicons read as a cue ("cost", "how", "plumber"), by word.
     cue_words: RefCell<HashMap<String, bool>>,
     brand: Option<String>,
@@ -226,15 +230,24 @@ impl Topic {
             .into_iter()
             .flat_map(|l| l.actions.iter().chain(l.qualifiers))
             .map(|w| w.to_string());
-        let vocabulary = offerings
+        let stems = |words: &mut dyn Iterator<Item = String>| -> HashSet<String> {
+            words.map(|w| analyzer.stem(&w).into_owned()).collect()
+        };
+        let own = stems(
+            &mut offerings
+                .iter()
+                .flat_map(|o| o.words.iter().cloned())
+                .chain(mentioned_words)
+                .chain(name_words.iter().cloned()),
+        );
+        let qualifying = stems(&mut lexicon_words.chain(place_words));
+        let borrowed_words =
+            stems(&mut borrowed.iter().flat_map(|o| analyzer.tokenizer().words(o)));
+        let vocabulary = own
             .iter()
-            .flat_map(|o| o.words.iter().cloned())
-            .chain(mentioned_words)
-            .chain(borrowed.iter().flat_map(|o| analyzer.tokenizer().words(o)))
-            .chain(lexicon_words)
-            .chain(place_words)
-            .chain(name_words.iter().cloned())
-            .map(|w| analyzer.stem(&w).into_owned())
+            .chain(&qualifying)
+            .chain(&borrowed_words)
+            .cloned()
             .collect();
         let is_service = profile.is_local()
             || profile.homeowners
@@ -260,6 +273,8 @@ impl Topic {
             head_last: !language.head_is_first(),
             english,
             vocabulary,
+            own,
+            qualifying,
             cue_words: RefCell::new(HashMap::new()),
             brand,
             name: name_words,
@@ -347,6 +362,26 @@ impl Topic {
             }
         }
         named
+    }
+
+    /// A phrase found only on a competitor's pages fits this site when the word it is about
+    /// (its last, past qualifiers, places, cues, stop words and numbers, in a language that
+    /// puts the noun last) is a word of this site's own offerings or name: "door glass" of an
+    /// auto-glass competitor does not fit a remodeler that installs doors.
+    pub fn fits_competitor_phrase(&self, keyword: &str) -> bool {
+        if !self.head_last {
+            return true;
+        }
+        let words = self.analyzer.tokenizer().words(keyword);
+        let noun = words.iter().rev().find_map(|word| {
+            let stem = self.analyzer.stem(word).into_owned();
+            let qualifies = self.analyzer.is_stop_word(word)
+                || is_numeric_word(word)
+                || self.qualifying.contains(&stem)
+                || self.is_cue(word);
+            (!qualifies).then_some(stem)
+        });
+        noun.is_none_or(|stem| self.own.contains(&stem))
     }
 
     /// More than one word, or a word that is a query of its own (a whole offering, the site's
