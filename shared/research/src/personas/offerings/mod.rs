@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::places::is_region;
+use crate::intent::places::PLACES;
 use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
@@ -236,6 +237,7 @@ fn clean(
                 .is_some_and(|last| describes(last) || AUDIENCE.contains(&last.as_str())))
         || (english && words.iter().all(|w| sells_with(w)))
         || is_region(&name)
+        || PLACES.contains(&name.as_str())
         || GENERIC.contains(&name.as_str());
     (!rejected).then_some(name)
 }

@@ -147,7 +147,12 @@ fn what_the_site_works_on_and_its_selling_points_are_no_offerings() {
         page(
             "https://lock.test/",
             "Lawn Care & Key Duplication | Lock Co",
-            &["Vehicles & Key Types We Handle", "Parts & Materials"],
+            &[
+                "Vehicles & Key Types We Handle",
+                "Parts & Materials",
+                "Los Angeles",
+                "Local Ingredients",
+            ],
         ),
     ];
     let refs: Vec<&PageContent> = pages.iter().collect();
@@ -165,6 +170,8 @@ fn what_the_site_works_on_and_its_selling_points_are_no_offerings() {
         "natural products",
         "parts",
         "materials",
+        "los angeles",
+        "local ingredients",
     ] {
         assert!(
             !found.contains(&unwanted.to_string()),

@@ -216,6 +216,7 @@ pub(super) const AUDIENCE: &[&str] = &[
     "pets",
     "facilities",
     "properties",
+    "managers",
 ];
 /// Words that describe a business or an offering rather than name one ("Licensed & Insured",
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
@@ -300,6 +301,8 @@ pub(super) const DESCRIBING: &[&str] = &[
     "full-service",
     "environmental",
     "environmentally",
+    "eco-friendly",
+    "hands-on",
 ];
 /// Nouns any business sells with ("Expert Care", "Natural Products", "Local Homes"): after
 /// describing words alone they name a selling point, not an offering.
@@ -344,6 +347,11 @@ pub(super) const SELLING_NOUNS: &[&str] = &[
     "protection",
     "gloss",
     "shine",
+    "ingredients",
+    "benefits",
+    "equipment",
+    "solution",
+    "disclaimer",
 ];
 /// A name ends before a qualifier ("Coffee services for home baristas" → "coffee services").
 pub(super) const CUT_BEFORE: &[&str] = &[
