@@ -2,7 +2,9 @@
 //! "gutter cleaning quote".
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use memchr::memmem::Finder;
 
 use super::topic::Topic;
 use crate::discovery::Candidate;
@@ -21,23 +23,45 @@ pub(super) struct Completer<'a> {
     texts: OnceCell<Vec<String>>,
     /// Which of those texts hold each offering asked about.
     holding: RefCell<HashMap<String, Vec<usize>>>,
+    /// The stems an offering's end may start with: a phrase starting with another word
+    /// completes nothing, and most do not.
+    tail_starts: HashSet<String>,
 }
 
 impl<'a> Completer<'a> {
     pub fn new(topic: &'a Topic, pages: &'a [PageContent]) -> Self {
+        let tail_starts = topic
+            .offerings
+            .iter()
+            .flat_map(|offering| {
+                let len = offering.words.len();
+                (1..len)
+                    .filter(move |&overlap| offering.heads[..len - overlap].contains(&true))
+                    .map(move |overlap| offering.stems[len - overlap].clone())
+            })
+            .collect();
         Completer {
             topic,
             pages,
             texts: OnceCell::new(),
             holding: RefCell::new(HashMap::new()),
+            tail_starts,
         }
     }
 
     /// The candidate completed with the offering whose last words it starts with, when a
     /// primary page holds both; `None` when no offering fits or no page holds both.
     pub fn complete(&self, candidate: &Candidate) -> Option<Candidate> {
+        // Completed from the page it comes from: a phrase no primary page holds has none.
+        if !candidate.in_primary {
+            return None;
+        }
         let analyzer = self.topic.analyzer();
         let words = analyzer.tokenizer().words(&candidate.keyword);
+        let first = analyzer.stem(words.first()?);
+        if !self.tail_starts.contains(first.as_ref()) {
+            return None;
+        }
         let stems: Vec<String> = words
             .iter()
             .map(|w| analyzer.stem(w).into_owned())
@@ -91,10 +115,15 @@ impl<'a> Completer<'a> {
         // The pages holding an offering, found once per offering: few phrases' pages to read.
         let mut holding = self.holding.borrow_mut();
         let pages = holding.entry(offering.to_string()).or_insert_with(|| {
+            let finder = Finder::new(offering.as_bytes());
             (0..texts.len())
-                .filter(|&i| texts[i].contains(offering))
+                .filter(|&i| finder.find(texts[i].as_bytes()).is_some())
                 .collect()
         });
-        pages.iter().any(|&i| texts[i].contains(phrase))
+        // memchr's searcher: the phrase is sought in every such page, a phrase at a time.
+        let finder = Finder::new(phrase.as_bytes());
+        pages
+            .iter()
+            .any(|&i| finder.find(texts[i].as_bytes()).is_some())
     }
 }

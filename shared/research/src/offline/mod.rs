@@ -78,8 +78,9 @@ pub fn offline_keywords_of(
     let completer = complete::Completer::new(&topic, pages);
     let mut kept: Vec<Candidate> = Vec::new();
     for candidate in crawl {
-        let fits = candidate.in_primary || topic.fits_competitor_phrase(&candidate.keyword);
-        if fits && topic.keeps(&candidate.keyword) {
+        let keeps = topic.keeps(&candidate.keyword)
+            && (candidate.in_primary || topic.fits_competitor_phrase(&candidate.keyword));
+        if keeps {
             kept.push(candidate);
         } else if let Some(completed) = completer
             .complete(&candidate)
