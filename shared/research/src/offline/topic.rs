@@ -365,14 +365,23 @@ impl Topic {
     }
 
     /// A phrase found only on a competitor's pages fits this site when the word it is about
-    /// (its last, past qualifiers, places, cues, stop words and numbers, in a language that
-    /// puts the noun last) is a word of this site's own offerings or name: "door glass" of an
-    /// auto-glass competitor does not fit a remodeler that installs doors.
+    /// (its last before a preposition, past qualifiers, places, cues, stop words and numbers,
+    /// in a language that puts the noun last) is a word of this site's own offerings or name:
+    /// "door glass" of an auto-glass competitor does not fit a remodeler that installs doors;
+    /// "best coffee for moka pot" fits a roaster whose competitor sells moka pots.
     pub fn fits_competitor_phrase(&self, keyword: &str) -> bool {
         if !self.head_last {
             return true;
         }
-        let words = self.analyzer.tokenizer().words(keyword);
+        let mut words = self.analyzer.tokenizer().words(keyword);
+        // The noun a query is about comes before what qualifies it: "best coffee for moka
+        // pot" of a roaster is about coffee.
+        if let Some(at) = words
+            .iter()
+            .position(|w| QUALIFYING_PREPOSITIONS.contains(&w.as_str()))
+        {
+            words.truncate(at);
+        }
         let noun = words.iter().rev().find_map(|word| {
             let stem = self.analyzer.stem(word).into_owned();
             let qualifies = self.analyzer.is_stop_word(word)
@@ -438,6 +447,11 @@ fn bound_heads(offerings: &[Offering], modifies: impl Fn(&str) -> bool) -> HashM
         })
         .collect()
 }
+
+/// English words after which a query qualifies its noun ("coffee for moka pot").
+const QUALIFYING_PREPOSITIONS: &[&str] = &[
+    "for", "with", "without", "in", "near", "at", "to", "from", "by", "of", "vs", "versus",
+];
 
 /// Where a trade is done, after what it sells: "flower shop", "hair salon".
 const PLACES_OF_BUSINESS: &[&str] = &[
