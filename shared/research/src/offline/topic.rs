@@ -58,8 +58,8 @@ pub struct Topic {
     heads: HashSet<String>,
     /// Stems of the offerings' last words.
     endings: HashSet<String>,
-    /// Head terms that name only beside the head term they always follow, by stem: "switch"
-    /// of "ignition switch repair" and "ignition switch replacement" → "ignition".
+    /// Head terms that name only beside the word they always follow, by stem: "switch" of
+    /// "ignition switch repair" and "ignition switch replacement" → "ignition".
     bound: HashMap<String, String>,
     /// The language puts a phrase's noun last, so a query ends with one, not with a word that
     /// only qualifies one ("install architectural" of "architectural shingles").
