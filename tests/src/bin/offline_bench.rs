@@ -105,10 +105,8 @@ async fn main() -> ExitCode {
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("../realsites"));
     let sites = read_sites();
-    if !sites
-        .iter()
-        .any(|s| split == "all" || s.split == split || s.name == split)
-    {
+    let chosen = |s: &&Site| split == "all" || s.split == split || s.name == split;
+    if !sites.iter().any(|s| chosen(&s)) {
         // Once measured, a held-out half becomes tune; a new one needs new sites.
         println!(
             "No site in \"{split}\" (tests/fixtures/real-sites/sites.tsv). The README lists each held-out half's figure at the commit it was measured."
@@ -150,10 +148,7 @@ async fn main() -> ExitCode {
     println!("| site ({split}) | pages | keywords | top {TOP} naming an offering | single words |");
     println!("|---|---:|---:|---:|---:|");
     let mut tables = Vec::new();
-    for site in sites
-        .iter()
-        .filter(|s| split == "all" || s.split == split || s.name == split)
-    {
+    for site in sites.iter().filter(chosen) {
         let mut pages = crawl(&crawler, &site.name, SiteRole::Primary).await;
         let primary_pages = pages.len();
         pages.extend(crawl(&crawler, &site.competitor, SiteRole::Competitor(0)).await);

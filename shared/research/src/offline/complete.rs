@@ -58,14 +58,13 @@ impl<'a> Completer<'a> {
         }
         let analyzer = self.topic.analyzer();
         let words = analyzer.tokenizer().words(&candidate.keyword);
-        let first = analyzer.stem(words.first()?);
-        if !self.tail_starts.contains(first.as_ref()) {
-            return None;
-        }
         let stems: Vec<String> = words
             .iter()
             .map(|w| analyzer.stem(w).into_owned())
             .collect();
+        if !self.tail_starts.contains(stems.first()?) {
+            return None;
+        }
         for offering in &self.topic.offerings {
             let len = offering.words.len();
             // The overlap leaves at least one head term before it and a word after it.

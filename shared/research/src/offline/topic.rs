@@ -163,12 +163,15 @@ impl Topic {
                     .map(str::to_string),
             )
             .collect();
-        let is_head = |word: &str| {
-            let never = word.chars().count() <= 1
-                || analyzer.is_stop_word(word)
+        // Says where or how, never what: no head term, and no word a head term is bound to.
+        let says_no_what = |word: &str| {
+            analyzer.is_stop_word(word)
                 || is_numeric_word(word)
                 || place_words.contains(word)
-                || (english && describes(word));
+                || (english && describes(word))
+        };
+        let is_head = |word: &str| {
+            let never = word.chars().count() <= 1 || says_no_what(word);
             !never && (!qualifies(word) || trade(word))
         };
         let offerings: Vec<Offering> = split
@@ -194,12 +197,7 @@ impl Topic {
         let bound = if language.head_is_first() {
             HashMap::new()
         } else {
-            bound_heads(&offerings, |word| {
-                !(analyzer.is_stop_word(word)
-                    || is_numeric_word(word)
-                    || place_words.contains(word)
-                    || (english && describes(word)))
-            })
+            bound_heads(&offerings, |word| !says_no_what(word))
         };
         let heads = offerings
             .iter()
