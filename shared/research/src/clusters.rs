@@ -18,8 +18,10 @@
 //! which change the answer, stay), generic words (`best`, `top`, `free`, `online`, `ideas`,
 //! `services`, `company`, `manufacturer`, `latest`, ... in English: words that rarely change
 //! the results), years ("ai tools 2024") and a state after a town ("asphalt lansing mi",
-//! "roofing in newark nj"; a town is a large city or a word the input itself places after "in",
-//! "near" or "at" more often than it ends a keyword, see `profile.rs`). Keywords are taken by
+//! "roofing in newark nj"; a town is a large city, or a word before a state that the input
+//! itself places after "in", "near" or "at" at least as often as it ends a keyword, see
+//! `profile.rs`). A machine is named by its agent noun in English: "twisting machine", "twister
+//! machine" and "twister" are one word. Keywords are taken by
 //! descending value, then by centrality (fewest content words: the plainest form), then
 //! keyword and index; each one not yet assigned becomes a hub and takes every unassigned
 //! keyword that

@@ -97,10 +97,17 @@ impl Profiles {
         };
         let words: Vec<Vec<String>> = keywords
             .iter()
-            .map(|k| analyzer.tokenizer().words(k))
+            .map(|k| {
+                let words = analyzer.tokenizer().words(k);
+                if english {
+                    agent_nouns(words)
+                } else {
+                    words
+                }
+            })
             .collect();
         let towns = if english {
-            Towns::find(&words)
+            Towns::find(&words, |word| analyzer.is_stop_word(word))
         } else {
             Towns::default()
         };
@@ -192,17 +199,19 @@ impl StemIds {
 /// ("asphalt lansing mi" is "lansing asphalt", "roofing in newark nj" is "roofing in newark"),
 /// while a state after anything else is a place of its own ("roof repair nj" is not "roof
 /// repair"). Without a gazetteer of towns, a word is one when the input itself shows it: it
-/// is in a place phrase after "in", "near" or "at" ("in ann arbor") more often than it ends a
-/// keyword with no such phrase (as "pump" ends "sump pump" more often than it follows "water
-/// in"), and it comes before a state in some keyword ("ann arbor mi"); or it ends the name of
-/// a large city.
+/// comes before a state in some keyword ("ann arbor mi"), is no stop word ("moving to
+/// michigan"), and is in a place phrase after "in", "near" or "at" ("in ann arbor") more
+/// often than it ends a keyword with no such phrase, or is in neither ("rapids" of "asphalt
+/// grand rapids mi"; but "pump" ends "sump pump" as often as it follows "water in", and "roof
+/// repair" ending a keyword keeps the "nj" of "roof repair nj"); or it ends the name of a
+/// large city.
 #[derive(Default)]
 struct Towns {
     words: HashSet<String>,
 }
 
 impl Towns {
-    fn find(keywords: &[Vec<String>]) -> Towns {
+    fn find(keywords: &[Vec<String>], is_stop_word: impl Fn(&str) -> bool) -> Towns {
         // Per word: keywords where it is in a place phrase, less keywords it ends unmarked.
         let mut place_score: HashMap<&str, i64> = HashMap::new();
         let mut before_state: HashSet<&str> = HashSet::new();
@@ -236,7 +245,9 @@ impl Towns {
         }
         let mut towns: HashSet<String> = before_state
             .into_iter()
-            .filter(|w| !is_state(w) && place_score.get(w).is_some_and(|&s| s > 0))
+            .filter(|w| {
+                !is_state(w) && !is_stop_word(w) && place_score.get(w).is_none_or(|&s| s > 0)
+            })
             .map(|w| w.to_string())
             .collect();
         towns.extend(PLACES.iter().filter_map(|city| {
@@ -264,6 +275,37 @@ fn is_state(word: &str) -> bool {
             .collect()
     });
     STATES.contains(word)
+}
+
+/// Words a machine that does something is called by besides "machine": "twisting machine",
+/// "twister machine" and "twister" are one thing, and so are "winding machine" and "winder".
+const MACHINE_EN: [&str; 2] = ["machine", "machines"];
+
+/// Letters before "-er" or "-ing" for a word to be read as what a machine does: "twist",
+/// "wind", but not the "pap" of a "paper machine".
+const MIN_AGENT_BASE: usize = 4;
+
+/// Names a machine by its agent noun: "Xing machine" and "Xer machine" become "Xer".
+fn agent_nouns(words: Vec<String>) -> Vec<String> {
+    let mut named = Vec::with_capacity(words.len());
+    let mut iter = words.into_iter().peekable();
+    while let Some(word) = iter.next() {
+        let before_machine = iter
+            .peek()
+            .is_some_and(|next| MACHINE_EN.contains(&next.as_str()));
+        let agent = match word.strip_suffix("ing") {
+            Some(base) if before_machine && base.len() >= MIN_AGENT_BASE => format!("{base}er"),
+            _ => word,
+        };
+        let is_agent = agent
+            .strip_suffix("er")
+            .is_some_and(|base| base.len() >= MIN_AGENT_BASE);
+        if before_machine && is_agent {
+            iter.next();
+        }
+        named.push(agent);
+    }
+    named
 }
 
 /// A year ("ai tools 2024"): searchers add it for freshness, the pages wanted are the same.

@@ -463,6 +463,9 @@ fn the_same_query_in_other_words_groups() {
         // ... or after a large city.
         ("chicago roofing", 30.0),
         ("roofing chicago il", 25.0),
+        // ... or after a word that never ends a keyword without a place.
+        ("grand rapids asphalt companies", 22.0),
+        ("asphalt companies grand rapids mi", 21.0),
     ]);
     let clusters = cluster(&input, &ClusterConfig::default());
     assert_partition(&clusters, input.len());
@@ -485,10 +488,14 @@ fn the_same_query_in_other_words_groups() {
         ("asphalt paving in lansing", "lansing asphalt paving"),
         ("asphalt paving in lansing", "asphalt paving lansing mi"),
         ("chicago roofing", "roofing chicago il"),
+        (
+            "grand rapids asphalt companies",
+            "asphalt companies grand rapids mi",
+        ),
     ] {
         assert!(together(&clusters, &input, a, b), "{a} / {b}: {named:?}");
     }
-    assert_eq!(clusters.len(), 4, "{named:?}");
+    assert_eq!(clusters.len(), 5, "{named:?}");
 }
 
 #[test]
@@ -504,6 +511,9 @@ fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
         ("sump pump nj", 58.0),
         ("michigan asphalt", 50.0),
         ("asphalt michigan", 40.0),
+        // A stop word before a state is no town.
+        ("moving", 30.0),
+        ("moving to michigan", 20.0),
     ]);
     let clusters = cluster(&input, &ClusterConfig::default());
     assert!(!together(
@@ -526,7 +536,8 @@ fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
         "asphalt michigan"
     ));
     assert!(!together(&clusters, &input, "sump pump", "sump pump nj"));
-    assert_eq!(clusters.len(), 7, "{:?}", named(&clusters, &input));
+    assert!(!together(&clusters, &input, "moving", "moving to michigan"));
+    assert_eq!(clusters.len(), 9, "{:?}", named(&clusters, &input));
 }
 
 #[test]
@@ -578,4 +589,46 @@ fn names_are_a_member_as_typed() {
         assert_eq!(clusters[0].primary_keyword, "car accident lawyer");
         assert_eq!(clusters[0].id, "c-car-accident-lawyer");
     }
+}
+
+#[test]
+fn a_machine_is_named_by_what_it_does() {
+    let input = items(&[
+        ("yarn twisting machine", 50.0),
+        ("yarn twister", 40.0),
+        ("yarn twister machines", 30.0),
+        ("yarn winding machine", 20.0),
+        ("yarn winder", 10.0),
+        // Twisting without a machine is the process, not the machine.
+        ("yarn twisting", 5.0),
+        ("paper machine", 4.0),
+        ("paper", 3.0),
+    ]);
+    let clusters = cluster(&input, &ClusterConfig::default());
+    let named = named(&clusters, &input);
+    assert!(together(
+        &clusters,
+        &input,
+        "yarn twisting machine",
+        "yarn twister"
+    ));
+    assert!(together(
+        &clusters,
+        &input,
+        "yarn twister",
+        "yarn twister machines"
+    ));
+    assert!(together(
+        &clusters,
+        &input,
+        "yarn winding machine",
+        "yarn winder"
+    ));
+    assert!(!together(
+        &clusters,
+        &input,
+        "yarn twisting",
+        "yarn twister"
+    ));
+    assert_eq!(clusters.len(), 5, "{named:?}");
 }

@@ -1,6 +1,7 @@
 //! Evaluates keyword clustering on the development sets and on synthetic data at scale.
 //!
-//! Usage: `cluster-eval [dev folder]` (default `../shared/eval/dev`). Prints:
+//! Usage: `cluster-eval [dev folder] [held-out folder]` (default `../shared/eval/dev`; the
+//! held-out folder's every `serp-*.tsv`, see `held_out.rs`). Prints:
 //!
 //! - lexical clustering ([`cluster`], words only) against two SERP-based references: the soft
 //!   SERP clustering (3 shared URLs of 10, see `reference.rs`) of each `serp-*.tsv`, and Ahrefs'
@@ -23,6 +24,7 @@
 
 mod ari;
 mod consistency;
+mod held_out;
 mod pairs;
 mod reference;
 #[path = "../shared/split.rs"]
@@ -70,6 +72,18 @@ fn main() -> ExitCode {
     consistency(&sets);
     serp_agreement(&sets);
     lexical_at_scale();
+    if let Some(folder) = env::args().nth(2) {
+        match held_out::load(Path::new(&folder)) {
+            Ok(held) => {
+                held_out::report(&held);
+                consistency(&held);
+            }
+            Err(message) => {
+                eprintln!("cluster-eval: {message}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     ExitCode::SUCCESS
 }
 
@@ -80,21 +94,7 @@ fn load(dev: &Path) -> Result<Vec<DevSet>, String> {
         "serp-keywordninja-us",
         "serp-keywordninja-in",
     ] {
-        let rows = read_tsv(&dev.join(format!("{name}.tsv")))?;
-        let keywords: Vec<String> = rows.iter().map(|r| r[0].clone()).collect();
-        let urls: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| r[1..].iter().filter(|u| !u.is_empty()).cloned().collect())
-            .collect();
-        // No volumes in these files: hubs in file order.
-        let reference = soft_serp_clusters(&urls, &vec![0.0; urls.len()], DEFAULT_SERP_OVERLAP);
-        sets.push(DevSet {
-            name: name.to_string(),
-            keywords,
-            reference,
-            urls: Some(urls),
-            parents: None,
-        });
+        sets.push(serp_set(name, &dev.join(format!("{name}.tsv")))?);
     }
     for name in [
         "cluster-aitools",
@@ -119,6 +119,25 @@ fn load(dev: &Path) -> Result<Vec<DevSet>, String> {
         });
     }
     Ok(sets)
+}
+
+/// A `keyword<TAB>url1<TAB>...` file as a set whose reference is its soft SERP clustering.
+fn serp_set(name: &str, path: &Path) -> Result<DevSet, String> {
+    let rows = read_tsv(path)?;
+    let keywords: Vec<String> = rows.iter().map(|r| r[0].clone()).collect();
+    let urls: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r[1..].iter().filter(|u| !u.is_empty()).cloned().collect())
+        .collect();
+    // No volumes in these files: hubs in file order.
+    let reference = soft_serp_clusters(&urls, &vec![0.0; urls.len()], DEFAULT_SERP_OVERLAP);
+    Ok(DevSet {
+        name: name.to_string(),
+        keywords,
+        reference,
+        urls: Some(urls),
+        parents: None,
+    })
 }
 
 fn read_tsv(path: &Path) -> Result<Vec<Vec<String>>, String> {
@@ -345,7 +364,7 @@ fn consistency(sets: &[DevSet]) {
         "Parent Keyword (cluster-*); own parent: parents that are keywords and are their own."
     );
     println!(
-        "{:<24} {:>12} {:>8} {:>12} {:>8} {:>11}",
+        "{:<36} {:>12} {:>8} {:>12} {:>8} {:>11}",
         "set", "exact pairs", "agree", "stem pairs", "agree", "own parent"
     );
     for set in sets {
@@ -366,7 +385,7 @@ fn consistency(sets: &[DevSet]) {
             format!("{agreeing}/{present}")
         });
         println!(
-            "{:<24} {:>12} {:>8} {:>12} {:>8} {:>11}",
+            "{:<36} {:>12} {:>8} {:>12} {:>8} {:>11}",
             set.name,
             variants.exact.len(),
             agree(&variants.exact),
