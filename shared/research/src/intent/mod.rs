@@ -80,7 +80,10 @@ pub struct Cues {
     pub transactional: bool,
     /// Modifiers of weighing ("best", "vs", "review").
     pub commercial: bool,
+    /// A provider of a service or goods ("plumber", "manufacturer").
     pub provider: bool,
+    /// A maker or seller of goods ("manufacturer", "supplier").
+    pub supplier: bool,
     pub product: bool,
     pub place: bool,
     pub question: bool,
@@ -109,23 +112,29 @@ impl CueWeights {
                 0.0
             };
         let transactional = if cues.transactional { ACT } else { 0.0 };
-        let local = cues.place && cues.provider && !cues.informational && !cues.question;
         let commercial = WEIGHING * weighing_cues.min(MAX_WEIGHING_CUES) as f64
+            + Self::provider(cues)
             // A provider of a product is one thing being sought, not two cues.
-            + if cues.provider {
-                PROVIDER
-            } else if cues.product {
+            + if !cues.provider && cues.product {
                 PRODUCT
             } else {
                 0.0
-            }
-            + if local { PLACE } else { 0.0 };
+            };
         CueWeights {
             informational,
             commercial,
             transactional,
             navigational,
         }
+    }
+
+    /// The weight of asking for a provider ("roofing", "plumber"), more for a local one
+    /// ("newark roofing"): commercial by the words alone, while a results page can show the
+    /// searcher means to hire (see `serp.rs`).
+    fn provider(cues: &Cues) -> f64 {
+        let local = cues.place && cues.provider && !cues.informational && !cues.question;
+        let provider = if cues.provider { PROVIDER } else { 0.0 };
+        provider + if local { PLACE } else { 0.0 }
     }
 
     fn add(&mut self, intent: Intent, weight: f64) {
@@ -216,6 +225,7 @@ pub struct IntentClassifier {
     transactional: CueSet,
     commercial: CueSet,
     providers: CueSet,
+    suppliers: CueSet,
     products: CueSet,
     /// The job's own offerings and their head nouns; they count as products at a keyword's end.
     offerings: Vec<Vec<String>>,
@@ -266,6 +276,7 @@ impl IntentClassifier {
             transactional: cue_set(lexicon.transactional),
             commercial: cue_set(lexicon.commercial),
             providers: cue_set(lexicon.providers),
+            suppliers: cue_set(lexicon.suppliers),
             products: cue_set(lexicon.products),
             offerings: Vec::new(),
             navigational: cue_set(lexicon.navigational),
@@ -358,13 +369,15 @@ impl IntentClassifier {
         let site_feature =
             !question && (brand || platform || known_brand) && self.site_features.matches(&words);
         let weighing_cues = self.commercial.count(&words);
+        let supplier = self.suppliers.matches(&words);
         let cues = Cues {
             brand,
             known_site,
             navigational: site_feature || self.navigational.matches(&words),
             transactional: self.transactional.matches(&words),
             commercial: weighing_cues > 0,
-            provider: self.providers.matches(&words),
+            provider: supplier || self.providers.matches(&words),
+            supplier,
             product: self.products.matches(&words) || self.ends_with_offering(&words),
             place: self.places.matches(&words),
             question,

@@ -4,14 +4,20 @@
 //! |---|---|---|
 //! | among the top three results, the home page or social profile of a site the query names ("barts asphalt" → bartsasphalt.com) | navigational | +4.0 |
 //! | the top five results' page types ([`page_type`]), each weighted 1/rank, as shares of the results known: guides and forums | informational | +3.0 × share |
-//! | … lists, service pages, directories and businesses' front pages | commercial, or what the words ask for (below) | +3.0 × share |
-//! | … products, shop categories, and pages of no telling address (half a vote) | transactional, or what the words ask for | +3.0 × share |
+//! | … lists (best-of, reviews, comparisons) | commercial, or what the words ask for (below) | +3.0 × share |
+//! | … providers' and sellers' own pages: front pages, service pages, directories' listings, products, shop categories, and pages of no telling address (half a vote) | transactional, or what the words ask for | +3.0 × share |
 //! | a shopping box / a local pack | transactional / commercial, or what the words ask for | +1.5 |
 //!
 //! The buying votes go to the buying intent the words ask for: an act ("near me", "price")
-//! transactional, weighing or a provider ("best", "contractors") commercial, both the heavier;
-//! only when they ask for neither does the page decide. So one known result counts in full,
-//! and words decide when the page is silent (tools and social posts vote for nothing).
+//! transactional, weighing ("best", "vs") or a supplier of goods ("manufacturers") commercial,
+//! both the heavier; only when they ask for neither does the page decide. So one known result
+//! counts in full, and words decide when the page is silent (tools and social posts vote for
+//! nothing). A service provider asked for without weighing ("asphalt services in detroit",
+//! "sealcoating contractor"), commercial by its words alone, is to hire when the page's buying
+//! votes are mostly transactional: the provider's weight moves there.
+//!
+//! Chosen on the tune half of the dev results pages with the labels of three SEO labellers
+//! (a label counts when two of them gave it; `shared/research/tests/intent/README.md`).
 
 use kr_core::dataset::SerpFeature;
 
@@ -47,7 +53,7 @@ pub(super) fn vote(words: &[String], cues: &Cues, page: &ResultsPage, weights: &
     // Which of the two buying intents the words ask for: an act ("near me", "price") or
     // weighing and providers ("best", "contractors", "manufacturers"); with both, the
     // heavier. A product's name alone asks for neither.
-    let weighing = cues.commercial || cues.provider;
+    let weighing = cues.commercial || cues.supplier;
     let buying = match (cues.transactional, weighing) {
         (true, false) => Some(Intent::Transactional),
         (false, true) => Some(Intent::Commercial),
@@ -71,6 +77,13 @@ pub(super) fn vote(words: &[String], cues: &Cues, page: &ResultsPage, weights: &
             Vote::Buying(by_page) => votes.add(buying.unwrap_or(by_page), weight * strength),
             Vote::None => {}
         }
+    }
+    // A provider asked for without weighing ("asphalt services in detroit") is to hire when
+    // the page shows providers' own pages, and to weigh when it shows lists of them.
+    if cues.provider && buying.is_none() && votes.transactional > votes.commercial {
+        let provider = CueWeights::provider(cues);
+        weights.commercial -= provider;
+        weights.transactional += provider;
     }
     if known > 0.0 {
         let scale = PAGE_TYPES / known;
@@ -107,12 +120,12 @@ enum Vote {
 fn vote_of(page: PageType) -> Vote {
     match page {
         PageType::Guide | PageType::Forum => Vote::Learning,
-        PageType::List | PageType::LocalService | PageType::Home => {
-            Vote::Buying(Intent::Commercial)
-        }
-        PageType::Product | PageType::Category | PageType::Other => {
-            Vote::Buying(Intent::Transactional)
-        }
+        PageType::List => Vote::Buying(Intent::Commercial),
+        PageType::LocalService
+        | PageType::Home
+        | PageType::Product
+        | PageType::Category
+        | PageType::Other => Vote::Buying(Intent::Transactional),
         PageType::Tool | PageType::Social => Vote::None,
     }
 }
@@ -214,10 +227,10 @@ mod tests {
             ),
             Intent::Navigational
         );
-        // A front page of a site the query does not name is a provider.
+        // A front page of a site the query does not name is a provider to hire.
         assert_eq!(
             classify("sealcoating", &["https://www.anthonysasphalt.com/"], &[]),
-            Intent::Commercial
+            Intent::Transactional
         );
     }
 
@@ -246,6 +259,14 @@ mod tests {
             classify(
                 "asphalt paving",
                 &["https://www.yelp.com/search?find_desc=x"],
+                &[]
+            ),
+            Intent::Transactional
+        );
+        assert_eq!(
+            classify(
+                "asphalt paving",
+                &["https://acme.com/best-asphalt-paving-companies"],
                 &[]
             ),
             Intent::Commercial
@@ -292,5 +313,33 @@ mod tests {
             &words("asphalt"),
             "https://asphaltpaving.com/"
         ));
+    }
+
+    #[test]
+    fn a_service_is_to_hire_and_a_supplier_to_compare_when_the_page_shows_providers() {
+        let provider_page = ["https://www.detroitasphaltllc.com/"];
+        // Words alone: a local service query is commercial.
+        let words = IntentClassifier::new(&Language::english(), &[]);
+        assert_eq!(
+            words.classify("asphalt services in detroit"),
+            Intent::Commercial
+        );
+        assert_eq!(
+            classify("asphalt services in detroit", &provider_page, &[]),
+            Intent::Transactional
+        );
+        // Weighing keeps it commercial, and so does asking for a supplier of goods.
+        assert_eq!(
+            classify("best asphalt services in detroit", &provider_page, &[]),
+            Intent::Commercial
+        );
+        assert_eq!(
+            classify(
+                "cpp film manufacturers",
+                &["https://www.jpflfilms.com/products/cpp-films"],
+                &[]
+            ),
+            Intent::Commercial
+        );
     }
 }

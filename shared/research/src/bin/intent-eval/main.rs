@@ -7,7 +7,8 @@
 //! The second form reads results pages (`keyword<TAB>url1<TAB>...<TAB>url10`, the layout of
 //! `../shared/eval/dev/serp-*.tsv`) and their intent labels (`source<TAB>keyword<TAB>intent`,
 //! source being the file's NAME) and scores each row three times: by its words alone, with
-//! its first result known, and with its top results known.
+//! its first result known, and with its top results known. Several label files, comma-separated,
+//! are several labellers': their agreement is printed and the majority's labels are scored.
 //!
 //! Each file is split in two by a stable hash of the keyword: the *tune* half is the one rules
 //! and cue lists may be adjusted on, the *check* half is the one reported. A prediction counts
@@ -16,6 +17,7 @@
 //! are also scored with commercial counted as transactional, for files labelled in Broder's
 //! three classes (no commercial). `--errors N` prints up to N wrong rows of the tune half.
 
+mod agreement;
 #[path = "../shared/split.rs"]
 mod split;
 mod with_results;
@@ -158,7 +160,9 @@ fn main() -> ExitCode {
     }
     if args.is_empty() {
         eprintln!("usage: intent-eval [--language CODE] [--errors N] <file.tsv>...");
-        eprintln!("       intent-eval --serp-labels <labels.tsv> [--errors N] <serp-NAME.tsv>...");
+        eprintln!(
+            "       intent-eval --serp-labels <labels.tsv>[,<labels.tsv>...] [--errors N] <serp-NAME.tsv>..."
+        );
         return ExitCode::from(2);
     }
     let classifier = IntentClassifier::new(&language, &[]);
@@ -168,6 +172,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         };
         args.drain(at..at + 2);
+        let labels: Vec<String> = labels.split(',').map(str::to_string).collect();
         return match with_results::evaluate(&classifier, &labels, &args, errors) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {

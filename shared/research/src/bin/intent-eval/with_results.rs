@@ -6,6 +6,7 @@ use std::fs;
 
 use kr_research::intent::{Intent, IntentClassifier, ResultsPage};
 
+use super::agreement;
 use super::split::is_tune;
 use super::{parse_labels, Tally};
 
@@ -20,13 +21,24 @@ struct PageRow {
     labels: Vec<Intent>,
 }
 
+/// Scores the classifier against `label_paths`' labels: one labeller's, or with several the
+/// majority's (see [`majority`]), after their agreement.
 pub fn evaluate(
     classifier: &IntentClassifier,
-    labels_path: &str,
+    label_paths: &[String],
     serp_paths: &[String],
     errors: usize,
 ) -> Result<(), String> {
-    let labels = read_labels(labels_path)?;
+    let labellers = label_paths
+        .iter()
+        .map(|path| read_labels(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let labels = if labellers.len() == 1 {
+        labellers[0].clone()
+    } else {
+        agreement::report(label_paths, &labellers);
+        agreement::majority(&labellers)?
+    };
     let mut rows = Vec::new();
     for path in serp_paths {
         rows.extend(read_pages(path, &labels)?);
@@ -105,7 +117,9 @@ fn report_consistency(rows: &[PageRow]) {
 const SHARED_RESULTS: usize = 4;
 
 /// (source, lowercased keyword) → labels.
-fn read_labels(path: &str) -> Result<HashMap<(String, String), Vec<Intent>>, String> {
+pub type Labels = HashMap<(String, String), Vec<Intent>>;
+
+fn read_labels(path: &str) -> Result<Labels, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut labels = HashMap::new();
     for line in text.lines().skip(1) {
@@ -123,10 +137,7 @@ fn read_labels(path: &str) -> Result<HashMap<(String, String), Vec<Intent>>, Str
 }
 
 /// The rows of `serp-NAME.tsv` that have a label for source NAME.
-fn read_pages(
-    path: &str,
-    labels: &HashMap<(String, String), Vec<Intent>>,
-) -> Result<Vec<PageRow>, String> {
+fn read_pages(path: &str, labels: &Labels) -> Result<Vec<PageRow>, String> {
     let file = path.rsplit('/').next().unwrap_or(path);
     let source = file
         .strip_prefix("serp-")

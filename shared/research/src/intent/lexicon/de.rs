@@ -112,9 +112,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "montage",
         "service",
         "beratung",
-        "hersteller",
-        "händler",
     ],
+    suppliers: &["hersteller", "händler"],
     navigational: &[
         "login",
         "anmelden",

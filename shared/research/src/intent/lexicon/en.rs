@@ -314,6 +314,11 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "ppc",
         "studio",
         "studios",
+    ],
+    suppliers: &[
+        "producer",
+        "exporter",
+        "vendor",
         "manufacturer",
         "manufacturers",
         "supplier",

@@ -102,11 +102,9 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "reparación",
         "instalación",
         "reformas",
-        "fabricante",
-        "proveedor",
-        "proveedores",
         "techador",
     ],
+    suppliers: &["fabricante", "proveedor", "proveedores"],
     navigational: &[
         "iniciar sesión",
         "login",

@@ -115,10 +115,9 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "dépannage",
         "installation",
         "rénovation",
-        "fabricant",
-        "fournisseur",
         "services",
     ],
+    suppliers: &["fabricant", "fournisseur"],
     navigational: &[
         "connexion",
         "se connecter",

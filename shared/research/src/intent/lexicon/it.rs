@@ -99,10 +99,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "riparazione",
         "installazione",
         "ristrutturazione",
-        "produttore",
-        "fornitore",
-        "fornitori",
     ],
+    suppliers: &["produttore", "fornitore", "fornitori"],
     navigational: &[
         "accedi",
         "accesso",

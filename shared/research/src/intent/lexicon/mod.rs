@@ -23,9 +23,12 @@ pub(crate) struct Lexicon {
     /// Things people buy ("perfume", "laptop", "insurance"): a query naming one and nothing
     /// else is shopping, mildly.
     pub products: &'static [&'static str],
-    /// Who sells a service or product: "company", "agency", "plumber", "repair". With a place
-    /// they make a local service query.
+    /// Who sells a service: "company", "agency", "plumber", "repair". With a place they make a
+    /// local service query.
     pub providers: &'static [&'static str],
+    /// Who makes or sells goods: "manufacturer", "supplier", "dealer". Providers too, but one
+    /// asks for them to compare sources, while a service is often simply to be hired.
+    pub suppliers: &'static [&'static str],
     /// Looking for a particular site or its service pages.
     pub navigational: &'static [&'static str],
     /// Parts of a site ("app", "account", "store"): navigational next to a brand only, since

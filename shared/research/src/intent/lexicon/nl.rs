@@ -93,10 +93,9 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "reparatie",
         "installatie",
         "renovatie",
-        "fabrikant",
-        "leverancier",
         "aannemer",
     ],
+    suppliers: &["fabrikant", "leverancier"],
     navigational: &[
         "inloggen",
         "login",

@@ -100,10 +100,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "reparação",
         "instalação",
         "reforma",
-        "fabricante",
-        "fornecedor",
-        "fornecedores",
     ],
+    suppliers: &["fabricante", "fornecedor", "fornecedores"],
     navigational: &[
         "login",
         "entrar",
