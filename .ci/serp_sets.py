@@ -29,19 +29,25 @@ def git_show(git_dir, commit, path):
     ).stdout
 
 
-def keyword_link_position(git_dir, commit, path):
-    """CSV keyword,link,position; a keyword's first run of rising positions is page 1."""
-    rows = csv.DictReader(io.StringIO(git_show(git_dir, commit, path).decode("utf-8")))
-    results = collections.OrderedDict()
-    for row in rows:
-        results.setdefault(row["keyword"], []).append((int(row["position"]), row["link"]))
-    for keyword, ranked in results.items():
-        page = [ranked[0]]
-        for item in ranked[1:]:
-            if item[0] <= page[-1][0]:
-                break
-            page.append(item)
-        yield keyword, [link for _, link in sorted(page)]
+def ranked_csv(keyword_column, rank_column, link_column):
+    """A CSV reader of one row per result; a keyword's first run of rising ranks is page 1
+    (the rank starts again at 1 on page 2 or on a second fetch)."""
+
+    def read(git_dir, commit, path):
+        text = git_show(git_dir, commit, path).decode("utf-8")
+        results = collections.OrderedDict()
+        for row in csv.DictReader(io.StringIO(text)):
+            ranked = results.setdefault(row[keyword_column], [])
+            ranked.append((int(row[rank_column]), row[link_column]))
+        for keyword, ranked in results.items():
+            page = [ranked[0]]
+            for item in ranked[1:]:
+                if item[0] <= page[-1][0]:
+                    break
+                page.append(item)
+            yield keyword, [link for _, link in sorted(page)]
+
+    return read
 
 
 def sqlite_organic(git_dir, commit, path):
@@ -57,15 +63,6 @@ def sqlite_organic(git_dir, commit, path):
         connection.close()
     for keyword, ranked in results.items():
         yield keyword, [url for _, url in sorted(ranked)]
-
-
-def searchterms_rank_link(git_dir, commit, path):
-    rows = csv.DictReader(io.StringIO(git_show(git_dir, commit, path).decode("utf-8")))
-    results = collections.OrderedDict()
-    for row in rows:
-        results.setdefault(row["searchTerms"], []).append((int(row["rank"]), row["link"]))
-    for keyword, ranked in results.items():
-        yield keyword, [link for _, link in sorted(ranked)]
 
 
 def markup_parsed_meta(git_dir, commit, path):
@@ -108,9 +105,9 @@ def markup_parsed_meta(git_dir, commit, path):
 
 
 READERS = {
-    "keyword-link-position": keyword_link_position,
+    "keyword-link-position": ranked_csv("keyword", "position", "link"),
     "sqlite-organic": sqlite_organic,
-    "searchterms-rank-link": searchterms_rank_link,
+    "searchterms-rank-link": ranked_csv("searchTerms", "rank", "link"),
     "markup-parsed-meta": markup_parsed_meta,
 }
 

@@ -62,7 +62,8 @@ pub enum Command {
     /// Lines of `keyword<TAB>url1<TAB>url2...` on stdin (the keyword's top results in rank
     /// order, optional) → `keyword<TAB>intent<TAB>informational=0.21<TAB>commercial=…<TAB>
     /// transactional=…<TAB>navigational=…<TAB>secondary=a,b`, same order. With URLs the
-    /// results page votes too (guides, shops, service pages, a named site's front page).
+    /// results page votes too (guides, shops, service pages, a named site's front page), the
+    /// lines' pages read together as one job's.
     ClassifyIntent {
         #[arg(long, default_value = "en")]
         language: String,

@@ -4,7 +4,7 @@ use std::io::{Read, Write};
 
 use kr_research::clusters::{cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput};
 use kr_research::discovery::extract_keyphrases;
-use kr_research::intent::{Intent, IntentClassifier, ResultsPage};
+use kr_research::intent::{Intent, IntentClassifier, NichePages, ResultsPage};
 use kr_research::text::Language;
 
 use crate::Command;
@@ -34,10 +34,17 @@ pub fn run(command: Command) -> Result<(), String> {
             brands,
             places,
         } => {
-            let classifier =
-                IntentClassifier::new(&Language::new(&language), &brands).with_places(&places);
             let input = read_stdin()?;
-            write_lines(input.lines().map(|line| intent_line(&classifier, line)))
+            let rows: Vec<(&str, Vec<String>)> = input.lines().map(intent_row).collect();
+            // The lines are one list, as a job's keywords are: their pages read together.
+            let niche = NichePages::from_pages(rows.iter().map(|(_, urls)| urls.as_slice()));
+            let classifier = IntentClassifier::new(&Language::new(&language), &brands)
+                .with_places(&places)
+                .with_niche(niche);
+            write_lines(
+                rows.iter()
+                    .map(|(keyword, organic)| intent_line(&classifier, keyword, organic)),
+            )
         }
         Command::ExtractKeywords { language } => {
             let document = read_stdin()?;
@@ -78,18 +85,22 @@ pub fn run(command: Command) -> Result<(), String> {
     }
 }
 
-/// `keyword[<TAB>url...]` → `keyword<TAB>intent`, then each intent's share and the secondary
-/// intents.
-fn intent_line(classifier: &IntentClassifier, line: &str) -> String {
+/// `keyword[<TAB>url...]` → the keyword and its top results.
+fn intent_row(line: &str) -> (&str, Vec<String>) {
     let mut fields = line.split('\t');
     let keyword = fields.next().unwrap_or_default();
-    let organic: Vec<String> = fields
+    let organic = fields
         .map(str::trim)
         .filter(|url| !url.is_empty())
         .map(str::to_string)
         .collect();
+    (keyword, organic)
+}
+
+/// `keyword<TAB>intent`, then each intent's share and the secondary intents.
+fn intent_line(classifier: &IntentClassifier, keyword: &str, organic: &[String]) -> String {
     let page = ResultsPage {
-        organic: &organic,
+        organic,
         features: &[],
     };
     let scores = classifier.scores_on(keyword, &page);

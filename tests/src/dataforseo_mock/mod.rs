@@ -91,6 +91,9 @@ pub struct MockConfig {
     pub data_dir: PathBuf,
     /// How long a posted SERP task stays in the queue before it is ready.
     pub serp_ready_after: std::time::Duration,
+    /// How many `tasks_ready` calls a posted SERP task waits through before it is ready: a
+    /// wait that does not depend on how fast the machine runs.
+    pub serp_ready_after_polls: usize,
 }
 
 impl Default for MockConfig {
@@ -104,6 +107,7 @@ impl Default for MockConfig {
             faults: Some("faults.json".into()),
             data_dir: fixtures_dir(),
             serp_ready_after: std::time::Duration::ZERO,
+            serp_ready_after_polls: 0,
         }
     }
 }
@@ -116,6 +120,11 @@ impl MockConfig {
 
     pub fn with_serp_ready_after(mut self, after: std::time::Duration) -> Self {
         self.serp_ready_after = after;
+        self
+    }
+
+    pub fn with_serp_ready_after_polls(mut self, polls: usize) -> Self {
+        self.serp_ready_after_polls = polls;
         self
     }
 
@@ -208,8 +217,10 @@ impl MockDataForSeo {
             authorization: format!("Basic {}", base64(credential.as_bytes())),
             initial_balance: config.balance_usd,
             serp_ready_after: config.serp_ready_after,
+            serp_ready_after_polls: config.serp_ready_after_polls,
             inner: Mutex::new(Inner {
                 queue: Vec::new(),
+                ready_polls: 0,
                 faults,
                 stats: MockStats {
                     balance_left: config.balance_usd,

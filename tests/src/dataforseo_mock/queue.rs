@@ -1,6 +1,7 @@
 //! The SERP Standard queue (FACTS.md, "Google organic SERP, Standard method"): `task_post`
 //! takes up to 100 tasks and bills each at the Standard price; a task is ready `ready_after`
-//! later and is listed by `tasks_ready` until it is collected; `task_get/advanced/{id}` answers
+//! later and after `ready_after_polls` calls of `tasks_ready`, and is listed by `tasks_ready`
+//! until it is collected; `task_get/advanced/{id}` answers
 //! "Task In Queue." before that and the SERP the Live endpoint would give after, free, as
 //! often as asked. Fault rules on the `task_get` path decide, when a task is posted, the
 //! failure it will be collected with (a search engine error, say).
@@ -28,6 +29,8 @@ pub(crate) struct QueuedTask {
     pub id: String,
     pub task: Value,
     pub posted: Instant,
+    /// `tasks_ready` calls before it was posted.
+    pub polls_at_post: usize,
     pub posted_at: String,
     pub answer: Answer,
     pub collected: bool,
@@ -100,10 +103,12 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
             None,
             data,
         ));
+        let polls = inner.ready_polls;
         inner.queue.push(QueuedTask {
             id,
             task: task.clone(),
             posted: Instant::now(),
+            polls_at_post: polls,
             posted_at: chrono::Utc::now()
                 .format("%Y-%m-%d %H:%M:%S +00:00")
                 .to_string(),
@@ -116,12 +121,13 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
 
 /// The finished tasks not collected yet.
 pub(crate) fn ready(shared: &Shared) -> Reply {
-    let ready_after = shared.serp_ready_after;
     let mut inner = shared.inner.lock().unwrap();
+    let polls = inner.ready_polls;
+    inner.ready_polls += 1;
     let listed: Vec<Value> = inner
         .queue
         .iter()
-        .filter(|t| !t.collected && t.posted.elapsed() >= ready_after)
+        .filter(|t| !t.collected && is_ready(shared, t, polls))
         .take(READY_LIST)
         .map(|t| {
             json!({
@@ -146,10 +152,16 @@ pub(crate) fn ready(shared: &Shared) -> Reply {
     reply(id, OK, "Ok.", 0.0, Some(listed), data)
 }
 
+/// Whether `task` is done, `polls` `tasks_ready` calls having been made so far.
+fn is_ready(shared: &Shared, task: &QueuedTask, polls: usize) -> bool {
+    task.posted.elapsed() >= shared.serp_ready_after
+        && polls - task.polls_at_post >= shared.serp_ready_after_polls
+}
+
 /// Task `id`'s results, once it is ready.
 pub(crate) fn get(shared: &Shared, id: &str) -> Reply {
-    let ready_after = shared.serp_ready_after;
     let mut inner = shared.inner.lock().unwrap();
+    let polls = inner.ready_polls;
     let Some(at) = inner.queue.iter().position(|t| t.id == id) else {
         let empty = json!({ "id": id });
         inner.stats.record(ReceivedTask::new(
@@ -164,7 +176,7 @@ pub(crate) fn get(shared: &Shared, id: &str) -> Reply {
     let queued = &mut inner.queue[at];
     let data = task_data(paths::SERP_TASK_GET, &queued.task);
     let task = queued.task.clone();
-    let (status, message, result) = if queued.posted.elapsed() < ready_after {
+    let (status, message, result) = if !is_ready(shared, queued, polls) {
         (IN_QUEUE, "Task In Queue.".to_string(), None)
     } else {
         queued.collected = true;

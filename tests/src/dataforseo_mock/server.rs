@@ -26,12 +26,15 @@ pub(crate) struct Shared {
     pub labs_locations: Vec<i64>,
     pub initial_balance: Option<f64>,
     pub serp_ready_after: std::time::Duration,
+    pub serp_ready_after_polls: usize,
     pub inner: Mutex<Inner>,
 }
 
 pub(crate) struct Inner {
     /// SERP tasks posted to the Standard queue.
     pub queue: Vec<QueuedTask>,
+    /// `tasks_ready` calls so far.
+    pub ready_polls: usize,
     pub faults: Faults,
     pub stats: MockStats,
 }

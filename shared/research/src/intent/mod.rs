@@ -47,7 +47,7 @@ use cue_set::CueSet;
 use lexicon::lexicon;
 
 pub use kr_core::dataset::Intent;
-pub use serp::ResultsPage;
+pub use serp::{NichePages, ResultsPage};
 
 const PRIOR: f64 = 1.0;
 const QUESTION: f64 = 2.5;
@@ -229,6 +229,7 @@ pub struct IntentClassifier {
     products: CueSet,
     /// The job's own offerings and their head nouns; they count as products at a keyword's end.
     offerings: Vec<Vec<String>>,
+    niche: NichePages,
     navigational: CueSet,
     site_features: CueSet,
     company_suffixes: Vec<String>,
@@ -279,6 +280,7 @@ impl IntentClassifier {
             suppliers: cue_set(lexicon.suppliers),
             products: cue_set(lexicon.products),
             offerings: Vec::new(),
+            niche: NichePages::default(),
             navigational: cue_set(lexicon.navigational),
             site_features: cue_set(lexicon.site_features),
             company_suffixes: lexicon
@@ -322,6 +324,12 @@ impl IntentClassifier {
         self
     }
 
+    /// How the job's results pages read (see [`NichePages`]), for pages of no telling address.
+    pub fn with_niche(mut self, niche: NichePages) -> Self {
+        self.niche = niche;
+        self
+    }
+
     pub fn cues(&self, keyword: &str) -> Cues {
         self.read(keyword).0
     }
@@ -340,7 +348,13 @@ impl IntentClassifier {
     pub fn scores_on(&self, keyword: &str, page: &ResultsPage) -> IntentScores {
         let (cues, weighing_cues) = self.read(keyword);
         let mut weights = CueWeights::from_cues(&cues, weighing_cues);
-        serp::vote(&self.tokenizer.words(keyword), &cues, page, &mut weights);
+        serp::vote(
+            &self.tokenizer.words(keyword),
+            &cues,
+            page,
+            &self.niche,
+            &mut weights,
+        );
         IntentScores::from_weights(&weights)
     }
 

@@ -48,8 +48,65 @@ pub struct ResultsPage<'a> {
     pub features: &'a [SerpFeature],
 }
 
+/// How the results pages of one list of keywords (a job's, a niche's) read where their pages
+/// tell their kind: the share of guides and forums among the pages that tell learning from
+/// buying. A page of no telling address is taken to be like them: a maker's "/double-deck.html"
+/// in a niche of product pages, a publisher's "/nutrition/carnivore-diet" in a niche of
+/// articles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NichePages {
+    learning_share: f64,
+}
+
+impl NichePages {
+    /// From every results page known of the list (its top results, as far as known).
+    pub fn from_pages<'a>(pages: impl IntoIterator<Item = &'a [String]>) -> Self {
+        let (mut learning, mut buying) = (0usize, 0usize);
+        for page in pages {
+            for kind in page.iter().take(TOP_RESULTS).map(|url| page_type(url)) {
+                match vote_of(kind) {
+                    _ if kind == PageType::Other => {}
+                    Vote::Learning => learning += 1,
+                    Vote::Buying(_) => buying += 1,
+                    Vote::None => {}
+                }
+            }
+        }
+        let told = learning + buying;
+        NichePages {
+            learning_share: if told == 0 {
+                0.0
+            } else {
+                learning as f64 / told as f64
+            },
+        }
+    }
+}
+
+impl NichePages {
+    /// Whether most pages that tell are guides and forums.
+    fn mostly_learning(&self) -> bool {
+        self.learning_share > 0.5
+    }
+}
+
+impl Default for NichePages {
+    /// With nothing known, a page of no telling address is taken for an offer.
+    fn default() -> Self {
+        NichePages {
+            learning_share: 0.0,
+        }
+    }
+}
+
 /// Adds the page's votes to `weights`; `words` are the keyword's, `cues` what they carry.
-pub(super) fn vote(words: &[String], cues: &Cues, page: &ResultsPage, weights: &mut CueWeights) {
+pub(super) fn vote(
+    words: &[String],
+    cues: &Cues,
+    page: &ResultsPage,
+    niche: &NichePages,
+    weights: &mut CueWeights,
+) {
     // Which of the two buying intents the words ask for: an act ("near me", "price") or
     // weighing and providers ("best", "contractors", "manufacturers"); with both, the
     // heavier. A product's name alone asks for neither.
@@ -67,6 +124,17 @@ pub(super) fn vote(words: &[String], cues: &Cues, page: &ResultsPage, weights: &
         let weight = 1.0 / (rank + 1) as f64;
         known += weight;
         let page = page_type(url);
+        // In a niche of guides, a page of no telling address and a front page are more
+        // articles and organisations explaining than offers.
+        if niche.mostly_learning() && matches!(page, PageType::Other | PageType::Home) {
+            let strength = if page == PageType::Other {
+                OFFER_PAGE
+            } else {
+                1.0
+            };
+            votes.add(Intent::Informational, weight * strength);
+            continue;
+        }
         let strength = if page == PageType::Other {
             OFFER_PAGE
         } else {
@@ -340,6 +408,53 @@ mod tests {
                 &[]
             ),
             Intent::Commercial
+        );
+    }
+
+    #[test]
+    fn an_untold_page_reads_like_the_niches_pages() {
+        let article = ["https://www.healthline.com/nutrition/carnivore-diet".to_string()];
+        let page = ResultsPage {
+            organic: &article,
+            features: &[],
+        };
+        let words = IntentClassifier::new(&Language::english(), &[]);
+        // Alone, a page of no telling address is an offer.
+        assert_eq!(
+            words.scores_on("carnivore diet", &page).primary(),
+            Intent::Transactional
+        );
+        let guides = urls(&[
+            "https://en.wikipedia.org/wiki/Ketogenic_diet",
+            "https://www.dietdoctor.com/low-carb/keto/guide",
+            "https://www.acme.com/how-to-start-keto",
+            "https://www.acme.com/shop/keto-bars",
+        ]);
+        let niche = NichePages::from_pages([guides.as_slice(), article.as_slice()]);
+        assert!(niche.mostly_learning(), "{niche:?}");
+        let in_niche = words.clone().with_niche(niche);
+        assert_eq!(
+            in_niche.scores_on("carnivore diet", &page).primary(),
+            Intent::Informational
+        );
+        let helpline = ["https://www.thehotline.org/".to_string()];
+        let front = ResultsPage {
+            organic: &helpline,
+            features: &[],
+        };
+        assert_eq!(
+            in_niche.scores_on("domestic violence", &front).primary(),
+            Intent::Informational
+        );
+        // A niche of offers leaves them offers.
+        let shops = urls(&[
+            "https://acme.com/products/tfo",
+            "https://acme.com/shop/yarn",
+        ]);
+        let offers = words.with_niche(NichePages::from_pages([shops.as_slice()]));
+        assert_eq!(
+            offers.scores_on("carnivore diet", &page).primary(),
+            Intent::Transactional
         );
     }
 }

@@ -22,7 +22,7 @@ use crate::clusters::{
     cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput, DEFAULT_SERP_OVERLAP,
 };
 use crate::discovery::{Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
-use crate::intent::{IntentClassifier, ResultsPage};
+use crate::intent::{IntentClassifier, NichePages, ResultsPage};
 use crate::metrics::estimate_all;
 use crate::offline::offline_keywords_of;
 use crate::personas::{
@@ -139,7 +139,12 @@ pub fn assemble(
     // sells makes "espresso beans" shopping.
     let classifier = IntentClassifier::new(&input.language, &input.brand_terms)
         .with_places(&input.site.places)
-        .with_offerings(&input.site.offerings);
+        .with_offerings(&input.site.offerings)
+        .with_niche(NichePages::from_pages(
+            measured
+                .iter()
+                .filter_map(|known| known.serp_urls.as_deref()),
+        ));
     let best_score = candidates.iter().map(|c| c.score).fold(0.0, f64::max);
     let nothing = Measured {
         source: NO_DATA_SOURCE.to_string(),

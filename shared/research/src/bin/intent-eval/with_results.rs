@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fs;
 
-use kr_research::intent::{Intent, IntentClassifier, ResultsPage};
+use kr_research::intent::{Intent, IntentClassifier, NichePages, ResultsPage};
 
 use super::agreement;
 use super::split::is_tune;
@@ -52,6 +52,19 @@ pub fn evaluate(
         println!("{source}");
         for (name, results) in CONDITIONS {
             let (mut tune, mut check) = (Tally::default(), Tally::default());
+            // The list's pages as far as this condition knows them: a job reads its own.
+            let niche = |of: &str| {
+                NichePages::from_pages(
+                    rows.iter()
+                        .filter(|r| r.source == of)
+                        .map(|r| &r.urls[..results.min(r.urls.len())]),
+                )
+            };
+            let classifiers: HashMap<&str, IntentClassifier> = rows
+                .iter()
+                .map(|r| r.source.as_str())
+                .map(|of| (of, classifier.clone().with_niche(niche(of))))
+                .collect();
             for row in rows
                 .iter()
                 .filter(|r| source == "all" || r.source == source)
@@ -61,7 +74,9 @@ pub fn evaluate(
                     organic,
                     features: &[],
                 };
-                let predicted = classifier.scores_on(&row.keyword, &page).primary();
+                let predicted = classifiers[row.source.as_str()]
+                    .scores_on(&row.keyword, &page)
+                    .primary();
                 let in_tune = is_tune(&row.keyword.to_lowercase());
                 if in_tune { &mut tune } else { &mut check }.add(&row.labels, predicted);
                 let wrong = !row.labels.contains(&predicted);
