@@ -277,8 +277,8 @@ fn is_state(word: &str) -> bool {
     STATES.contains(word)
 }
 
-/// Words a machine that does something is called by besides "machine": "twisting machine",
-/// "twister machine" and "twister" are one thing, and so are "winding machine" and "winder".
+/// The word "machine": "twisting machine", "twister machine" and "twister" are one thing, and
+/// so are "winding machine" and "winder".
 const MACHINE_EN: [&str; 2] = ["machine", "machines"];
 
 /// Letters before "-er" or "-ing" for a word to be read as what a machine does: "twist",

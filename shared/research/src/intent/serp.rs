@@ -14,10 +14,13 @@
 //! counts in full, and words decide when the page is silent (tools and social posts vote for
 //! nothing). A service provider asked for without weighing ("asphalt services in detroit",
 //! "sealcoating contractor"), commercial by its words alone, is to hire when the page's buying
-//! votes are mostly transactional: the provider's weight moves there.
+//! votes are mostly transactional: the provider's weight moves there. In a niche whose typed
+//! pages are mostly guides and forums ([`NichePages`], from the job's own results pages), a
+//! page of no telling address and a front page vote informational instead.
 //!
-//! Chosen on the tune half of the dev results pages with the labels of three SEO labellers
-//! (a label counts when two of them gave it; `shared/research/tests/intent/README.md`).
+//! Chosen on the tune halves of the dev results pages and of two content-niche sets, with the
+//! labels of three SEO labellers each (a label counts when two of them gave it;
+//! `shared/research/tests/intent/README.md`).
 
 use kr_core::dataset::SerpFeature;
 
@@ -64,8 +67,10 @@ impl NichePages {
         let (mut learning, mut buying) = (0usize, 0usize);
         for page in pages {
             for kind in page.iter().take(TOP_RESULTS).map(|url| page_type(url)) {
+                if kind == PageType::Other {
+                    continue;
+                }
                 match vote_of(kind) {
-                    _ if kind == PageType::Other => {}
                     Vote::Learning => learning += 1,
                     Vote::Buying(_) => buying += 1,
                     Vote::None => {}
@@ -81,9 +86,7 @@ impl NichePages {
             },
         }
     }
-}
 
-impl NichePages {
     /// Whether most pages that tell are guides and forums.
     fn mostly_learning(&self) -> bool {
         self.learning_share > 0.5
@@ -124,22 +127,17 @@ pub(super) fn vote(
         let weight = 1.0 / (rank + 1) as f64;
         known += weight;
         let page = page_type(url);
-        // In a niche of guides, a page of no telling address and a front page are more
-        // articles and organisations explaining than offers.
-        if niche.mostly_learning() && matches!(page, PageType::Other | PageType::Home) {
-            let strength = if page == PageType::Other {
-                OFFER_PAGE
-            } else {
-                1.0
-            };
-            votes.add(Intent::Informational, weight * strength);
-            continue;
-        }
         let strength = if page == PageType::Other {
             OFFER_PAGE
         } else {
             1.0
         };
+        // In a niche of guides, a page of no telling address and a front page are more
+        // articles and organisations explaining than offers.
+        if niche.mostly_learning() && matches!(page, PageType::Other | PageType::Home) {
+            votes.add(Intent::Informational, weight * strength);
+            continue;
+        }
         match vote_of(page) {
             Vote::Learning => votes.add(Intent::Informational, weight * strength),
             Vote::Buying(by_page) => votes.add(buying.unwrap_or(by_page), weight * strength),
