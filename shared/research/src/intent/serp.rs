@@ -56,7 +56,8 @@ pub struct ResultsPage<'a> {
 /// buying. A page of no telling address is taken to be like them: a maker's "/double-deck.html"
 /// in a niche of product pages, a publisher's "/nutrition/carnivore-diet" in a niche of
 /// articles.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// With nothing known (the default), a page of no telling address is taken for an offer.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct NichePages {
     learning_share: f64,
 }
@@ -90,15 +91,6 @@ impl NichePages {
     /// Whether most pages that tell are guides and forums.
     fn mostly_learning(&self) -> bool {
         self.learning_share > 0.5
-    }
-}
-
-impl Default for NichePages {
-    /// With nothing known, a page of no telling address is taken for an offer.
-    fn default() -> Self {
-        NichePages {
-            learning_share: 0.0,
-        }
     }
 }
 
@@ -267,8 +259,18 @@ mod tests {
     }
 
     fn classify(keyword: &str, organic: &[&str], features: &[SerpFeature]) -> Intent {
+        let english = IntentClassifier::new(&Language::english(), &[]);
+        classify_by(&english, keyword, organic, features)
+    }
+
+    fn classify_by(
+        classifier: &IntentClassifier,
+        keyword: &str,
+        organic: &[&str],
+        features: &[SerpFeature],
+    ) -> Intent {
         let organic = urls(organic);
-        IntentClassifier::new(&Language::english(), &[])
+        classifier
             .scores_on(
                 keyword,
                 &ResultsPage {
@@ -411,15 +413,11 @@ mod tests {
 
     #[test]
     fn an_untold_page_reads_like_the_niches_pages() {
-        let article = ["https://www.healthline.com/nutrition/carnivore-diet".to_string()];
-        let page = ResultsPage {
-            organic: &article,
-            features: &[],
-        };
+        let article = "https://www.healthline.com/nutrition/carnivore-diet";
         let words = IntentClassifier::new(&Language::english(), &[]);
         // Alone, a page of no telling address is an offer.
         assert_eq!(
-            words.scores_on("carnivore diet", &page).primary(),
+            classify_by(&words, "carnivore diet", &[article], &[]),
             Intent::Transactional
         );
         let guides = urls(&[
@@ -428,20 +426,20 @@ mod tests {
             "https://www.acme.com/how-to-start-keto",
             "https://www.acme.com/shop/keto-bars",
         ]);
-        let niche = NichePages::from_pages([guides.as_slice(), article.as_slice()]);
+        let niche = NichePages::from_pages([guides.as_slice(), urls(&[article]).as_slice()]);
         assert!(niche.mostly_learning(), "{niche:?}");
         let in_niche = words.clone().with_niche(niche);
         assert_eq!(
-            in_niche.scores_on("carnivore diet", &page).primary(),
+            classify_by(&in_niche, "carnivore diet", &[article], &[]),
             Intent::Informational
         );
-        let helpline = ["https://www.thehotline.org/".to_string()];
-        let front = ResultsPage {
-            organic: &helpline,
-            features: &[],
-        };
         assert_eq!(
-            in_niche.scores_on("domestic violence", &front).primary(),
+            classify_by(
+                &in_niche,
+                "domestic violence",
+                &["https://www.thehotline.org/"],
+                &[]
+            ),
             Intent::Informational
         );
         // A niche of offers leaves them offers.
@@ -451,7 +449,7 @@ mod tests {
         ]);
         let offers = words.with_niche(NichePages::from_pages([shops.as_slice()]));
         assert_eq!(
-            offers.scores_on("carnivore diet", &page).primary(),
+            classify_by(&offers, "carnivore diet", &[article], &[]),
             Intent::Transactional
         );
     }

@@ -44,10 +44,7 @@ pub fn report(sets: &[DevSet]) {
         let all: Vec<usize> = (0..set.keywords.len()).collect();
         let grouped = pairs::grouped_share(&ours, &all);
         let score = pairs::against_serps(&ours, &urls, &all);
-        let confirmed_anywhere = (0..all.len())
-            .flat_map(|a| (a + 1..all.len()).map(move |b| (a, b)))
-            .filter(|&(a, b)| pairs::serp_agrees(&urls, a, b))
-            .count();
+        let (confirmed_anywhere, every_pair) = pairs::serp_agreeing_pairs(&urls, &all);
         pairs_sum += score.pairs;
         confirmed_sum += score.confirmed;
         grouped_sum += grouped * all.len() as f64;
@@ -63,7 +60,7 @@ pub fn report(sets: &[DevSet]) {
                 (confirmed_anywhere > 0)
                     .then(|| { score.confirmed as f64 / confirmed_anywhere as f64 })
             ),
-            ratio(Some(pairs::serp_base_rate(&urls, &all)))
+            ratio(Some(confirmed_anywhere as f64 / every_pair.max(1) as f64))
         );
     }
     println!(

@@ -122,6 +122,12 @@ pub fn against_labels(ours: &[usize], reference: &[usize], part: &[usize]) -> Pa
 
 /// Share of all pairs of `part` that share 3 URLs: the precision of grouping at random.
 pub fn serp_base_rate(sets: &[Vec<String>], part: &[usize]) -> f64 {
+    let (agree, all) = serp_agreeing_pairs(sets, part);
+    agree as f64 / all.max(1) as f64
+}
+
+/// Of all pairs of `part`, how many share 3 URLs, and how many there are.
+pub fn serp_agreeing_pairs(sets: &[Vec<String>], part: &[usize]) -> (usize, usize) {
     let (mut all, mut agree) = (0usize, 0usize);
     for (x, &a) in part.iter().enumerate() {
         for &b in &part[x + 1..] {
@@ -129,7 +135,7 @@ pub fn serp_base_rate(sets: &[Vec<String>], part: &[usize]) -> f64 {
             agree += usize::from(serp_agrees(sets, a, b));
         }
     }
-    agree as f64 / all.max(1) as f64
+    (agree, all)
 }
 
 #[cfg(test)]

@@ -46,25 +46,31 @@ pub fn evaluate(
     report_consistency(&rows);
     let mut sources: Vec<&str> = rows.iter().map(|row| row.source.as_str()).collect();
     sources.dedup();
+    // Per condition, a classifier per source that reads that list's pages as far as the
+    // condition knows them, as a job reads its own.
+    let classifiers: Vec<HashMap<&str, IntentClassifier>> = CONDITIONS
+        .iter()
+        .map(|&(_, results)| {
+            sources
+                .iter()
+                .map(|&of| {
+                    let niche = NichePages::from_pages(
+                        rows.iter()
+                            .filter(|r| r.source == of)
+                            .map(|r| &r.urls[..results.min(r.urls.len())]),
+                    );
+                    (of, classifier.clone().with_niche(niche))
+                })
+                .collect()
+        })
+        .collect();
     sources.push("all");
     let mut shown = 0;
     for source in sources {
         println!("{source}");
-        for (name, results) in CONDITIONS {
+        for (condition, (name, results)) in CONDITIONS.into_iter().enumerate() {
             let (mut tune, mut check) = (Tally::default(), Tally::default());
-            // The list's pages as far as this condition knows them: a job reads its own.
-            let niche = |of: &str| {
-                NichePages::from_pages(
-                    rows.iter()
-                        .filter(|r| r.source == of)
-                        .map(|r| &r.urls[..results.min(r.urls.len())]),
-                )
-            };
-            let classifiers: HashMap<&str, IntentClassifier> = rows
-                .iter()
-                .map(|r| r.source.as_str())
-                .map(|of| (of, classifier.clone().with_niche(niche(of))))
-                .collect();
+            let classifiers = &classifiers[condition];
             for row in rows
                 .iter()
                 .filter(|r| source == "all" || r.source == source)
