@@ -203,8 +203,8 @@ impl StemIds {
 /// michigan"), and is in a place phrase after "in", "near" or "at" ("in ann arbor") more
 /// often than it ends a keyword with no such phrase, or is in neither ("rapids" of "asphalt
 /// grand rapids mi"; but "pump" ends "sump pump" as often as it follows "water in", and "roof
-/// repair" ending a keyword keeps the "nj" of "roof repair nj"); or it ends the name of a
-/// large city.
+/// repair" ending a keyword keeps the "nj" of "roof repair nj"; a keyword that names a state
+/// counts against none of its words); or it ends the name of a large city.
 #[derive(Default)]
 struct Towns {
     words: HashSet<String>,
@@ -231,11 +231,14 @@ impl Towns {
                         }
                     }
                 }
-                None => {
+                // A keyword that names a state is about places ("chelsea mi to lansing"):
+                // its last word is no evidence against a town.
+                None if !words.iter().any(|w| is_state(w)) => {
                     if let Some(last) = words.last() {
                         *place_score.entry(last.as_str()).or_default() -= 1;
                     }
                 }
+                None => {}
             }
             for pair in words.windows(2) {
                 if is_state(&pair[1]) {

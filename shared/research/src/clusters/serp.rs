@@ -151,7 +151,9 @@ fn shared_urls(items: &[SerpClusterInput], members: &[usize]) -> Vec<String> {
             if key.is_empty() || !own.insert(key.clone()) {
                 continue;
             }
-            let entry = seen.entry(key).or_insert_with(|| (url.clone(), 0, 0));
+            let entry = seen
+                .entry(key)
+                .or_insert_with(|| (urls::without_tracking(url), 0, 0));
             entry.1 += 1;
             entry.2 += rank + 1;
         }

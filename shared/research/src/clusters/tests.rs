@@ -514,6 +514,10 @@ fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
         // A stop word before a state is no town.
         ("moving", 30.0),
         ("moving to michigan", 20.0),
+        // A route between places ends with a town, not against one.
+        ("lansing asphalt", 15.0),
+        ("asphalt lansing mi", 14.0),
+        ("chelsea mi to lansing", 13.0),
     ]);
     let clusters = cluster(&input, &ClusterConfig::default());
     assert!(!together(
@@ -537,7 +541,13 @@ fn a_state_after_anything_but_a_town_is_a_place_of_its_own() {
     ));
     assert!(!together(&clusters, &input, "sump pump", "sump pump nj"));
     assert!(!together(&clusters, &input, "moving", "moving to michigan"));
-    assert_eq!(clusters.len(), 9, "{:?}", named(&clusters, &input));
+    assert!(together(
+        &clusters,
+        &input,
+        "lansing asphalt",
+        "asphalt lansing mi"
+    ));
+    assert_eq!(clusters.len(), 11, "{:?}", named(&clusters, &input));
 }
 
 #[test]

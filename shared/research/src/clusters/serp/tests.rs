@@ -220,6 +220,11 @@ fn urls_are_compared_without_scheme_www_fragment_or_trailing_slash() {
         ("  example.com/a/b//  ", "example.com/a/b"),
         ("https://wwwx.example.com/", "wwwx.example.com"),
         ("#only", ""),
+        (
+            "https://shop.com/p/1?srsltid=AfmBOop&size=9&utm_source=x",
+            "shop.com/p/1?size=9",
+        ),
+        ("https://shop.com/p/1/?srsltid=AfmBOoq", "shop.com/p/1"),
     ] {
         assert_eq!(normalize_url(raw), expected, "{raw}");
     }
@@ -238,6 +243,31 @@ fn urls_are_compared_without_scheme_www_fragment_or_trailing_slash() {
         cluster_by_serp(&input, &SerpClusterConfig::default()).len(),
         1
     );
+}
+
+#[test]
+fn a_shop_page_is_one_url_whatever_tracking_google_adds() {
+    let serp = |tag: &str| {
+        Some(
+            ["a.com/yarn", "b.com/twister", "c.com/winder"]
+                .iter()
+                .map(|page| format!("https://{page}?srsltid={tag}&utm_source=serp"))
+                .collect(),
+        )
+    };
+    let input = [
+        SerpClusterInput {
+            serp_urls: serp("AfmBOop"),
+            ..item("yarn twister", 2.0, None)
+        },
+        SerpClusterInput {
+            serp_urls: serp("AfmBOoq"),
+            ..item("twister for yarn", 1.0, None)
+        },
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_eq!(clusters.len(), 1);
+    assert_eq!(clusters[0].shared_urls[0], "https://a.com/yarn");
 }
 
 #[test]

@@ -7,11 +7,51 @@ use super::{SerpClusterInput, SERP_DEPTH};
 
 /// The form in which two result URLs are compared: no scheme, no "www.", no fragment, no
 /// trailing slash on the path, host in lowercase (the path and query keep their case, which
-/// servers may distinguish). `https://www.Example.com/Shoes/#top` → `example.com/Shoes`.
+/// servers may distinguish), no click-tracking parameters ([`TRACKING_PARAMS`]).
+/// `https://www.Example.com/Shoes/?srsltid=AfmB#top` → `example.com/Shoes`.
 pub fn normalize_url(url: &str) -> String {
     let mut normal = String::with_capacity(url.len());
     normalize_into(url, &mut normal);
     normal
+}
+
+/// Query parameters that say where a click came from, not which page it opens: Google adds
+/// `srsltid` to shops' results with a new value in every results page, so without dropping
+/// it the same product page in two SERPs would be two URLs; X (Twitter) adds `ref_src` to
+/// profiles. Besides these, every `utm_*`.
+const TRACKING_PARAMS: [&str; 14] = [
+    "srsltid", "gclid", "gbraid", "wbraid", "dclid", "fbclid", "msclkid", "yclid", "mc_cid",
+    "mc_eid", "igshid", "_ga", "_gl", "ref_src",
+];
+
+fn is_tracking_param(param: &str) -> bool {
+    let name = param.split_once('=').map_or(param, |(name, _)| name);
+    name.starts_with("utm_") || TRACKING_PARAMS.contains(&name)
+}
+
+/// `url` without its click-tracking parameters, otherwise as given (for showing a result URL).
+pub fn without_tracking(url: &str) -> String {
+    let (before, fragment) = url.find('#').map_or((url, ""), |at| url.split_at(at));
+    let Some((base, query)) = before.split_once('?') else {
+        return url.to_string();
+    };
+    let mut clean = base.to_string();
+    push_query(query, &mut clean);
+    clean.push_str(fragment);
+    clean
+}
+
+/// The parameters of `query` (without its "?") that are not tracking, after a "?" when any.
+fn push_query(query: &str, out: &mut String) {
+    let mut first = true;
+    for param in query
+        .split('&')
+        .filter(|p| !p.is_empty() && !is_tracking_param(p))
+    {
+        out.push(if first { '?' } else { '&' });
+        out.push_str(param);
+        first = false;
+    }
 }
 
 /// [`normalize_url`] into a buffer, so interning many URLs allocates only for new ones.
@@ -41,7 +81,9 @@ fn normalize_into(url: &str, out: &mut String) {
     }
     let (path, query) = tail.split_at(tail.find('?').unwrap_or(tail.len()));
     out.push_str(path.trim_end_matches('/'));
-    out.push_str(query);
+    if let Some(query) = query.strip_prefix('?') {
+        push_query(query, out);
+    }
 }
 
 /// Every keyword's top URLs as sorted, deduplicated ids, in one flat array: interning a few
