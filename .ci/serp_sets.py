@@ -1,8 +1,9 @@
 """Extracts the held-out SERP sets of tests/fixtures/serp-sets/sources.tsv (see there).
 
-Usage: serp_sets.py <sources.tsv> <mirrors folder> <output folder>
+Usage: serp_sets.py <sources.tsv> <mirrors folder> <output folder> [prefix]
 Each set is read from <mirrors>/<owner>+<name>/repo (a bare git directory) at its commit and
-written as <output>/serp-<name>.tsv unless that file exists. Standard library only.
+written as <output>/<prefix>-<name>.tsv (prefix: serp) unless that file exists. Standard
+library only.
 """
 
 import collections
@@ -104,11 +105,38 @@ def markup_parsed_meta(git_dir, commit, path):
         yield keyword, links
 
 
+def keywordninja_json(location):
+    """Keyword Ninja's stored keywords (every `*.json` of the folder): each keyword's last
+    fetched organic results for one location (`IN`, or `GL` for the US)."""
+
+    def read(git_dir, commit, path):
+        listing = subprocess.run(
+            ["git", "--git-dir", git_dir, "ls-tree", "--name-only", f"{commit}:{path}"],
+            check=True,
+            capture_output=True,
+        ).stdout.decode()
+        for name in sorted(n for n in listing.splitlines() if n.endswith(".json")):
+            stored = json.loads(git_show(git_dir, commit, f"{path}/{name}"))
+            for entry in stored["keywords"]:
+                serp = (entry.get("serp") or {}).get(location)
+                if not serp:
+                    continue
+                organic = sorted(
+                    (r for r in serp.get("results", []) if r.get("type") == "organic"),
+                    key=lambda r: r["rank_group"],
+                )
+                yield entry["keyword"], [r["url"] for r in organic]
+
+    return read
+
+
 READERS = {
     "keyword-link-position": ranked_csv("keyword", "position", "link"),
     "sqlite-organic": sqlite_organic,
     "searchterms-rank-link": ranked_csv("searchTerms", "rank", "link"),
     "markup-parsed-meta": markup_parsed_meta,
+    "keywordninja-json-in": keywordninja_json("IN"),
+    "keywordninja-json-us": keywordninja_json("GL"),
 }
 
 
@@ -130,12 +158,13 @@ def write(target, results):
 
 def main():
     sources, mirrors, output = sys.argv[1:4]
+    prefix = sys.argv[4] if len(sys.argv) > 4 else "serp"
     os.makedirs(output, exist_ok=True)
     for line in open(sources, encoding="utf-8"):
         if line.startswith("#") or not line.strip():
             continue
         name, repo, commit, path, form = line.rstrip("\n").split("\t")[:5]
-        target = os.path.join(output, f"serp-{name}.tsv")
+        target = os.path.join(output, f"{prefix}-{name}.tsv")
         if os.path.exists(target):
             continue
         git_dir = os.path.join(mirrors, repo.replace("/", "+"), "repo")

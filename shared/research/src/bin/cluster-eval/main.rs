@@ -20,13 +20,16 @@
 //! - SERP clustering ([`cluster_by_serp`]) against the reference rule on the dev SERPs and on
 //!   synthetic SERPs, with both run times;
 //! - lexical clustering of a synthetic 27,665-keyword niche: clusters, largest cluster's
-//!   share, time.
+//!   share, time;
+//! - with a held-out folder: the held-out sets scored whole, and the dev SERP sets against a
+//!   second fetch of their keywords (`refetch.rs`).
 
 mod ari;
 mod consistency;
 mod held_out;
 mod pairs;
 mod reference;
+mod refetch;
 #[path = "../shared/split.rs"]
 mod split;
 mod synthetic;
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
             Ok(held) => {
                 held_out::report(&held);
                 consistency(&held);
+                refetch::report(&sets, Path::new(&folder));
             }
             Err(message) => {
                 eprintln!("cluster-eval: {message}");

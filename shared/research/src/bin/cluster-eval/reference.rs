@@ -4,15 +4,23 @@
 //! *Soft* clustering: keywords are taken by descending volume, ties in input order; the first
 //! keyword not yet in a group opens one and takes every ungrouped keyword whose top 10 URLs
 //! share at least `overlap` URLs with its own (each compared with the hub only, never with
-//! the other members). URLs compare as exact strings. A keyword that shares with no hub stays
-//! alone, whatever its words.
+//! the other members). URLs compare as [`normalize_url`] leaves them (the normalisation has
+//! tests of its own; this checks the grouping). A keyword that shares with no hub stays alone,
+//! whatever its words.
+
+use kr_research::clusters::normalize_url;
 
 /// Group labels per item, in input order.
 pub fn soft_serp_clusters(urls: &[Vec<String>], volumes: &[f64], overlap: usize) -> Vec<usize> {
-    let top: Vec<Vec<&str>> = urls
+    let top: Vec<Vec<String>> = urls
         .iter()
         .map(|list| {
-            let mut set: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
+            let mut set: Vec<String> = list
+                .iter()
+                .take(10)
+                .map(|url| normalize_url(url))
+                .filter(|url| !url.is_empty())
+                .collect();
             set.sort_unstable();
             set.dedup();
             set
@@ -35,6 +43,6 @@ pub fn soft_serp_clusters(urls: &[Vec<String>], volumes: &[f64], overlap: usize)
     label
 }
 
-fn shared(a: &[&str], b: &[&str]) -> usize {
+fn shared(a: &[String], b: &[String]) -> usize {
     a.iter().filter(|url| b.binary_search(url).is_ok()).count()
 }
