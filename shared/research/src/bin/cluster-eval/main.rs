@@ -59,6 +59,17 @@ struct DevSet {
     parents: Option<Vec<String>>,
 }
 
+impl DevSet {
+    /// Each keyword's position, by the keyword in lowercase.
+    fn positions(&self) -> HashMap<String, usize> {
+        self.keywords
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.to_lowercase(), i))
+            .collect()
+    }
+}
+
 fn main() -> ExitCode {
     let dev = env::args()
         .nth(1)
@@ -413,12 +424,7 @@ fn cross_location(sets: &[DevSet]) {
         return;
     };
     let (us_sets, in_sets) = (pairs::url_sets(us_urls), pairs::url_sets(in_urls));
-    let in_index: HashMap<String, usize> = india
-        .keywords
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (k.to_lowercase(), i))
-        .collect();
+    let in_index = india.positions();
     let shared: Vec<(usize, usize)> = us
         .keywords
         .iter()

@@ -3,7 +3,6 @@
 //! 10, of the SERP criterion and of our pairs' precision belongs to the day the SERPs were
 //! fetched rather than to the keywords.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::{halves, lexical_labels, pairs, ratio, serp_set, DevSet};
@@ -45,12 +44,7 @@ fn header() {
 }
 
 fn compare(set: &DevSet, first: &[Vec<String>], again: &DevSet) {
-    let index: HashMap<String, usize> = set
-        .keywords
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (k.to_lowercase(), i))
-        .collect();
+    let index = set.positions();
     let again_sets = pairs::url_sets(again.urls.as_deref().unwrap_or_default());
     // The second fetch by dev index; empty where there is none or it is the same list.
     let mut second = vec![Vec::new(); first.len()];
