@@ -8,12 +8,14 @@
 //!   them.
 //! - `service`: the use cases on those ports, shared by the functions and the operator CLI.
 //! - `address`: which IP addresses are public: the SSRF rule of the crawler and of webhooks.
+//! - `result_url`: search results' URLs without click trackers, as every part keeps them.
 
 pub mod address;
 pub mod config;
 pub mod dataset;
 pub mod domain;
 pub mod locales;
+pub mod result_url;
 pub mod service;
 pub mod store;
 pub mod time;

@@ -2,6 +2,7 @@
 //! features on the page and the People Also Ask questions.
 
 use kr_core::dataset::SerpFeature;
+use kr_core::result_url::without_tracking;
 
 use crate::model::SerpResult;
 
@@ -12,7 +13,7 @@ const MAX_QUESTION_CHARS: usize = 300;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SerpReading {
-    /// The top `depth` organic results, in rank order.
+    /// The top `depth` organic results, in rank order, without click trackers.
     pub organic_urls: Vec<String>,
     /// In [`SerpFeature::ALL`] order, each once.
     pub features: Vec<SerpFeature>,
@@ -47,7 +48,7 @@ pub fn read_serp(serp: SerpResult, depth: usize) -> SerpReading {
             }
             if let (Some(position), Some(url)) = (item.rank_group.or(item.rank_absolute), item.url)
             {
-                organic.push((position, url));
+                organic.push((position, without_tracking(&url)));
             }
             continue;
         }
@@ -98,7 +99,7 @@ mod tests {
                     {"type": "people_also_ask_element"},
                     "not an element"
                 ]},
-                {"type": "organic", "rank_group": 2, "url": "https://b.com/", "links": null},
+                {"type": "organic", "rank_group": 2, "url": "https://b.com/?srsltid=AfmBOop", "links": null},
                 {"type": "organic", "rank_group": 1, "url": "https://a.com/",
                  "links": [{"type": "link_element", "title": "Shop", "url": "https://a.com/shop"}]},
                 {"type": "video", "items": [{"type": "video_element", "title": "How to"}]},

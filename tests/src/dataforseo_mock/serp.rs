@@ -44,6 +44,30 @@ fn title(url: &str) -> String {
 }
 
 /// A paid or organic result; its `rank_absolute` is set once the page is laid out.
+/// Shops among the fixture's results: Google adds `srsltid` to their results, a new value on
+/// every results page, which the service must not take for another page.
+const SHOPS: [&str; 4] = [
+    "www.target.com",
+    "www.bodum.com",
+    "aeropress.com",
+    "www.bialetti.com",
+];
+
+/// `url` as Google links it on `keyword`'s results page.
+fn as_linked(keyword: &str, url: &str) -> String {
+    if !SHOPS.contains(&host(url).as_str()) {
+        return url.to_string();
+    }
+    // FNV-1a of the page and the query: the same on every run, other for every results page.
+    let token = format!("{keyword} {url}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let joiner = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{joiner}srsltid=AfmBO{token:x}")
+}
+
 fn item(kind: &str, rank_group: usize, url: &str) -> Value {
     let domain = host(url);
     json!({
@@ -166,7 +190,7 @@ pub(crate) fn serp_organic(data: &MockData, task: &Value) -> Answer {
         }
     }
     for (i, url) in organic.iter().enumerate() {
-        let mut result = item("organic", i + 1, url);
+        let mut result = item("organic", i + 1, &as_linked(keyword, url));
         if i == 0 && shows("sitelinks") {
             let site = host(url);
             result["links"] = json!([

@@ -178,6 +178,18 @@ async fn a_job_gets_measured_metrics_rankings_intents_serp_clusters_and_its_cost
         }
     }
     assert!(together >= 10, "{together} overlapping pairs");
+    // Shops' results carry Google's click tracker, a new value per results page: the same shop
+    // page is still one URL, and no tracker is kept.
+    let shared: Vec<&String> = result
+        .clusters
+        .iter()
+        .flat_map(|c| &c.shared_urls)
+        .collect();
+    assert!(
+        shared.iter().any(|u| u.contains("target.com/")),
+        "{shared:?}"
+    );
+    assert!(!shared.iter().any(|u| u.contains("srsltid")), "{shared:?}");
     for a in &fetched {
         let in_serp_cluster = fetched
             .iter()

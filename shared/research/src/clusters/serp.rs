@@ -153,7 +153,7 @@ fn shared_urls(items: &[SerpClusterInput], members: &[usize]) -> Vec<String> {
             }
             let entry = seen
                 .entry(key)
-                .or_insert_with(|| (urls::without_tracking(url), 0, 0));
+                .or_insert_with(|| (kr_core::result_url::without_tracking(url), 0, 0));
             entry.1 += 1;
             entry.2 += rank + 1;
         }

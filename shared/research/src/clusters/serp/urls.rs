@@ -3,55 +3,18 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use kr_core::result_url::push_query;
+
 use super::{SerpClusterInput, SERP_DEPTH};
 
 /// The form in which two result URLs are compared: no scheme, no "www.", no fragment, no
 /// trailing slash on the path, host in lowercase (the path and query keep their case, which
-/// servers may distinguish), no click-tracking parameters ([`TRACKING_PARAMS`]).
+/// servers may distinguish), no click-tracking parameters ([`kr_core::result_url`]).
 /// `https://www.Example.com/Shoes/?srsltid=AfmB#top` → `example.com/Shoes`.
 pub fn normalize_url(url: &str) -> String {
     let mut normal = String::with_capacity(url.len());
     normalize_into(url, &mut normal);
     normal
-}
-
-/// Query parameters that say where a click came from, not which page it opens: Google adds
-/// `srsltid` to shops' results with a new value in every results page, so without dropping
-/// it the same product page in two SERPs would be two URLs; X (Twitter) adds `ref_src` to
-/// profiles. Besides these, every `utm_*`.
-const TRACKING_PARAMS: [&str; 14] = [
-    "srsltid", "gclid", "gbraid", "wbraid", "dclid", "fbclid", "msclkid", "yclid", "mc_cid",
-    "mc_eid", "igshid", "_ga", "_gl", "ref_src",
-];
-
-fn is_tracking_param(param: &str) -> bool {
-    let name = param.split_once('=').map_or(param, |(name, _)| name);
-    name.starts_with("utm_") || TRACKING_PARAMS.contains(&name)
-}
-
-/// `url` without its click-tracking parameters, otherwise as given (for showing a result URL).
-pub fn without_tracking(url: &str) -> String {
-    let (before, fragment) = url.find('#').map_or((url, ""), |at| url.split_at(at));
-    let Some((base, query)) = before.split_once('?') else {
-        return url.to_string();
-    };
-    let mut clean = base.to_string();
-    push_query(query, &mut clean);
-    clean.push_str(fragment);
-    clean
-}
-
-/// The parameters of `query` (without its "?") that are not tracking, after a "?" when any.
-fn push_query(query: &str, out: &mut String) {
-    let mut first = true;
-    for param in query
-        .split('&')
-        .filter(|p| !p.is_empty() && !is_tracking_param(p))
-    {
-        out.push(if first { '?' } else { '&' });
-        out.push_str(param);
-        first = false;
-    }
 }
 
 /// [`normalize_url`] into a buffer, so interning many URLs allocates only for new ones.
