@@ -11,7 +11,7 @@ const TRACKING_PARAMS: [&str; 14] = [
 ];
 
 /// Whether a query parameter (`name=value` or `name`) is a click tracker.
-pub fn is_tracking_param(param: &str) -> bool {
+fn is_tracking_param(param: &str) -> bool {
     let name = param.split_once('=').map_or(param, |(name, _)| name);
     name.starts_with("utm_") || TRACKING_PARAMS.contains(&name)
 }

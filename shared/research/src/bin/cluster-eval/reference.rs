@@ -4,28 +4,15 @@
 //! *Soft* clustering: keywords are taken by descending volume, ties in input order; the first
 //! keyword not yet in a group opens one and takes every ungrouped keyword whose top 10 URLs
 //! share at least `overlap` URLs with its own (each compared with the hub only, never with
-//! the other members). URLs compare as [`normalize_url`] leaves them (the normalisation has
-//! tests of its own; this checks the grouping). A keyword that shares with no hub stays alone,
-//! whatever its words.
+//! the other members). URLs compare as the pairwise criterion compares them
+//! ([`url_sets`]: normalised top 10; the normalisation has tests of its own, this checks the
+//! grouping). A keyword that shares with no hub stays alone, whatever its words.
 
-use kr_research::clusters::normalize_url;
+use super::pairs::url_sets;
 
 /// Group labels per item, in input order.
 pub fn soft_serp_clusters(urls: &[Vec<String>], volumes: &[f64], overlap: usize) -> Vec<usize> {
-    let top: Vec<Vec<String>> = urls
-        .iter()
-        .map(|list| {
-            let mut set: Vec<String> = list
-                .iter()
-                .take(10)
-                .map(|url| normalize_url(url))
-                .filter(|url| !url.is_empty())
-                .collect();
-            set.sort_unstable();
-            set.dedup();
-            set
-        })
-        .collect();
+    let top = url_sets(urls);
     let mut order: Vec<usize> = (0..urls.len()).collect();
     order.sort_by(|&a, &b| volumes[b].total_cmp(&volumes[a])); // stable: ties keep input order
     let mut label = vec![usize::MAX; urls.len()];
