@@ -45,7 +45,9 @@
 //! length (27,665 keywords in about 0.3 s, `.ci/bench clusters`).
 //!
 //! With search results at hand, [`cluster_by_serp`] groups keywords whose top results overlap
-//! first and leaves the keywords without a SERP to this lexical clustering (see [`serp`]).
+//! first, puts a keyword without a SERP that is a close variant of a SERP-clustered keyword (the
+//! same core or spelling) in that keyword's cluster, and leaves the other keywords without a
+//! SERP to this lexical clustering (see [`serp`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -92,9 +94,9 @@ pub struct Cluster {
     /// Indexes into the input, hub first, then by descending value.
     pub members: Vec<usize>,
     pub method: ClusterMethod,
-    /// SERP clusters: the result URLs that at least half of the members, and two or more,
-    /// have in their top 10 (all of a lone keyword's), by how many members have them, then by
-    /// mean position; at most 10.
+    /// SERP clusters: the result URLs that at least half of the members with a SERP, and two
+    /// or more, have in their top 10 (all of a lone keyword's), by how many members have them,
+    /// then by mean position; at most 10.
     pub shared_urls: Vec<String>,
 }
 
@@ -112,6 +114,15 @@ pub(crate) fn cluster_with_ids(
 ) -> Vec<Cluster> {
     let keywords: Vec<&str> = items.iter().map(|i| i.keyword.as_str()).collect();
     let profiles = Profiles::build(&keywords, &config.language);
+    cluster_profiled(items, &profiles, ids)
+}
+
+/// [`cluster_with_ids`] with each item's profile already built.
+fn cluster_profiled(
+    items: &[ClusterInput],
+    profiles: &Profiles,
+    ids: &mut IdRegistry,
+) -> Vec<Cluster> {
     // Hubs first by value, then by centrality (the plainest form: fewest content words),
     // then by keyword and index so the result does not depend on the input order.
     let mut order: Vec<usize> = (0..items.len()).collect();
@@ -126,7 +137,7 @@ pub(crate) fn cluster_with_ids(
     for (position, &item) in order.iter().enumerate() {
         rank[item] = position;
     }
-    let mut groups = hub_groups(&profiles, &order);
+    let mut groups = hub_groups(profiles, &order);
     for members in &mut groups {
         members.sort_by_key(|&m| rank[m]);
     }

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kr_core::dataset::{ResultsDataset, SerpFeature};
+use kr_core::dataset::{ClusterMethod, ResultsDataset, SerpFeature};
 use kr_core::domain::JobStatus;
 use kr_core::domain::{Job, ProviderUsage};
 use kr_core::store::UserStore;
@@ -472,4 +472,66 @@ async fn markets_labs_does_not_cover_are_measured_with_google_ads() {
     // The first Google Ads request met a 40202 and was retried.
     assert!(stats.requests_to(paths::ADS_SEARCH_VOLUME) >= 2);
     assert_usage_matches(&usage(&done), &stats);
+}
+
+/// A keyword's words without order or a plural "s": "sump pumps" and "pump sump" read alike.
+fn reordered_or_plural(keyword: &str) -> Vec<String> {
+    let mut words: Vec<String> = keyword
+        .split_whitespace()
+        .map(|w| w.strip_suffix('s').unwrap_or(w).to_string())
+        .collect();
+    words.sort();
+    words
+}
+
+#[tokio::test]
+async fn past_the_serp_budget_close_variants_join_the_serp_cluster_of_their_twin() {
+    let mock = mock(MockConfig::default().without_faults()).await;
+    let rig = rig_for(&mock, &[("KR_DATAFORSEO_SERP_BUDGET", "60")]).await;
+    let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
+    rig.complete(job.id).await;
+    let result = rig.dataset(job.id).await;
+    let with_serp = result
+        .keywords
+        .iter()
+        .filter(|k| k.serp_features.is_some())
+        .count();
+    assert!(
+        with_serp <= 60 && result.keywords.len() > 2 * with_serp,
+        "{with_serp} of {} keywords with a SERP",
+        result.keywords.len()
+    );
+    let method: HashMap<&str, Option<ClusterMethod>> = result
+        .clusters
+        .iter()
+        .map(|c| (c.id.as_str(), c.method))
+        .collect();
+    // Per word set, the SERP cluster of the keywords with a SERP that have it.
+    let mut serp_cluster_of: HashMap<Vec<String>, &str> = HashMap::new();
+    for k in result.keywords.iter().filter(|k| k.serp_features.is_some()) {
+        if method[k.cluster_id.as_str()] == Some(ClusterMethod::Serp) {
+            serp_cluster_of
+                .entry(reordered_or_plural(&k.keyword))
+                .or_insert(k.cluster_id.as_str());
+        }
+    }
+    let mut joined = 0;
+    for k in result.keywords.iter().filter(|k| k.serp_features.is_none()) {
+        let Some(&twin_cluster) = serp_cluster_of.get(&reordered_or_plural(&k.keyword)) else {
+            continue;
+        };
+        assert_eq!(
+            method[k.cluster_id.as_str()],
+            Some(ClusterMethod::Serp),
+            "{} (no SERP) is a variant of a SERP-clustered keyword of {twin_cluster}, \
+             yet in {}",
+            k.keyword,
+            k.cluster_id
+        );
+        joined += 1;
+    }
+    assert!(
+        joined > 0,
+        "no keyword past the budget has a twin with a SERP"
+    );
 }

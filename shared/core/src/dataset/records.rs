@@ -239,8 +239,8 @@ pub struct ClusterRecord {
     /// How its keywords were grouped; `null` in results computed before it was recorded.
     #[serde(default)]
     pub method: Option<ClusterMethod>,
-    /// SERP clusters: the result URLs its keywords have in common, best first (see the API
-    /// reference); empty for lexical clusters.
+    /// SERP clusters: the result URLs its keywords with results have in common, best first
+    /// (see the API reference); empty for lexical clusters.
     #[serde(default)]
     pub shared_urls: Vec<String>,
     /// `null` in results computed before topics.

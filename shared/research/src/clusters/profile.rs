@@ -170,6 +170,16 @@ impl Profiles {
             lengths,
         }
     }
+
+    /// The profiles of `items`, in that order: built once over a whole list (its towns and stem
+    /// ids), used for a part of it.
+    pub(super) fn select(&self, items: &[usize]) -> Profiles {
+        Profiles {
+            cores: items.iter().map(|&i| self.cores[i].clone()).collect(),
+            spellings: items.iter().map(|&i| self.spellings[i].clone()).collect(),
+            lengths: items.iter().map(|&i| self.lengths[i]).collect(),
+        }
+    }
 }
 
 /// Stems as small integers. Keywords of one niche repeat a few hundred words, so each word is

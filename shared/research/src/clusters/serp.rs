@@ -25,9 +25,16 @@
 //!   leaves it alone too);
 //! - the highest-volume keyword names the cluster, being the query that page should target.
 //!
-//! Keywords without a SERP, or with fewer than `overlap` URLs (which no hub could reach), go to
-//! the lexical clustering, with their `lexical_value` as its hub rank. Ids come from one
-//! registry for both, so they stay unique.
+//! Keywords without a SERP, or with fewer than `overlap` URLs (which no hub could reach): one
+//! that is a close variant of a keyword in a SERP cluster by the lexical rule (the same core or
+//! the same spelling without spaces: "sump pumps", "pumps sump" beside "sump pump") joins that
+//! cluster, the first in hub order when several hold one; the same query in other words has the
+//! same results, and a job past its SERP budget would otherwise show one query as two clusters,
+//! two pages to write. The others go to the lexical clustering, with their `lexical_value` as its
+//! hub rank. Profiles (towns, stems) are built once over every keyword. Ids come from one
+//! registry for both, so they stay unique. `.ci/bench clusters` ("Past the SERP budget") hides
+//! one half's SERPs: the hidden keywords' pairs agree with their SERPs about as often as the SERP
+//! clusters' own pairs do.
 //!
 //! # Cost
 //!
@@ -48,15 +55,18 @@
 
 mod groups;
 mod urls;
+mod variants;
 
 use serde::{Deserialize, Serialize};
 
+use super::profile::Profiles;
 use super::{
-    cluster_with_ids, display_name, Cluster, ClusterConfig, ClusterInput, ClusterMethod, IdRegistry,
+    cluster_profiled, display_name, Cluster, ClusterConfig, ClusterInput, ClusterMethod, IdRegistry,
 };
 use groups::serp_groups;
 pub use urls::normalize_url;
 use urls::UrlSets;
+use variants::serp_group_of_variants;
 
 pub const DEFAULT_SERP_OVERLAP: usize = 3;
 /// Results per SERP that count: the top 10.
@@ -97,39 +107,77 @@ impl Default for SerpClusterConfig {
 pub fn cluster_by_serp(items: &[SerpClusterInput], config: &SerpClusterConfig) -> Vec<Cluster> {
     let overlap = config.overlap.clamp(1, SERP_DEPTH);
     let sets = UrlSets::build(items);
-    let mut ids = IdRegistry::default();
+    let groups = serp_groups(items, &sets, overlap);
     let mut grouped = vec![false; items.len()];
-    let mut clusters = Vec::new();
-    for members in serp_groups(items, &sets, overlap) {
-        for &member in &members {
-            grouped[member] = true;
-        }
-        let name = display_name(members.iter().map(|&m| items[m].keyword.as_str()));
-        clusters.push(Cluster {
-            id: ids.issue(&name),
-            primary_keyword: items[members[0]].keyword.clone(),
-            name,
-            shared_urls: shared_urls(items, &members),
-            members,
-            method: ClusterMethod::Serp,
-        });
+    for &member in groups.iter().flatten() {
+        grouped[member] = true;
+    }
+    let rest: Vec<usize> = (0..items.len()).filter(|&i| !grouped[i]).collect();
+    let mut ids = IdRegistry::default();
+    let mut clusters: Vec<Cluster> = groups
+        .iter()
+        .map(|members| {
+            let name = display_name(members.iter().map(|&m| items[m].keyword.as_str()));
+            Cluster {
+                id: ids.issue(&name),
+                primary_keyword: items[members[0]].keyword.clone(),
+                name,
+                shared_urls: shared_urls(items, members),
+                members: members.clone(),
+                method: ClusterMethod::Serp,
+            }
+        })
+        .collect();
+    if rest.is_empty() {
+        return clusters;
     }
 
-    let rest: Vec<usize> = (0..items.len()).filter(|&i| !grouped[i]).collect();
-    let lexical: Vec<ClusterInput> = rest
+    // One profile per keyword, SERP or not: the towns and spellings the words show are the
+    // whole list's.
+    let keywords: Vec<&str> = items.iter().map(|i| i.keyword.as_str()).collect();
+    let profiles = Profiles::build(&keywords, &config.lexical.language);
+    let mut left = Vec::with_capacity(rest.len());
+    for (&item, group) in rest
+        .iter()
+        .zip(serp_group_of_variants(&profiles, &groups, &rest))
+    {
+        match group {
+            Some(group) => clusters[group].members.push(item),
+            None => left.push(item),
+        }
+    }
+    // Members after the hub in hub order, as the SERP groups list them.
+    for cluster in &mut clusters[..groups.len()] {
+        cluster.members[1..].sort_by(|&a, &b| hub_order(items, a, b));
+    }
+
+    let lexical: Vec<ClusterInput> = left
         .iter()
         .map(|&i| ClusterInput {
             keyword: items[i].keyword.clone(),
             value: items[i].lexical_value,
         })
         .collect();
-    for mut found in cluster_with_ids(&lexical, &config.lexical, &mut ids) {
+    for mut found in cluster_profiled(&lexical, &profiles.select(&left), &mut ids) {
         for member in &mut found.members {
-            *member = rest[*member];
+            *member = left[*member];
         }
         clusters.push(found);
     }
     clusters
+}
+
+/// The order hubs are taken in: descending volume (unknown is 0), ties in input order.
+fn hub_order(items: &[SerpClusterInput], a: usize, b: usize) -> std::cmp::Ordering {
+    let volume = |i: usize| {
+        let v = items[i].volume;
+        if v.is_nan() {
+            0.0
+        } else {
+            v
+        }
+    };
+    volume(b).total_cmp(&volume(a)).then(a.cmp(&b))
 }
 
 /// The URLs in the top [`SERP_DEPTH`] of at least half of `members` and at least two of them

@@ -19,12 +19,16 @@
 //!   how many SERP-confirmed pairs the US and India SERPs of the same keywords share;
 //! - SERP clustering ([`cluster_by_serp`]) against the reference rule on the dev SERPs and on
 //!   synthetic SERPs, with both run times;
+//! - past the SERP budget (`budget.rs`): one half's SERPs hidden, its keywords' pairs scored
+//!   against them, by words alone and with close variants joining SERP clusters (dev sets, and
+//!   held-out sets when given);
 //! - lexical clustering of a synthetic 27,665-keyword niche: clusters, largest cluster's
 //!   share, time;
 //! - with a held-out folder: the held-out sets scored whole, and the dev SERP sets against a
 //!   second fetch of their keywords (`refetch.rs`).
 
 mod ari;
+mod budget;
 mod consistency;
 mod held_out;
 mod pairs;
@@ -85,12 +89,14 @@ fn main() -> ExitCode {
     lexical_pairs(&sets);
     consistency(&sets);
     serp_agreement(&sets);
+    budget::report(&sets, "dev");
     lexical_at_scale();
     if let Some(folder) = env::args().nth(2) {
         match held_out::load(Path::new(&folder)) {
             Ok(held) => {
                 held_out::report(&held);
                 consistency(&held);
+                budget::report(&held, "held-out");
                 refetch::report(&sets, Path::new(&folder));
             }
             Err(message) => {

@@ -1,7 +1,7 @@
 //! The greedy hub-and-spoke pass over an inverted index of SERP prefixes (see [`super`]).
 
 use super::urls::UrlSets;
-use super::SerpClusterInput;
+use super::{hub_order, SerpClusterInput};
 use crate::clusters::intersection_size;
 
 const UNSEEN: u32 = u32::MAX;
@@ -13,19 +13,11 @@ pub(super) fn serp_groups(
     sets: &UrlSets,
     overlap: usize,
 ) -> Vec<Vec<usize>> {
-    let volume = |i: usize| {
-        let v = items[i].volume;
-        if v.is_nan() {
-            0.0
-        } else {
-            v
-        }
-    };
     let mut order: Vec<usize> = (0..items.len())
         .filter(|&i| sets.get(i).len() >= overlap)
         .collect();
     // Ties in input order, as the reference rule takes them (a stable sort by volume).
-    order.sort_by(|&a, &b| volume(b).total_cmp(&volume(a)).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| hub_order(items, a, b));
     let mut rank = vec![u32::MAX; items.len()];
     for (position, &item) in order.iter().enumerate() {
         rank[item] = position as u32;

@@ -146,9 +146,9 @@ fn serp_singletons_stay_alone_and_keywords_without_a_serp_fall_back_to_words() {
         item("trail running shoes", 200.0, Some(&[1, 2, 3, 6, 7])),
         // A SERP of its own, no URL in common: alone, although its words match others.
         item("yoga mats", 150.0, Some(&[40, 41, 42, 43, 44])),
-        item("yoga mat", 20.0, None),
+        item("camping stoves", 20.0, None),
         // Too short a SERP to reach the overlap: grouped by its words.
-        item("best yoga mat", 90.0, Some(&[40, 41])),
+        item("best camping stove", 90.0, Some(&[50, 51])),
         item("tent", 10.0, Some(&[])),
     ];
     let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
@@ -162,12 +162,83 @@ fn serp_singletons_stay_alone_and_keywords_without_a_serp_fall_back_to_words() {
             ),
             ("yoga mats".to_string(), vec!["yoga mats".to_string()]),
             (
-                "best yoga mat".to_string(),
-                vec!["best yoga mat".to_string(), "yoga mat".to_string()]
+                "best camping stove".to_string(),
+                vec![
+                    "best camping stove".to_string(),
+                    "camping stoves".to_string()
+                ]
             ),
             ("tent".to_string(), vec!["tent".to_string()]),
         ]
     );
+    let methods: Vec<ClusterMethod> = clusters.iter().map(|c| c.method).collect();
+    use ClusterMethod::{Lexical, Serp};
+    assert_eq!(methods, vec![Serp, Serp, Lexical, Lexical]);
+}
+
+#[test]
+fn close_variants_without_a_serp_join_the_serp_cluster_of_their_variant() {
+    let input = vec![
+        item("trail shoes", 300.0, Some(&[1, 2, 3, 4, 5])),
+        item("trail running shoes", 200.0, Some(&[1, 2, 3, 6, 7])),
+        // Past the budget: word order, plural, a spelling without spaces. They join the
+        // cluster of the keyword they are variants of, after the hub by volume.
+        item("shoes trail", 250.0, None),
+        item("trail running shoe", 20.0, None),
+        item("trailshoes", 10.0, None),
+        // One more word is another query, even beside a SERP cluster.
+        item("trail shoes for women", 100.0, None),
+        // A SERP singleton takes its variants too, those with too short a SERP included.
+        item("yoga mats", 150.0, Some(&[40, 41, 42, 43, 44])),
+        item("yoga mat", 20.0, None),
+        item("best yoga mat", 90.0, Some(&[40, 41])),
+        // SERPs that differ keep variants apart; a variant without one joins the higher volume.
+        item("pizza oven", 500.0, Some(&[60, 61, 62, 63])),
+        item("pizza ovens", 80.0, Some(&[70, 71, 72, 73])),
+        item("oven for pizza", 5.0, None),
+    ];
+    let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
+    assert_partition(&clusters, input.len());
+    let strings = |list: &[&str]| list.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        named(&clusters, &input),
+        vec![
+            (
+                "pizza oven".to_string(),
+                strings(&["pizza oven", "oven for pizza"])
+            ),
+            (
+                "trail shoes".to_string(),
+                strings(&[
+                    "trail shoes",
+                    "shoes trail",
+                    "trail running shoes",
+                    "trail running shoe",
+                    "trailshoes"
+                ])
+            ),
+            (
+                "yoga mats".to_string(),
+                strings(&["yoga mats", "best yoga mat", "yoga mat"])
+            ),
+            ("pizza ovens".to_string(), strings(&["pizza ovens"])),
+            (
+                "trail shoes for women".to_string(),
+                strings(&["trail shoes for women"])
+            ),
+        ]
+    );
+    assert!(clusters[..4]
+        .iter()
+        .all(|c| c.method == ClusterMethod::Serp));
+    // Shared URLs are those of the members with a SERP: both trail keywords have 1, 2 and 3,
+    // whatever the three variants without results.
+    let urls = |list: &[u32]| {
+        list.iter()
+            .map(|n| format!("https://site{}.example/page-{n}", n % 7))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(clusters[1].shared_urls, urls(&[1, 2, 3]));
 }
 
 #[test]
@@ -196,17 +267,25 @@ fn names_never_start_with_punctuation() {
 
 #[test]
 fn ids_are_unique_across_serp_and_lexical_clusters() {
+    let long = "electric bicycle with removable battery and pedal assist";
     let input = [
         item("e-bike", 50.0, Some(&[1, 2, 3])),
         item("electric bicycle", 40.0, Some(&[1, 2, 3])),
-        item("e bike", 30.0, None),
         item("e-bike!", 20.0, Some(&[7, 8, 9])),
         item("e bike", 10.0, Some(&[7, 8, 9])),
+        item(&format!("{long} for commuting"), 5.0, Some(&[11, 12, 13])),
+        // No variant of a SERP keyword, but a slug of the same first 48 characters.
+        item(&format!("{long} for kids"), 1.0, None),
     ];
     let clusters = cluster_by_serp(&input, &SerpClusterConfig::default());
     assert_partition(&clusters, input.len());
     let ids: Vec<&str> = clusters.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, vec!["c-e-bike", "c-e-bike-2", "c-e-bike-3"]);
+    let slug = "c-electric-bicycle-with-removable-battery-and-peda";
+    assert_eq!(
+        ids,
+        vec!["c-e-bike", "c-e-bike-2", slug, &format!("{slug}-2")]
+    );
+    assert_eq!(clusters[3].method, ClusterMethod::Lexical);
 }
 
 #[test]
