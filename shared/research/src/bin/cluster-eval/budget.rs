@@ -5,8 +5,9 @@
 //! that half, beside the lexical clustering of that half on its own (what the half got before
 //! close variants joined SERP clusters).
 
-use kr_research::clusters::SerpClusterInput;
-use kr_research::clusters::{cluster, cluster_by_serp, ClusterConfig, SerpClusterConfig};
+use kr_research::clusters::{
+    cluster, cluster_by_serp, ClusterConfig, SerpClusterConfig, SerpClusterInput,
+};
 
 use super::{halves, inputs, labels, pairs, ratio, DevSet};
 
