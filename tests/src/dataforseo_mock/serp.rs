@@ -43,7 +43,6 @@ fn title(url: &str) -> String {
     }
 }
 
-/// A paid or organic result; its `rank_absolute` is set once the page is laid out.
 /// Shops among the fixture's results: Google adds `srsltid` to their results, a new value on
 /// every results page, which the service must not take for another page.
 const SHOPS: [&str; 4] = [
@@ -68,6 +67,7 @@ fn as_linked(keyword: &str, url: &str) -> String {
     format!("{url}{joiner}srsltid=AfmBO{token:x}")
 }
 
+/// A paid or organic result; its `rank_absolute` is set once the page is laid out.
 fn item(kind: &str, rank_group: usize, url: &str) -> Value {
     let domain = host(url);
     json!({

@@ -156,7 +156,7 @@ fn tally(ours: &[usize], hidden: &[usize], url_sets: &[Vec<String>]) -> Tally {
             .iter()
             .filter(|&&(a, b)| pairs::serp_agrees(url_sets, a, b))
             .count(),
-        grouped: (pairs::grouped_share(ours, hidden) * hidden.len() as f64).round() as usize,
+        grouped: pairs::grouped_count(ours, hidden),
         keywords: hidden.len(),
         serp_pairs: 0,
         serp_confirmed: 0,

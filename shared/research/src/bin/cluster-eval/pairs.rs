@@ -32,14 +32,19 @@ pub fn count_together(labels: &[usize], part: &[usize]) -> usize {
     sizes.values().map(|&n| n * (n - 1) / 2).sum()
 }
 
-/// Share of `part` whose group in `labels` (made on the whole set) has two members or more.
-pub fn grouped_share(labels: &[usize], part: &[usize]) -> f64 {
+/// How many of `part` are in a group of `labels` (made on the whole set) with two members or
+/// more.
+pub fn grouped_count(labels: &[usize], part: &[usize]) -> usize {
     let mut sizes: HashMap<usize, usize> = HashMap::new();
     for &label in labels {
         *sizes.entry(label).or_default() += 1;
     }
-    let grouped = part.iter().filter(|&&i| sizes[&labels[i]] >= 2).count();
-    grouped as f64 / part.len().max(1) as f64
+    part.iter().filter(|&&i| sizes[&labels[i]] >= 2).count()
+}
+
+/// [`grouped_count`] as a share of `part`.
+pub fn grouped_share(labels: &[usize], part: &[usize]) -> f64 {
+    grouped_count(labels, part) as f64 / part.len().max(1) as f64
 }
 
 /// Each keyword's top-10 URLs, normalised as the SERP clustering compares them, sorted.

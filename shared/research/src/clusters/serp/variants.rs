@@ -29,11 +29,11 @@ pub(super) fn serp_group_of_variants(
             }
         }
     }
+    // Empty cores and spellings are no keys above, so they find nothing here.
     rest.iter()
         .map(|&item| {
-            let core = profiles.cores[item].as_slice();
-            let by_core = (!core.is_empty()).then(|| by_core.get(core)).flatten();
             by_core
+                .get(profiles.cores[item].as_slice())
                 .or_else(|| by_spelling.get(profiles.spellings[item].as_str()))
                 .copied()
         })
