@@ -143,6 +143,22 @@ pub fn serp_agreeing_pairs(sets: &[Vec<String>], part: &[usize]) -> (usize, usiz
     (agree, all)
 }
 
+/// The 95 % Wilson score interval of a precision of `confirmed` in `pairs`, or `None` without
+/// pairs. It takes the pairs as independent draws; pairs of one cluster are not, so the true
+/// interval is wider still: this is how little a small set can tell, at the least.
+pub fn wilson_interval(confirmed: usize, pairs: usize) -> Option<(f64, f64)> {
+    const Z: f64 = 1.959_964;
+    if pairs == 0 {
+        return None;
+    }
+    let n = pairs as f64;
+    let p = confirmed as f64 / n;
+    let shrink = 1.0 + Z * Z / n;
+    let centre = (p + Z * Z / (2.0 * n)) / shrink;
+    let spread = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt() / shrink;
+    Some(((centre - spread).max(0.0), (centre + spread).min(1.0)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +200,14 @@ mod tests {
         assert!(!serp_agrees(&sets, 0, 2));
         let score = against_serps(&[0, 0, 0], &sets, &[0, 1, 2]);
         assert_eq!((score.pairs, score.confirmed), (3, 1));
+    }
+
+    #[test]
+    fn wilson_interval_of_small_and_empty_samples() {
+        let (low, high) = wilson_interval(24, 33).unwrap();
+        assert!((low - 0.558).abs() < 0.001 && (high - 0.849).abs() < 0.001);
+        let (low, high) = wilson_interval(10, 10).unwrap();
+        assert!(low > 0.7 && (high - 1.0).abs() < 1e-9);
+        assert_eq!(wilson_interval(0, 0), None);
     }
 }
