@@ -59,6 +59,7 @@ pub struct ApiKeyList {
         (status = 201, description = "Created", body = CreatedApiKey),
         (status = 400, description = "Invalid name", body = kr_http::error::ErrorBody),
         (status = 401, description = "No valid session or API key", body = kr_http::error::ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = kr_http::error::ErrorBody),
         (status = 403, description = "The plan does not include API keys, or the account holds 50 keys already", body = kr_http::error::ErrorBody),
     )
 )]

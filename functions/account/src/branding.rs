@@ -117,6 +117,7 @@ pub async fn show(
         (status = 400, description = "`name` missing, empty, too long or not a string", body = ErrorBody),
         (status = 401, description = "No valid session or API key", body = ErrorBody),
         (status = 403, description = "A cross-origin cookie request", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = ErrorBody),
     )
 )]
 pub async fn rename(

@@ -82,6 +82,7 @@ fn parse_webhook_id(raw: &str) -> Result<WebhookId, ApiError> {
         (status = 201, description = "Created; the secret is in this answer only", body = CreatedWebhook),
         (status = 400, description = "Invalid URL or events", body = ErrorBody),
         (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = ErrorBody),
         (status = 403, description = "The account has 10 webhooks already, or a cross-origin cookie request", body = ErrorBody),
     )
 )]

@@ -12,7 +12,7 @@ use kr_core::service::schedules::{
     parse_paused, parse_schedule, set_paused, ScheduleView, MAX_SCHEDULED_KEYWORDS, MAX_SCHEDULES,
 };
 use kr_http::error::ErrorBody;
-use kr_http::extract::{CurrentUser, JsonBody, PathParams};
+use kr_http::extract::{CurrentUser, JobRequestBody, JsonBody, PathParams};
 use kr_http::ApiError;
 use serde::Serialize;
 use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
@@ -125,15 +125,18 @@ fn parse_id(raw: &str) -> Result<ScheduleId, ApiError> {
         (status = 400, description = "Invalid fields (every one named in details)", body = ErrorBody),
         (status = 401, description = "No valid session or API key", body = ErrorBody),
         (status = 403, description = "The account has 20 schedules already", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB (1 MiB with `keywords`)", body = ErrorBody),
     )
 )]
 pub async fn create(
     State(state): State<JobsState>,
     CurrentUser(principal): CurrentUser,
-    body: Result<JsonBody, ApiError>,
+    // The job body's own allowance: 1,000 keywords of 80 characters do not fit in 64 KiB.
+    body: Result<JobRequestBody, ApiError>,
 ) -> Result<(StatusCode, Json<ScheduleReply>), ApiError> {
+    let JobRequestBody(JsonBody(body)) = body?;
     let schedule =
-        parse_schedule(&body?.0, principal.user_id, Utc::now()).map_err(ApiError::validation)?;
+        parse_schedule(&body, principal.user_id, Utc::now()).map_err(ApiError::validation)?;
     if !state
         .schedules
         .create_schedule(&schedule, MAX_SCHEDULES)
@@ -216,6 +219,7 @@ pub async fn get(
         (status = 400, description = "`paused` missing or not a boolean", body = ErrorBody),
         (status = 401, description = "No valid session or API key", body = ErrorBody),
         (status = 404, description = "No such schedule, or not yours", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = ErrorBody),
     )
 )]
 pub async fn update(

@@ -144,6 +144,7 @@ pub struct ShareLinkList {
         (status = 403, description = "The job has 20 live share links already", body = ErrorBody),
         (status = 404, description = "No such job, or not yours", body = ErrorBody),
         (status = 409, description = "The job has not completed", body = ErrorBody),
+        (status = 413, description = "Body over 64 KiB", body = ErrorBody),
     )
 )]
 pub async fn create(

@@ -1,5 +1,5 @@
 //! Scheduled re-runs: the API (create, list, read, pause, resume, delete; the owner only; at
-//! most 20; every bad field named), and the pipeline's tick with a clock the test moves: a due
+//! most 20; every bad field named; a job's body allowance), and the pipeline's tick with a clock the test moves: a due
 //! slot starts one job under two concurrent ticks, a run without runs left is skipped, says
 //! so and raises `schedule.run_skipped` once, and the job a schedule started carries its id;
 //! each scheduled run's completion raises `job.changes` with what moved since the run before.
@@ -76,6 +76,7 @@ async fn schedules_through_the_api_and_the_tick() {
     a_due_slot_starts_one_job_under_two_concurrent_ticks().await;
     a_run_without_runs_left_is_skipped_and_the_schedule_says_why().await;
     a_schedule_is_made_read_paused_resumed_and_deleted_by_its_owner_only().await;
+    a_schedule_with_a_thousand_long_keywords_is_accepted_like_a_job().await;
     every_bad_field_is_named_and_an_account_holds_twenty().await;
 }
 
@@ -177,6 +178,33 @@ async fn a_schedule_is_made_read_paused_resumed_and_deleted_by_its_owner_only() 
         .send(&app)
         .await
         .expect(404);
+}
+
+/// A schedule carries a job's body, so it has the job's allowance: 1,000 keywords of 80
+/// characters are over 64 KiB and still a valid schedule; past 64 KiB without keywords, 413.
+async fn a_schedule_with_a_thousand_long_keywords_is_accepted_like_a_job() {
+    let app = app().await;
+    let store = harness::store().await;
+    let (_, key) = harness::user_with_key(&store, 1, 1).await;
+    let mut long = weekly();
+    let phrases: Vec<String> = (0..1000)
+        .map(|i| format!("keyword {i:04} {}", "a".repeat(66)))
+        .collect();
+    long["keywords"] = phrases.clone().into();
+    assert!(long.to_string().len() > 64 * 1024);
+    let created = create(&app, &key, long, 201).await;
+    assert_eq!(created["schedule"]["job"]["keywords"], json!(phrases));
+    let id = created["schedule"]["id"].as_str().unwrap();
+    Call::delete(&format!("/api/v1/schedules/{id}"))
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(204);
+
+    let mut padded = weekly();
+    padded["note"] = "x".repeat(64 * 1024).into();
+    let refused = create(&app, &key, padded, 413).await;
+    assert_eq!(refused["code"], "payload_too_large");
 }
 
 async fn every_bad_field_is_named_and_an_account_holds_twenty() {
