@@ -113,10 +113,7 @@ fn with_serp_clusters(
     hidden: &[usize],
     url_sets: &[Vec<String>],
 ) -> Tally {
-    let mut without = vec![false; set.keywords.len()];
-    for &i in hidden {
-        without[i] = true;
-    }
+    let without = mask(set.keywords.len(), hidden);
     let input: Vec<SerpClusterInput> = set
         .keywords
         .iter()
@@ -141,10 +138,7 @@ fn with_serp_clusters(
 }
 
 fn tally(ours: &[usize], hidden: &[usize], url_sets: &[Vec<String>]) -> Tally {
-    let mut is_hidden = vec![false; ours.len()];
-    for &i in hidden {
-        is_hidden[i] = true;
-    }
+    let is_hidden = mask(ours.len(), hidden);
     let all: Vec<usize> = (0..ours.len()).collect();
     let held: Vec<(usize, usize)> = pairs::together(ours, &all)
         .into_iter()
@@ -161,4 +155,13 @@ fn tally(ours: &[usize], hidden: &[usize], url_sets: &[Vec<String>]) -> Tally {
         serp_pairs: 0,
         serp_confirmed: 0,
     }
+}
+
+/// `true` at each of `items`, of `len` places.
+fn mask(len: usize, items: &[usize]) -> Vec<bool> {
+    let mut marked = vec![false; len];
+    for &i in items {
+        marked[i] = true;
+    }
+    marked
 }
