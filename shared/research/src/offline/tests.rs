@@ -474,3 +474,65 @@ fn a_competitor_phrase_must_be_about_a_word_of_this_site() {
     }
     assert!(!texts.iter().any(|t| t.contains("glass")), "{texts:?}");
 }
+
+#[test]
+fn a_trade_in_every_title_is_named_by_the_logo_and_heads_the_queries() {
+    // "… — Plumbing" on every page: the trade, with the brand only in the logo and the home
+    // link. "Emergency Plumbing" links every page too, but "emergency" is no proper name.
+    let plumber = |url: &str, title: &str, headings: &[&str], body: &str| PageContent {
+        anchors: vec![
+            "Brookside Plumbing".to_string(),
+            "Emergency Plumbing".to_string(),
+        ],
+        image_alts: vec!["Brookside Plumbing logo".to_string()],
+        ..page(
+            "brookside.test",
+            SiteRole::Primary,
+            url,
+            title,
+            headings,
+            body,
+        )
+    };
+    let pages = vec![
+        plumber(
+            "/",
+            "Plumbing — Residential & Emergency Plumbing",
+            &[
+                "Honest plumbing — done neat and done right",
+                "Emergency repairs",
+                "Appliance hookups",
+            ],
+            "Plumbing repair for leaks and clogs, and emergency plumbing when a pipe bursts. \
+             We do it right.",
+        ),
+        plumber(
+            "/services",
+            "Services — Plumbing",
+            &["Services", "Leak repair", "Water heaters"],
+            "Residential plumbing services: plumbing repair, leak repair and water heaters.",
+        ),
+        plumber(
+            "/about",
+            "About — Plumbing",
+            &["About us", "Clean work"],
+            "A small crew doing residential plumbing services with clean work.",
+        ),
+    ];
+    let profile = SiteProfile::from_pages(&pages, &Language::english());
+    assert_eq!(profile.name.as_deref(), Some("Brookside Plumbing"));
+    let found = offline_keywords(&pages, &Language::english(), 200);
+    let texts = texts(&found);
+    for expected in [
+        "emergency plumbing",
+        "plumbing repair",
+        "residential plumbing services",
+    ] {
+        assert!(texts.contains(&expected), "{expected}: {texts:?}");
+    }
+    // The trade heads the queries, so page copy without it is none.
+    for copy in ["clean work", "small crew", "appliance hookups"] {
+        assert!(!texts.contains(&copy), "{copy}: {texts:?}");
+    }
+    assert!(!texts.iter().any(|t| t.contains("done")), "{texts:?}");
+}

@@ -170,9 +170,23 @@ impl Topic {
                 || place_words.contains(word)
                 || (english && describes(word))
         };
+        // "FlowMaster Plumbing", "CCR Locksmith": a provider word after the brand is the
+        // trade the name states, though "plumbing" only qualifies another site's offering
+        // ("plumbing repair" of a handyman). Never an action every trade performs
+        // ("Columbus Garage Door Service").
+        let name_words = profile
+            .name
+            .as_deref()
+            .map(|name| analyzer.tokenizer().words(name))
+            .unwrap_or_default();
+        let named_trade = |word: &str| {
+            name_words.iter().skip(1).any(|w| w == word)
+                && cues.cues(word).provider
+                && !lexicon.is_some_and(|l| l.qualifies(word))
+        };
         let is_head = |word: &str| {
             let never = word.chars().count() <= 1 || says_no_what(word);
-            !never && (!qualifies(word) || trade(word))
+            !never && (!qualifies(word) || trade(word) || named_trade(word))
         };
         let offerings: Vec<Offering> = split
             .iter()
@@ -205,11 +219,6 @@ impl Topic {
             .filter(|(_, &head)| head)
             .map(|(stem, _)| stem.clone())
             .collect();
-        let name_words = profile
-            .name
-            .as_deref()
-            .map(|name| analyzer.tokenizer().words(name))
-            .unwrap_or_default();
         let name_is_one_word = name_words.len() == 1;
         // "Secure Florida Movers": a describing word names no brand ("secure quote"), nor
         // does a place ("Columbus Garage Door Service": "columbus ohio" is no brand query).

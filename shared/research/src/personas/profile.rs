@@ -3,7 +3,7 @@
 //! The cue words are English; other languages get places and offerings, and the neutral
 //! audience and price level.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -215,7 +215,6 @@ fn cue_counts(pages: &[&PageContent], language: &Language) -> HashMap<String, us
     counts
 }
 
-/// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do.
 /// The primary site's pages (all pages when none is marked primary).
 pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
     let primary: Vec<&PageContent> = pages
@@ -229,7 +228,14 @@ pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
     }
 }
 
+/// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do, or the
+/// fuller name the pages write it in ([`fuller_name`]).
 fn site_name(pages: &[&PageContent]) -> Option<String> {
+    let name = repeated_title_part(pages)?;
+    Some(fuller_name(pages, &name).unwrap_or(name))
+}
+
+fn repeated_title_part(pages: &[&PageContent]) -> Option<String> {
     let mut counts: HashMap<String, (usize, String)> = HashMap::new();
     for page in pages {
         let mut seen = Vec::new();
@@ -247,6 +253,46 @@ fn site_name(pages: &[&PageContent]) -> Option<String> {
         .into_values()
         .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
     (count >= 2 && count * 3 >= pages.len()).then_some(name)
+}
+
+/// "Services — Plumbing": a one-word title part is often the trade, and the name is the one
+/// the pages write before it ("FlowMaster Plumbing", in the logo's text or the home link as
+/// often as in running text), with a word never written in lowercase (a proper name, not
+/// "Emergency Plumbing"), on at least a third of the pages and more of them than any other.
+fn fuller_name(pages: &[&PageContent], title_part: &str) -> Option<String> {
+    if title_part.contains(char::is_whitespace) {
+        return None;
+    }
+    let lowercase: HashSet<&str> = pages
+        .iter()
+        .flat_map(|page| page.body_text.split(|c: char| !c.is_alphanumeric()))
+        .filter(|word| word.chars().next().is_some_and(char::is_lowercase))
+        .collect();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for page in pages {
+        let texts = std::iter::once(&page.body_text)
+            .chain(&page.anchors)
+            .chain(&page.image_alts);
+        let mut seen = HashSet::new();
+        for text in texts {
+            let words: Vec<&str> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|word| !word.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                let proper = pair[0].chars().next().is_some_and(char::is_uppercase)
+                    && !lowercase.contains(pair[0].to_lowercase().as_str());
+                if proper && pair[1] == title_part && seen.insert(pair[0]) {
+                    *counts.entry(pair[0]).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut ranked: Vec<(&str, usize)> = counts.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let (first, count) = *ranked.first()?;
+    let unique = ranked.get(1).is_none_or(|second| second.1 < count);
+    (unique && count >= 2 && count * 3 >= pages.len()).then(|| format!("{first} {title_part}"))
 }
 
 fn topics(pages: &[&PageContent], language: &Language) -> Vec<String> {
