@@ -22,15 +22,12 @@ fn page(
     }
 }
 
+fn primary(site: &str, url: &str, title: &str, headings: &[&str], body: &str) -> PageContent {
+    page(site, SiteRole::Primary, url, title, headings, body)
+}
+
 fn roofer(url: &str, title: &str, headings: &[&str], body: &str) -> PageContent {
-    page(
-        "summit-roofing.test",
-        SiteRole::Primary,
-        url,
-        title,
-        headings,
-        body,
-    )
+    primary("summit-roofing.test", url, title, headings, body)
 }
 
 /// A roofer in Irvington, NJ, whose copy is full of phrases nobody searches, and a garden-flag
@@ -249,14 +246,7 @@ fn a_site_without_offerings_keeps_discovery_s_list() {
 #[test]
 fn a_florist_named_only_in_its_site_name_keeps_flower_queries() {
     let florist = |url: &str, title: &str, headings: &[&str], body: &str| {
-        page(
-            "dragonflies.test",
-            SiteRole::Primary,
-            url,
-            title,
-            headings,
-            body,
-        )
+        primary("dragonflies.test", url, title, headings, body)
     };
     let pages = vec![
         florist(
@@ -485,14 +475,7 @@ fn a_trade_in_every_title_is_named_by_the_logo_and_heads_the_queries() {
             "Emergency Plumbing".to_string(),
         ],
         image_alts: vec!["Brookside Plumbing logo".to_string()],
-        ..page(
-            "brookside.test",
-            SiteRole::Primary,
-            url,
-            title,
-            headings,
-            body,
-        )
+        ..primary("brookside.test", url, title, headings, body)
     };
     let pages = vec![
         plumber(
