@@ -40,7 +40,7 @@ pub struct SiteCrawl {
     /// HTML pages fetched and extracted (`pages.len()`).
     pub pages_fetched: usize,
     /// Pages requested but not used: errors, non-HTML, redirects off the site or to a page
-    /// already seen, too many redirects.
+    /// already seen, a kept page's content at another address, too many redirects.
     pub pages_skipped: usize,
     /// Pages not requested because robots.txt or the address checks forbid them.
     pub pages_refused: usize,
@@ -404,7 +404,10 @@ impl Crawler {
     }
 
     /// Adds a page to the result and queues the site links it has (unless it asks robots not
-    /// to follow them).
+    /// to follow them). A page whose title, description, headings and text are a kept page's
+    /// is that page at another address ("/" and "/index.html", "?sort=asc"): it is skipped,
+    /// since counted twice it would name the site's offerings twice as often and make one
+    /// page look like two competing for a content plan's cluster.
     fn keep_page(
         &self,
         crawl: &mut SiteCrawl,
@@ -414,6 +417,15 @@ impl Crawler {
         depth: usize,
         role: SiteRole,
     ) {
+        if crawl
+            .pages
+            .iter()
+            .any(|kept| same_content(kept, &page.content))
+        {
+            tracing::debug!(url = %page.content.url, "page repeats a kept page");
+            crawl.pages_skipped += 1;
+            return;
+        }
         if !page.nofollow {
             for link in page.links.into_iter().filter(|link| !link.nofollow) {
                 if site.contains(&link.url) && !is_non_html_path(&link.url) {
@@ -547,4 +559,12 @@ fn extract_fetched(fetched: &Fetched) -> ExtractedPage {
 fn extract_home(fetched: &Fetched, requested: &Url) -> (ExtractedPage, Reference) {
     let document = Document::parse(&decode(fetched), &fetched.url);
     (document.page(), document.reference(requested))
+}
+
+/// Two addresses of one page: everything the research reads from them is the same.
+fn same_content(kept: &PageContent, page: &PageContent) -> bool {
+    kept.title == page.title
+        && kept.body_text == page.body_text
+        && kept.meta_description == page.meta_description
+        && kept.headings == page.headings
 }

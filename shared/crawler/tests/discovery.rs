@@ -191,8 +191,9 @@ async fn an_endless_link_trap_stops_at_the_page_cap() {
             .unwrap()
             .parse()
             .unwrap_or(0);
+        // Each address its own page (the query too), or the variants would be one page.
         html(page(
-            &format!("Page {n}"),
+            &format!("Page {}", hit.path),
             &[
                 &format!("/{}", n + 1),
                 &format!("/{}?sort=asc", n + 1),
@@ -209,6 +210,28 @@ async fn an_endless_link_trap_stops_at_the_page_cap() {
     assert_eq!(crawl.pages_fetched, 10);
     // robots.txt, the sitemap, the ten pages and at most one request in flight at the end.
     assert!(site.hits().len() <= 13, "{:?}", site.paths());
+}
+
+#[tokio::test]
+async fn one_page_at_two_addresses_is_kept_once() {
+    let home = || html(page("Home", &["/index.html", "/about"]));
+    let site = TestSite::start(move |hit| match hit.path.as_str() {
+        "/" | "/index.html" => home(),
+        "/about" => html(page("About", &["/index.html"])),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
+    let crawl = crawler
+        .crawl_site("shop.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+
+    let urls: Vec<&str> = crawl.pages.iter().map(|p| p.url.as_str()).collect();
+    assert_eq!(urls, ["http://shop.test/", "http://shop.test/about"]);
+    assert_eq!(crawl.pages_fetched, 2);
+    assert_eq!(crawl.pages_skipped, 1);
+    assert_eq!(site.count("/index.html"), 1, "{:?}", site.hits());
 }
 
 #[tokio::test]

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 use kr_crawler::{CrawlError, CrawlProgress, Crawler, SiteRole};
 use support::*;
 
-fn links(paths: &[&str]) -> String {
-    let anchors: String = paths
+/// The page at `path`, titled with it (pages alike in content would be kept as one).
+fn page(path: &str, links: &[&str]) -> String {
+    let anchors: String = links
         .iter()
         .map(|p| format!("<a href=\"{p}\">{p}</a>"))
         .collect();
-    format!("<html><body><main><p>Page</p>{anchors}</main></body></html>")
+    format!("<html><head><title>{path}</title></head><body><main><p>Page</p>{anchors}</main></body></html>")
 }
 
 #[tokio::test]
@@ -20,8 +21,8 @@ async fn robots_rules_for_our_agent_are_honoured() {
     let site = TestSite::start(|hit| match hit.path.as_str() {
         // Our own group replaces the `*` group: /private is allowed for us, /secret is not.
         "/robots.txt" => html("User-agent: *\nDisallow: /private\n\nUser-agent: KeywordResearchBot\nDisallow: /secret\n"),
-        "/" => html(links(&["/private/a", "/secret/b", "/public"])),
-        "/private/a" | "/public" => html(links(&[])),
+        "/" => html(page(&hit.path, &["/private/a", "/secret/b", "/public"])),
+        "/private/a" | "/public" => html(page(&hit.path, &[])),
         _ => not_found(),
     })
     .await;
@@ -50,7 +51,7 @@ async fn robots_rules_for_our_agent_are_honoured() {
 async fn a_site_disallowing_everything_is_not_crawled() {
     let site = TestSite::start(|hit| match hit.path.as_str() {
         "/robots.txt" => html("User-agent: *\nDisallow: /\n"),
-        _ => html(links(&["/a"])),
+        _ => html(page(&hit.path, &["/a"])),
     })
     .await;
     let crawler = Crawler::new(site.config(&["shop.test"])).unwrap();
@@ -81,8 +82,8 @@ async fn a_site_disallowing_everything_is_not_crawled() {
 async fn missing_robots_allows_all_and_a_failing_one_stops_the_crawl() {
     let open = TestSite::start(|hit| match hit.path.as_str() {
         "/robots.txt" => not_found(),
-        "/" => html(links(&["/a"])),
-        "/a" => html(links(&[])),
+        "/" => html(page(&hit.path, &["/a"])),
+        "/a" => html(page(&hit.path, &[])),
         _ => not_found(),
     })
     .await;
@@ -96,7 +97,7 @@ async fn missing_robots_allows_all_and_a_failing_one_stops_the_crawl() {
     // A server error on robots.txt may hide rules we cannot see: take nothing (RFC 9309).
     let failing = TestSite::start(|hit| match hit.path.as_str() {
         "/robots.txt" => status(503),
-        _ => html(links(&["/a"])),
+        _ => html(page(&hit.path, &["/a"])),
     })
     .await;
     let crawler = Crawler::new(failing.config(&["shop.test"])).unwrap();
@@ -128,8 +129,8 @@ fn gaps(site: &TestSite) -> Vec<Duration> {
 async fn crawl_delay_spaces_requests() {
     let site = TestSite::start(|hit| match hit.path.as_str() {
         "/robots.txt" => html("User-agent: *\nCrawl-delay: 0.4\n"),
-        "/" => html(links(&["/a", "/b"])),
-        "/a" | "/b" => html(links(&[])),
+        "/" => html(page(&hit.path, &["/a", "/b"])),
+        "/a" | "/b" => html(page(&hit.path, &[])),
         _ => not_found(),
     })
     .await;
@@ -153,8 +154,8 @@ async fn crawl_delay_spaces_requests() {
 async fn crawl_delay_is_capped() {
     let site = TestSite::start(|hit| match hit.path.as_str() {
         "/robots.txt" => html("User-agent: *\nCrawl-delay: 30\n"),
-        "/" => html(links(&["/a"])),
-        "/a" => html(links(&[])),
+        "/" => html(page(&hit.path, &["/a"])),
+        "/a" => html(page(&hit.path, &[])),
         _ => not_found(),
     })
     .await;
@@ -178,8 +179,8 @@ async fn crawl_delay_is_capped() {
 #[tokio::test]
 async fn the_minimum_delay_applies_without_robots() {
     let site = TestSite::start(|hit| match hit.path.as_str() {
-        "/" => html(links(&["/a", "/b"])),
-        "/a" | "/b" => html(links(&[])),
+        "/" => html(page(&hit.path, &["/a", "/b"])),
+        "/a" | "/b" => html(page(&hit.path, &[])),
         _ => not_found(),
     })
     .await;
@@ -198,11 +199,11 @@ async fn the_minimum_delay_applies_without_robots() {
 #[tokio::test]
 async fn concurrency_per_site_is_limited_but_used() {
     let pages: Vec<String> = (0..8).map(|i| format!("/p{i}")).collect();
-    let home = links(&pages.iter().map(String::as_str).collect::<Vec<_>>());
+    let home = page("/", &pages.iter().map(String::as_str).collect::<Vec<_>>());
     let site = TestSite::start_with_latency(Duration::from_millis(150), move |hit| {
         match hit.path.as_str() {
             "/" => html(home.clone()),
-            path if path.starts_with("/p") => html(links(&[])),
+            path if path.starts_with("/p") => html(page(&hit.path, &[])),
             _ => not_found(),
         }
     })
@@ -228,7 +229,8 @@ async fn a_slow_site_is_crawled_in_parts_that_never_fetch_a_page_twice() {
     // (Each part reads robots.txt again, as a new function instance would.)
     let site = TestSite::start(|hit| match hit.path.as_str() {
         "/robots.txt" => html("User-agent: *\nCrawl-delay: 1\n"),
-        "/" => html(links(
+        "/" => html(page(
+            &hit.path,
             &(1..=12)
                 .map(|i| format!("/p{i}"))
                 .collect::<Vec<_>>()
@@ -236,7 +238,7 @@ async fn a_slow_site_is_crawled_in_parts_that_never_fetch_a_page_twice() {
                 .map(String::as_str)
                 .collect::<Vec<_>>(),
         )),
-        path if path.starts_with("/p") => html(links(&[])),
+        path if path.starts_with("/p") => html(page(&hit.path, &[])),
         _ => not_found(),
     })
     .await;

@@ -31,7 +31,7 @@ const MAX_WORDS: usize = 5;
 
 /// Ideas for `topic`, scored against the `kept` crawl phrases.
 pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> Vec<Candidate> {
-    let Some(lexicon) = topic.lexicon else {
+    let Some(lexicon) = topic.lexicon.filter(|_| !topic.from_headings) else {
         return Vec::new();
     };
     let median = median_score(kept);

@@ -27,8 +27,11 @@
 //!    keyword tools make them ([`ideas`]), marked `source: idea`, ranked below the phrase
 //!    they are made from.
 //!
-//! A site without a single offering keeps discovery's phrases that it uses itself: better a
-//! list to prune than none, and still nothing from a competitor's trade.
+//! A site that names its offerings only in headings, once each (a one-page café), is judged
+//! by those headings instead, without ideas: a heading named once is as often a selling point
+//! ("Tradition") as an offering. A site without a single offering keeps discovery's phrases
+//! that it uses itself: better a list to prune than none, and still nothing from a
+//! competitor's trade.
 
 mod complete;
 mod ideas;
@@ -68,7 +71,7 @@ pub fn offline_keywords_of(
     let places = profile.more_places(pages, MAX_PLACES);
     let offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
     let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
-    let topic = Topic::new(&offerings, &places, &borrowed, profile, pages, language);
+    let topic = Topic::of_site(&offerings, &places, &borrowed, profile, pages, language);
     let crawl = discover_all(pages, language);
     if topic.is_empty() {
         let mut crawl: Vec<Candidate> = crawl.into_iter().filter(|c| c.in_primary).collect();

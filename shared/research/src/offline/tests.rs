@@ -215,6 +215,33 @@ fn a_shop_gets_shopping_ideas_in_its_language() {
 }
 
 #[test]
+fn a_site_naming_offerings_only_in_headings_is_judged_by_them_without_ideas() {
+    // One home page: nothing is named in a title, an address or on two pages, yet its
+    // headings say what it sells better than every phrase of its copy would.
+    let pages = vec![primary(
+        "smokehouse.test",
+        "/",
+        "Welcome",
+        &["Smoked Brisket", "Pulled Pork Sandwiches", "Tradition"],
+        "Smoked brisket every day and pulled pork sandwiches on fresh buns. Friendly staff \
+         and a warm welcome since day one. Smoked brisket by the pound.",
+    )];
+    let found = offline_keywords(&pages, &Language::english(), 100);
+    let texts = texts(&found);
+    for expected in ["smoked brisket", "pulled pork sandwiches"] {
+        assert!(texts.contains(&expected), "{expected}: {texts:?}");
+    }
+    for copy in ["friendly staff", "warm welcome", "fresh buns"] {
+        assert!(!texts.contains(&copy), "{copy}: {texts:?}");
+    }
+    // A heading named once may be a selling point ("Tradition"): no "buy tradition".
+    assert!(
+        found.iter().all(|c| c.source != KeywordSource::Idea),
+        "{texts:?}"
+    );
+}
+
+#[test]
 fn a_site_without_offerings_keeps_discovery_s_list() {
     let pages = vec![page(
         "blank.test",

@@ -87,6 +87,9 @@ pub struct Topic {
     pub(super) state: Option<&'static str>,
     pub(super) kind: Kind,
     pub(super) lexicon: Option<&'static Lexicon>,
+    /// The head terms come from headings named once ([`Topic::of_site`]): as often a selling
+    /// point or a person ("Tradition", "Ron Meyer") as an offering, so no ideas are made of them.
+    pub(super) from_headings: bool,
 }
 
 impl Topic {
@@ -297,6 +300,33 @@ impl Topic {
                 Kind::Product
             },
             lexicon,
+            from_headings: false,
+        }
+    }
+
+    /// [`Topic::new`], or, when no offering the site names in a title, its structured data, a
+    /// page address or on two pages gives a head term (a café's one home page of headings),
+    /// with every offering it names: head terms from headings beat none, which would keep
+    /// every phrase of the crawl.
+    pub fn of_site(
+        offerings: &[(String, f64)],
+        places: &[String],
+        borrowed: &[String],
+        profile: &SiteProfile,
+        pages: &[PageContent],
+        language: &Language,
+    ) -> Self {
+        let topic = Topic::new(offerings, places, borrowed, profile, pages, language);
+        if !topic.is_empty() {
+            return topic;
+        }
+        let headed: Vec<(String, f64)> = offerings
+            .iter()
+            .map(|(name, score)| (name.clone(), score.max(NAMED_SCORE)))
+            .collect();
+        Topic {
+            from_headings: true,
+            ..Topic::new(&headed, places, borrowed, profile, pages, language)
         }
     }
 
