@@ -101,6 +101,7 @@ fn main() {
         primary_domain: Some("acme.example"),
         competitor_domains: &competitors,
         primary_pages: &pages,
+        site_name: None,
     };
 
     let mut times = Vec::with_capacity(runs);

@@ -135,6 +135,15 @@ impl SiteProfile {
         offerings(&competitors, None, &[], language, limit)
     }
 
+    /// The site's name when it has two words or more ("FlowMaster Plumbing"), lowercase: a
+    /// search for it is a search for the site. One word may be the trade alone ("Plumbing").
+    pub fn brand_name(&self) -> Option<String> {
+        self.name
+            .as_deref()
+            .filter(|name| name.split_whitespace().nth(1).is_some())
+            .map(str::to_lowercase)
+    }
+
     pub fn is_local(&self) -> bool {
         !self.places.is_empty()
     }

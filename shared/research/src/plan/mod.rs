@@ -19,7 +19,10 @@
 //!    serve "sump pump alarm"). Two pages of at
 //!    least [`COMPETES`], the second within [`EQUAL_RATIO`] of the first, match it equally:
 //!    `consolidate`.
-//! 3. Otherwise `create`.
+//! 3. **The site's name.** A cluster whose name holds the site's name of two words or more
+//!    ("flowmaster plumbing reviews" of FlowMaster Plumbing) is a search for the site:
+//!    `improve` its home page, even when no title names it.
+//! 4. Otherwise `create`.
 //!
 //! Per competitor, its best position and page for the cluster's keywords; a cluster where a
 //! competitor ranks and the primary site does not is a content gap (offline, without
@@ -48,6 +51,8 @@ pub struct PlanSites<'a> {
     pub primary_domain: Option<&'a str>,
     pub competitor_domains: &'a [String],
     pub primary_pages: &'a [PageOutline],
+    /// The primary site's name of two words or more ([`crate::personas::SiteProfile::brand_name`]).
+    pub site_name: Option<&'a str>,
 }
 
 /// Groups `clusters` into topics and maps each to the site: fills the plan fields of
@@ -179,8 +184,17 @@ fn map_cluster(
     }
     let matches = matcher.matches(&record.name);
     let Some(&(best, best_score)) = matches.first() else {
-        record.target_url = None;
-        record.action = Some(ClusterAction::Create);
+        // A search for the site by its name is its home page's, whatever its titles say.
+        record.target_url = sites
+            .site_name
+            .filter(|name| matcher.names(&record.name, name))
+            .and_then(|_| matcher.home_page())
+            .map(|home| home.url.clone());
+        record.action = Some(if record.target_url.is_some() {
+            ClusterAction::Improve
+        } else {
+            ClusterAction::Create
+        });
         return;
     };
     let equal: Vec<&str> = matches

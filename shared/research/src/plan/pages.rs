@@ -144,6 +144,20 @@ impl<'a> PageMatcher<'a> {
         }
     }
 
+    /// `cluster` holds the words of `site_name` in their order.
+    pub fn names(&self, cluster: &str, site_name: &str) -> bool {
+        let tokenizer = self.analyzer.tokenizer();
+        let (cluster, name) = (tokenizer.words(cluster), tokenizer.words(site_name));
+        !name.is_empty() && cluster.windows(name.len()).any(|words| words == name)
+    }
+
+    /// The page at the site's root ("/"), if it was crawled.
+    pub fn home_page(&self) -> Option<&'a PageOutline> {
+        self.pages
+            .iter()
+            .find(|page| matches!(url_path(&page.url), "" | "/"))
+    }
+
     /// Pages that serve `name` (score ≥ [`SERVES`], title or H1 holding all its words), best
     /// first, ties by address.
     pub fn matches(&self, name: &str) -> Vec<(&'a PageOutline, f64)> {
@@ -214,11 +228,16 @@ fn content_stems(analyzer: &Analyzer, text: &str) -> HashSet<String> {
 
 /// The words of an address's path ("https://a.com/sump-pump/install.html" → "sump pump
 /// install"), without file extensions.
-fn path_words(url: &str) -> String {
+/// The path of an address, without its query and fragment.
+fn url_path(url: &str) -> &str {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = rest.find('/').map_or("", |i| &rest[i..]);
-    let path = path.split(['?', '#']).next().unwrap_or_default();
-    path.split('/')
+    path.split(['?', '#']).next().unwrap_or_default()
+}
+
+fn path_words(url: &str) -> String {
+    url_path(url)
+        .split('/')
         .map(|segment| {
             segment
                 .rsplit_once('.')

@@ -73,9 +73,19 @@ struct Planned {
 
 fn run(
     clusters: &[Cluster],
+    keywords: Vec<KeywordRecord>,
+    serps: &[Option<Vec<String>>],
+    pages: &[PageOutline],
+) -> Planned {
+    run_named(clusters, keywords, serps, pages, None)
+}
+
+fn run_named(
+    clusters: &[Cluster],
     mut keywords: Vec<KeywordRecord>,
     serps: &[Option<Vec<String>>],
     pages: &[PageOutline],
+    site_name: Option<&str>,
 ) -> Planned {
     let mut records: Vec<ClusterRecord> = clusters.iter().map(|c| record(c, &keywords)).collect();
     let competitors = vec!["rival.test".to_string(), "other.test".to_string()];
@@ -89,6 +99,7 @@ fn run(
             primary_domain: Some("acme.test"),
             competitor_domains: &competitors,
             primary_pages: pages,
+            site_name,
         },
     );
     Planned {
@@ -239,6 +250,31 @@ fn without_rankings_titles_decide_and_serp_positions_count_as_rankings() {
     assert_eq!(leak.action, Some(ClusterAction::Improve));
     assert_eq!(leak.target_position, Some(2));
     assert_eq!(leak.competitor_positions[0].position, 1);
+}
+
+#[test]
+fn a_search_for_the_site_by_name_improves_its_home_page() {
+    // No title says "Acme Plumbing" (they say "… | Acme"), yet the name is the home page's.
+    let keywords = vec![
+        keyword("acme plumbing reviews", 300, Vec::new(), false),
+        keyword("plumbing reviews", 200, Vec::new(), false),
+    ];
+    let clusters = [
+        cluster("acme plumbing reviews", vec![0]),
+        cluster("plumbing reviews", vec![1]),
+    ];
+    let pages = [
+        page("/drain-cleaning", "Drain Cleaning"),
+        page("/", "Plumbers in Montclair"),
+    ];
+    let planned = run_named(&clusters, keywords, &[], &pages, Some("acme plumbing"));
+    let [named, other] = &planned.records[..] else {
+        panic!()
+    };
+    assert_eq!(named.action, Some(ClusterAction::Improve));
+    assert_eq!(named.target_url.as_deref(), Some("https://acme.test/"));
+    assert_eq!(other.action, Some(ClusterAction::Create));
+    assert_eq!(other.target_url, None);
 }
 
 #[test]

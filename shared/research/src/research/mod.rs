@@ -137,7 +137,15 @@ pub fn assemble(
 ) -> ResearchOutput {
     // The towns the site serves make "montclair roofing" a local service query, and what it
     // sells makes "espresso beans" shopping.
-    let classifier = IntentClassifier::new(&input.language, &input.brand_terms)
+    // The site's own name is a brand too, when its domain does not spell it.
+    let site_name = input.site.brand_name();
+    let brand_terms: Vec<String> = input
+        .brand_terms
+        .iter()
+        .cloned()
+        .chain(site_name.clone())
+        .collect();
+    let classifier = IntentClassifier::new(&input.language, &brand_terms)
         .with_places(&input.site.places)
         .with_offerings(&input.site.offerings)
         .with_niche(NichePages::from_pages(
@@ -249,6 +257,7 @@ pub fn assemble(
             primary_domain: input.primary_domain.as_deref(),
             competitor_domains: &input.competitor_domains,
             primary_pages: &input.primary_pages,
+            site_name: site_name.as_deref(),
         },
     );
     ResearchOutput {

@@ -264,3 +264,52 @@ fn a_local_roofers_crawl_gives_personas_of_its_towns_and_services() {
         .any(|k| k.keyword.contains("newark")
             && k.persona_avatar_name.as_deref() == Some("Local Lena")));
 }
+
+#[test]
+fn the_site_s_own_name_is_a_brand_search_for_its_home_page() {
+    // The domain spells no brand and the titles only the trade: the name is in the logo.
+    let plumber = |path: &str, title: &str, headings: &[&str], body: &str| PageContent {
+        url: format!("https://plumbing-pros.test{path}"),
+        site: Some(SiteRole::Primary),
+        title: title.to_string(),
+        headings: headings.iter().map(|h| h.to_string()).collect(),
+        body_text: body.to_string(),
+        anchors: vec!["Brookside Plumbing".to_string()],
+        image_alts: vec!["Brookside Plumbing logo".to_string()],
+        ..PageContent::default()
+    };
+    let pages = vec![
+        plumber(
+            "/",
+            "Plumbing — Residential & Emergency Plumbing",
+            &["Emergency repairs"],
+            "Brookside Plumbing fixes leaks. Plumbing repair and emergency plumbing.",
+        ),
+        plumber(
+            "/services",
+            "Services — Plumbing",
+            &["Leak repair"],
+            "Residential plumbing services and plumbing repair by Brookside Plumbing.",
+        ),
+    ];
+    let output = research(&pages, &ResearchInput::default());
+    let brand = output
+        .keywords
+        .iter()
+        .find(|k| k.keyword == "brookside plumbing")
+        .expect("the name is a keyword");
+    assert_eq!(brand.intent, Intent::Navigational);
+    let cluster = output
+        .clusters
+        .iter()
+        .find(|c| c.id == brand.cluster_id)
+        .expect("its cluster");
+    assert_eq!(
+        cluster.action,
+        Some(kr_core::dataset::ClusterAction::Improve)
+    );
+    assert_eq!(
+        cluster.target_url.as_deref(),
+        Some("https://plumbing-pros.test/")
+    );
+}
