@@ -101,7 +101,8 @@ fn main() {
         primary_domain: Some("acme.example"),
         competitor_domains: &competitors,
         primary_pages: &pages,
-        site_name: None,
+        // A name every cluster without a page is checked against, as a crawled site has.
+        site_name: Some("acme pumps"),
     };
 
     let mut times = Vec::with_capacity(runs);
