@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::offerings::{offerings, scored_offerings};
+use super::offerings::{lowercase_words, offerings, scored_offerings};
 use super::places::places;
 use crate::text::{Analyzer, Language, Tokenizer};
 use crate::{PageContent, SiteRole};
@@ -272,11 +272,7 @@ fn fuller_name(pages: &[&PageContent], title_part: &str) -> Option<String> {
     if title_part.contains(char::is_whitespace) {
         return None;
     }
-    let lowercase: HashSet<&str> = pages
-        .iter()
-        .flat_map(|page| page.body_text.split(|c: char| !c.is_alphanumeric()))
-        .filter(|word| word.chars().next().is_some_and(char::is_lowercase))
-        .collect();
+    let lowercase = lowercase_words(pages);
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for page in pages {
         let texts = std::iter::once(&page.body_text)

@@ -171,7 +171,7 @@ fn trade_of_name(
 }
 
 /// The words the pages' running text writes in lowercase.
-fn lowercase_words<'a>(pages: &[&'a PageContent]) -> HashSet<&'a str> {
+pub(super) fn lowercase_words<'a>(pages: &[&'a PageContent]) -> HashSet<&'a str> {
     pages
         .iter()
         .flat_map(|page| {
