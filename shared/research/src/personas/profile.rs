@@ -42,6 +42,11 @@ pub enum PriceLevel {
 pub struct SiteProfile {
     /// The name the site gives itself in its titles ("BrightBrew Coffee"), if it repeats one.
     pub name: Option<String>,
+    /// The name as a brand, lowercase: a search for it is a search for the site. Only a name of
+    /// two words or more with one the site never writes in lowercase ("FlowMaster Plumbing");
+    /// "Plumbing" or "Plumbing Services" at the end of every title is the trade, not a brand.
+    #[serde(default)]
+    pub brand: Option<String>,
     pub audience: Audience,
     /// The consumers are homeowners (a home service such as roofing), not shoppers.
     pub homeowners: bool,
@@ -64,6 +69,7 @@ impl SiteProfile {
             return SiteProfile::default();
         }
         let name = site_name(&pages);
+        let brand = name.as_deref().and_then(|name| brand_of(name, &pages));
         let places = places(&pages, MAX_PLACES);
         let offerings = offerings(&pages, name.as_deref(), &places, language, MAX_OFFERINGS);
         let counts = cue_counts(&pages, language);
@@ -86,6 +92,7 @@ impl SiteProfile {
         };
         SiteProfile {
             name,
+            brand,
             audience,
             homeowners: count(HOMEOWNER) >= 1,
             places,
@@ -133,15 +140,6 @@ impl SiteProfile {
             .filter(|p| matches!(p.site, Some(SiteRole::Competitor(_))))
             .collect();
         offerings(&competitors, None, &[], language, limit)
-    }
-
-    /// The site's name when it has two words or more ("FlowMaster Plumbing"), lowercase: a
-    /// search for it is a search for the site. One word may be the trade alone ("Plumbing").
-    pub fn brand_name(&self) -> Option<String> {
-        self.name
-            .as_deref()
-            .filter(|name| name.split_whitespace().nth(1).is_some())
-            .map(str::to_lowercase)
     }
 
     pub fn is_local(&self) -> bool {
@@ -262,6 +260,19 @@ fn repeated_title_part(pages: &[&PageContent]) -> Option<String> {
         .into_values()
         .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(&a.1)))?;
     (count >= 2 && count * 3 >= pages.len()).then_some(name)
+}
+
+/// [`SiteProfile::brand`] of the site's `name`.
+fn brand_of(name: &str, pages: &[&PageContent]) -> Option<String> {
+    let lowercase = lowercase_words(pages);
+    let words: Vec<&str> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let proper = words
+        .iter()
+        .any(|word| !lowercase.contains(word.to_lowercase().as_str()));
+    (words.len() >= 2 && proper).then(|| name.to_lowercase())
 }
 
 /// "Services — Plumbing": a one-word title part is often the trade, and the name is the one

@@ -51,7 +51,7 @@ pub struct PlanSites<'a> {
     pub primary_domain: Option<&'a str>,
     pub competitor_domains: &'a [String],
     pub primary_pages: &'a [PageOutline],
-    /// The primary site's name of two words or more ([`crate::personas::SiteProfile::brand_name`]).
+    /// The primary site's name as a brand ([`crate::personas::SiteProfile::brand`]).
     pub site_name: Option<&'a str>,
 }
 

@@ -138,7 +138,7 @@ pub fn assemble(
     // The towns the site serves make "montclair roofing" a local service query, and what it
     // sells makes "espresso beans" shopping.
     // The site's own name is a brand too, when its domain does not spell it.
-    let site_name = input.site.brand_name();
+    let site_name = input.site.brand.clone();
     let brand_terms: Vec<String> = input
         .brand_terms
         .iter()

@@ -313,3 +313,30 @@ fn the_site_s_own_name_is_a_brand_search_for_its_home_page() {
         Some("https://plumbing-pros.test/")
     );
 }
+
+#[test]
+fn a_trade_at_the_end_of_every_title_is_no_brand() {
+    // "… | Plumbing Services" on every page names what the site does, in words its text
+    // writes in lowercase: no search for "plumbing services" is a search for this site.
+    let page = |path: &str, title: &str| PageContent {
+        url: format!("https://drains.test{path}"),
+        site: Some(SiteRole::Primary),
+        title: title.to_string(),
+        headings: vec![title.split(" | ").next().unwrap_or_default().to_string()],
+        body_text: "Local plumbing services: drain cleaning and leak repair. Our plumbing \
+                    services come with a quote."
+            .to_string(),
+        ..PageContent::default()
+    };
+    let pages = vec![
+        page("/drain-cleaning", "Drain Cleaning | Plumbing Services"),
+        page("/leak-repair", "Leak Repair | Plumbing Services"),
+    ];
+    let site = SiteProfile::from_pages(&pages, &Language::english());
+    assert_eq!(site.name.as_deref(), Some("Plumbing Services"));
+    assert_eq!(site.brand, None);
+    let output = research(&pages, &ResearchInput::default());
+    for keyword in &output.keywords {
+        assert_ne!(keyword.intent, Intent::Navigational, "{}", keyword.keyword);
+    }
+}
