@@ -102,7 +102,7 @@ fn main() {
         competitor_domains: &competitors,
         primary_pages: &pages,
         // A name every cluster without a page is checked against, as a crawled site has.
-        site_name: Some("acme pumps"),
+        brand: Some("acme pumps"),
     };
 
     let mut times = Vec::with_capacity(runs);

@@ -97,7 +97,7 @@ impl Topic {
     /// `places` as [`SiteProfile::more_places`] does, most mentioned first.
     /// `borrowed`: the competitors' offerings, whose words may qualify this site's head terms
     /// ("best coffee for moka pot" of a roaster whose competitor sells moka pots).
-    pub fn new(
+    fn new(
         offerings: &[(String, f64)],
         places: &[String],
         borrowed: &[String],
@@ -304,10 +304,10 @@ impl Topic {
         }
     }
 
-    /// [`Topic::new`], or, when no offering the site names in a title, its structured data, a
-    /// page address or on two pages gives a head term (a café's one home page of headings),
-    /// with every offering it names: head terms from headings beat none, which would keep
-    /// every phrase of the crawl.
+    /// The topic of the site's offerings, as [`SiteProfile::more_offerings`] scores them, or,
+    /// when no offering it names in a title, its structured data, a page address or on two
+    /// pages gives a head term (a café's one home page of headings), of every offering it
+    /// names: head terms from headings beat none, which would keep every phrase of the crawl.
     pub fn of_site(
         offerings: &[(String, f64)],
         places: &[String],

@@ -68,8 +68,9 @@ impl SiteProfile {
         if pages.is_empty() {
             return SiteProfile::default();
         }
-        let name = site_name(&pages);
-        let brand = name.as_deref().and_then(|name| brand_of(name, &pages));
+        let lowercase = lowercase_words(&pages);
+        let name = site_name(&pages, &lowercase);
+        let brand = name.as_deref().and_then(|name| brand_of(name, &lowercase));
         let places = places(&pages, MAX_PLACES);
         let offerings = offerings(&pages, name.as_deref(), &places, language, MAX_OFFERINGS);
         let counts = cue_counts(&pages, language);
@@ -237,9 +238,9 @@ pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
 
 /// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do, or the
 /// fuller name the pages write it in ([`fuller_name`]).
-fn site_name(pages: &[&PageContent]) -> Option<String> {
+fn site_name(pages: &[&PageContent], lowercase: &HashSet<&str>) -> Option<String> {
     let name = repeated_title_part(pages)?;
-    Some(fuller_name(pages, &name).unwrap_or(name))
+    Some(fuller_name(pages, &name, lowercase).unwrap_or(name))
 }
 
 fn repeated_title_part(pages: &[&PageContent]) -> Option<String> {
@@ -262,28 +263,36 @@ fn repeated_title_part(pages: &[&PageContent]) -> Option<String> {
     (count >= 2 && count * 3 >= pages.len()).then_some(name)
 }
 
-/// [`SiteProfile::brand`] of the site's `name`.
-fn brand_of(name: &str, pages: &[&PageContent]) -> Option<String> {
-    let lowercase = lowercase_words(pages);
-    let words: Vec<&str> = name
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect();
-    let proper = words
-        .iter()
-        .any(|word| !lowercase.contains(word.to_lowercase().as_str()));
+/// [`SiteProfile::brand`] of the site's `name`; `lowercase` as [`lowercase_words`] reads them.
+fn brand_of(name: &str, lowercase: &HashSet<&str>) -> Option<String> {
+    let words: Vec<&str> = words_of(name).collect();
+    let proper = words.iter().any(|word| never_lowercase(word, lowercase));
     (words.len() >= 2 && proper).then(|| name.to_lowercase())
+}
+
+/// The alphanumeric runs of `text`: the words a name or a sentence is compared by here.
+fn words_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+}
+
+/// The site never writes `word` in lowercase: a proper name ("FlowMaster"), not "Emergency".
+fn never_lowercase(word: &str, lowercase: &HashSet<&str>) -> bool {
+    !lowercase.contains(word.to_lowercase().as_str())
 }
 
 /// "Services — Plumbing": a one-word title part is often the trade, and the name is the one
 /// the pages write before it ("FlowMaster Plumbing", in the logo's text or the home link as
 /// often as in running text), with a word never written in lowercase (a proper name, not
 /// "Emergency Plumbing"), on at least a third of the pages and more of them than any other.
-fn fuller_name(pages: &[&PageContent], title_part: &str) -> Option<String> {
+fn fuller_name(
+    pages: &[&PageContent],
+    title_part: &str,
+    lowercase: &HashSet<&str>,
+) -> Option<String> {
     if title_part.contains(char::is_whitespace) {
         return None;
     }
-    let lowercase = lowercase_words(pages);
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for page in pages {
         let texts = std::iter::once(&page.body_text)
@@ -291,13 +300,10 @@ fn fuller_name(pages: &[&PageContent], title_part: &str) -> Option<String> {
             .chain(&page.image_alts);
         let mut seen = HashSet::new();
         for text in texts {
-            let words: Vec<&str> = text
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|word| !word.is_empty())
-                .collect();
+            let words: Vec<&str> = words_of(text).collect();
             for pair in words.windows(2) {
                 let proper = pair[0].chars().next().is_some_and(char::is_uppercase)
-                    && !lowercase.contains(pair[0].to_lowercase().as_str());
+                    && never_lowercase(pair[0], lowercase);
                 if proper && pair[1] == title_part && seen.insert(pair[0]) {
                     *counts.entry(pair[0]).or_default() += 1;
                 }

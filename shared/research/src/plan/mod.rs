@@ -19,9 +19,10 @@
 //!    serve "sump pump alarm"). Two pages of at
 //!    least [`COMPETES`], the second within [`EQUAL_RATIO`] of the first, match it equally:
 //!    `consolidate`.
-//! 3. **The site's name.** A cluster whose name holds the site's name of two words or more
-//!    ("flowmaster plumbing reviews" of FlowMaster Plumbing) is a search for the site:
-//!    `improve` its home page, even when no title names it.
+//! 3. **The site's brand.** A cluster whose name holds the site's name read as a brand
+//!    ([`crate::personas::SiteProfile::brand`]: "flowmaster plumbing reviews" of FlowMaster
+//!    Plumbing) is a search for the site: `improve` its home page, even when no title names
+//!    it.
 //! 4. Otherwise `create`.
 //!
 //! Per competitor, its best position and page for the cluster's keywords; a cluster where a
@@ -52,7 +53,7 @@ pub struct PlanSites<'a> {
     pub competitor_domains: &'a [String],
     pub primary_pages: &'a [PageOutline],
     /// The primary site's name as a brand ([`crate::personas::SiteProfile::brand`]).
-    pub site_name: Option<&'a str>,
+    pub brand: Option<&'a str>,
 }
 
 /// Groups `clusters` into topics and maps each to the site: fills the plan fields of
@@ -186,8 +187,8 @@ fn map_cluster(
     let Some(&(best, best_score)) = matches.first() else {
         // A search for the site by its name is its home page's, whatever its titles say.
         record.target_url = sites
-            .site_name
-            .filter(|name| matcher.names(&record.name, name))
+            .brand
+            .filter(|brand| matcher.names(&record.name, brand))
             .and_then(|_| matcher.home_page())
             .map(|home| home.url.clone());
         record.action = Some(if record.target_url.is_some() {

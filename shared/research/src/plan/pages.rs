@@ -144,10 +144,10 @@ impl<'a> PageMatcher<'a> {
         }
     }
 
-    /// `cluster` holds the words of `site_name` in their order.
-    pub fn names(&self, cluster: &str, site_name: &str) -> bool {
+    /// `cluster` holds the words of `brand` in their order.
+    pub fn names(&self, cluster: &str, brand: &str) -> bool {
         let tokenizer = self.analyzer.tokenizer();
-        let (cluster, name) = (tokenizer.words(cluster), tokenizer.words(site_name));
+        let (cluster, name) = (tokenizer.words(cluster), tokenizer.words(brand));
         !name.is_empty() && cluster.windows(name.len()).any(|words| words == name)
     }
 

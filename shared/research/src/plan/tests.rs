@@ -85,7 +85,7 @@ fn run_named(
     mut keywords: Vec<KeywordRecord>,
     serps: &[Option<Vec<String>>],
     pages: &[PageOutline],
-    site_name: Option<&str>,
+    brand: Option<&str>,
 ) -> Planned {
     let mut records: Vec<ClusterRecord> = clusters.iter().map(|c| record(c, &keywords)).collect();
     let competitors = vec!["rival.test".to_string(), "other.test".to_string()];
@@ -99,7 +99,7 @@ fn run_named(
             primary_domain: Some("acme.test"),
             competitor_domains: &competitors,
             primary_pages: pages,
-            site_name,
+            brand,
         },
     );
     Planned {

@@ -138,12 +138,12 @@ pub fn assemble(
     // The towns the site serves make "montclair roofing" a local service query, and what it
     // sells makes "espresso beans" shopping.
     // The site's own name is a brand too, when its domain does not spell it.
-    let site_name = input.site.brand.clone();
+    let brand = input.site.brand.clone();
     let brand_terms: Vec<String> = input
         .brand_terms
         .iter()
         .cloned()
-        .chain(site_name.clone())
+        .chain(brand.clone())
         .collect();
     let classifier = IntentClassifier::new(&input.language, &brand_terms)
         .with_places(&input.site.places)
@@ -257,7 +257,7 @@ pub fn assemble(
             primary_domain: input.primary_domain.as_deref(),
             competitor_domains: &input.competitor_domains,
             primary_pages: &input.primary_pages,
-            site_name: site_name.as_deref(),
+            brand: brand.as_deref(),
         },
     );
     ResearchOutput {
