@@ -1,11 +1,12 @@
 //! Held-out SERP sets: every `serp-*.tsv` of a folder outside the repository (`.ci/serp-sets`
 //! extracts them from public repositories), never looked at while constants were chosen, so
-//! each is scored whole rather than by halves.
+//! each is scored whole; its halves (by the dev sets' keyword hash) are printed under it, to
+//! show a figure is not carried by one half.
 
 use std::fs;
 use std::path::Path;
 
-use super::{lexical_labels, pairs, ratio, serp_set, DevSet};
+use super::{halves, lexical_labels, pairs, ratio, serp_set, DevSet};
 
 pub fn load(folder: &Path) -> Result<Vec<DevSet>, String> {
     let entries = fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
@@ -62,6 +63,17 @@ pub fn report(sets: &[DevSet]) {
             ),
             ratio(Some(confirmed_anywhere as f64 / every_pair.max(1) as f64))
         );
+        for (half, part) in halves(set) {
+            let score = pairs::against_serps(&ours, &urls, &part);
+            println!(
+                "{:<40} {:>8} {:>7.1}% {:>6} {:>9}",
+                format!("  {half} half"),
+                part.len(),
+                100.0 * pairs::grouped_share(&ours, &part),
+                score.pairs,
+                ratio(score.precision())
+            );
+        }
     }
     println!(
         "{:<40} {:>8} {:>7.1}% {:>6} {:>9}",
