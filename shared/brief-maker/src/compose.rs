@@ -141,7 +141,7 @@ fn internal_links(
         }
     }
     let primary_pages = material.outlines(true);
-    let matcher = PageMatcher::new(&primary_pages, material.language);
+    let matcher = PageMatcher::new(&primary_pages, material.language, &[]);
     for (page, _) in matcher.matches(&cluster.name) {
         add(&page.url, page.title.clone());
     }

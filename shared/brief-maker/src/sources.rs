@@ -117,7 +117,7 @@ pub(crate) fn pick_sources(
         // Pages named for the cluster first, then for its topic's head term, then for any of
         // its keywords.
         let competitors = material.outlines(false);
-        let matcher = PageMatcher::new(&competitors, material.language);
+        let matcher = PageMatcher::new(&competitors, material.language, &[]);
         let names = [cluster.name.as_str(), cluster.primary_keyword.as_str()]
             .into_iter()
             .chain(topic)

@@ -250,16 +250,17 @@ pub struct ClusterRecord {
     #[serde(default)]
     pub action: Option<ClusterAction>,
     /// The primary site's page for it: the best-ranking one, else the best-matching crawled
-    /// page, else its home page when the cluster is a search for the site by its name;
-    /// `null` for `create`.
+    /// page; when the cluster is a search for the site by its name, the page matching the rest
+    /// of the name, else its home page; `null` for `create`.
     #[serde(default)]
     pub target_url: Option<String>,
     /// The target page's best organic position for the cluster's keywords; `null` when it
     /// was chosen by its title, H1 and address, or as the home page, rather than by rankings.
     #[serde(default)]
     pub target_position: Option<u32>,
-    /// How well the target page's title, H1 and address match the cluster name, 0 to 1;
-    /// `null` when the page was chosen by rankings or as the home page.
+    /// How well the target page's title, H1 and address match the cluster name (for a search
+    /// for the site by its name, the rest of the name), 0 to 1; `null` when the page was chosen
+    /// by rankings or as the home page.
     #[serde(default)]
     pub target_score: Option<f64>,
     /// `consolidate`: the primary site's pages that compete for it, best first.

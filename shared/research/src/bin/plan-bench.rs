@@ -103,6 +103,7 @@ fn main() {
         primary_pages: &pages,
         // A name every cluster without a page is checked against, as a crawled site has.
         brand: Some("acme pumps"),
+        places: &[],
     };
 
     let mut times = Vec::with_capacity(runs);

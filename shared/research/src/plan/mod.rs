@@ -13,16 +13,19 @@
 //! 2. **Titles.** Without rankings, the crawled page whose title and first heading (the
 //!    part that names the page: "Drain Cleaning | Acme" and "Drain Cleaning: a Guide" name
 //!    "drain cleaning") and address words match the cluster name best
-//!    ([`pages`]: Dice's coefficient of content stems, weighted 0.4, 0.4 and 0.2). A page
+//!    ([`pages`]: Dice's coefficient of content stems, weighted 0.4, 0.4 and 0.2; the home
+//!    page's title and heading 0.5 and 0.5). A page
 //!    whose title or first heading holds every content word of the name, at a score of
 //!    [`SERVES`] or more, serves the cluster: `improve`, with the score ("Sump Pumps" does not
-//!    serve "sump pump alarm"). Two pages of at
+//!    serve "sump pump alarm"). Parts on most pages (the site's name, a template's title) name
+//!    the home page only, and the site's towns do not count against a name without them.
+//!    Two pages of at
 //!    least [`COMPETES`], the second within [`EQUAL_RATIO`] of the first, match it equally:
 //!    `consolidate`.
 //! 3. **The site's brand.** A cluster whose name holds the site's name read as a brand
 //!    ([`crate::personas::SiteProfile::brand`]: "flowmaster plumbing reviews" of FlowMaster
-//!    Plumbing) is a search for the site: `improve` its home page, even when no title names
-//!    it.
+//!    Plumbing) is a search for the site: `improve` the page serving the rest of its name,
+//!    else its home page, even when no title names it.
 //! 4. Otherwise `create`.
 //!
 //! Per competitor, its best position and page for the cluster's keywords; a cluster where a
@@ -54,6 +57,8 @@ pub struct PlanSites<'a> {
     pub primary_pages: &'a [PageOutline],
     /// The primary site's name as a brand ([`crate::personas::SiteProfile::brand`]).
     pub brand: Option<&'a str>,
+    /// The towns and areas the primary site works in ([`crate::personas::SiteProfile::places`]).
+    pub places: &'a [String],
 }
 
 /// Groups `clusters` into topics and maps each to the site: fills the plan fields of
@@ -66,7 +71,7 @@ pub fn plan(
     serps: &[Option<Vec<String>>],
     sites: &PlanSites,
 ) -> Vec<TopicRecord> {
-    let matcher = PageMatcher::new(sites.primary_pages, sites.language);
+    let matcher = PageMatcher::new(sites.primary_pages, sites.language, sites.places);
     // The primary first (when known), then the competitors, as compared.
     let domains: Vec<String> = sites
         .primary_domain
@@ -165,6 +170,7 @@ fn map_cluster(
     };
     record.competitor_positions = competitors;
     record.cannibalizing_urls = Vec::new();
+    record.target_url = None;
     record.target_position = None;
     record.target_score = None;
 
@@ -185,12 +191,20 @@ fn map_cluster(
     }
     let matches = matcher.matches(&record.name);
     let Some(&(best, best_score)) = matches.first() else {
-        // A search for the site by its name is its home page's, whatever its titles say.
-        record.target_url = sites
+        // A search for the site by its name is for the page serving the rest of the name
+        // ("acme drain cleaning"), else its home page's, whatever its titles say: the name is
+        // on every page, and is no page's title part of its own.
+        let beside_brand = sites
             .brand
-            .filter(|brand| matcher.names(&record.name, brand))
-            .and_then(|_| matcher.home_page())
-            .map(|home| home.url.clone());
+            .and_then(|brand| matcher.beside_brand(&record.name, brand));
+        if let Some(rest) = beside_brand {
+            let serving = matcher.matches(&rest).into_iter().next();
+            record.target_score = serving.map(|(_, score)| score);
+            record.target_url = serving
+                .map(|(page, _)| page)
+                .or_else(|| matcher.home_page())
+                .map(|page| page.url.clone());
+        }
         record.action = Some(if record.target_url.is_some() {
             ClusterAction::Improve
         } else {

@@ -56,7 +56,17 @@ struct Fields {
     title_parts: Vec<Vec<u32>>,
     h1_parts: Vec<Vec<u32>>,
     url: Vec<u32>,
+    /// Stems of the title and heading parts that are the page's own (not the site's).
+    own: Vec<u32>,
+    /// The site's root page: its address has no words, so its title and heading carry the
+    /// whole score; the site's parts are its own.
+    home: bool,
 }
+
+/// A title or heading part on at least this many pages, and on half of them or more, is the
+/// site's (its name, a tagline, "Dallas Dentist" on every page): it names no one page but the
+/// home page, so another page serves a name only for the words it has besides the site's.
+const SITE_WIDE_PAGES: usize = 3;
 
 /// Stems as small integers, so a page is a few sorted lists and a match is a merge.
 #[derive(Default)]
@@ -84,6 +94,22 @@ impl Stems {
         ids.sort_unstable();
         Some(ids)
     }
+
+    /// Every stem's id, a stem never seen getting one of its own that no page holds.
+    fn lookup(&self, stems: HashSet<String>) -> Vec<u32> {
+        let mut ids: Vec<u32> = stems
+            .iter()
+            .enumerate()
+            .map(|(unseen, stem)| {
+                self.0
+                    .get(stem)
+                    .copied()
+                    .unwrap_or(u32::MAX - unseen as u32)
+            })
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
 }
 
 /// The primary site's pages, ready to be matched against cluster names.
@@ -92,29 +118,52 @@ pub struct PageMatcher<'a> {
     pages: &'a [PageOutline],
     fields: Vec<Fields>,
     stems: Stems,
+    /// Stem ids of the places the site works in: a page naming its town serves a name
+    /// without it as well as a page that does not ("Dental Implants Dallas").
+    places: Vec<u32>,
+    /// Stem ids of the site's title and heading parts ([`SITE_WIDE_PAGES`]).
+    site_words: Vec<u32>,
     /// Stem id → pages whose title or heading holds it: a page serves a name only when one of
     /// them holds all its words, so the candidates are the pages of its rarest stem.
     holding: Vec<Vec<usize>>,
 }
 
 impl<'a> PageMatcher<'a> {
-    pub fn new(pages: &'a [PageOutline], language: &Language) -> Self {
+    /// `places`: the towns and areas the site works in ([`crate::personas::SiteProfile::places`]).
+    pub fn new(pages: &'a [PageOutline], language: &Language, places: &[String]) -> Self {
         let analyzer = Analyzer::new(language);
         let mut stems = Stems::default();
         let mut parts_of = |text: &str| -> Vec<Vec<u32>> {
             parts(&analyzer, text)
                 .into_iter()
                 .map(|part| stems.intern(part))
+                .filter(|part| !part.is_empty())
                 .collect()
         };
+        let titles: Vec<Vec<Vec<u32>>> = pages.iter().map(|p| parts_of(&p.title)).collect();
+        let h1s: Vec<Vec<Vec<u32>>> = pages.iter().map(|p| parts_of(&p.h1)).collect();
+        let site_wide = site_wide_parts(titles.iter().zip(&h1s), pages.len());
+        let mut site_words: Vec<u32> = site_wide.iter().flatten().copied().collect();
+        site_words.sort_unstable();
+        site_words.dedup();
         let mut fields: Vec<Fields> = Vec::with_capacity(pages.len());
-        for page in pages {
-            let title_parts = parts_of(&page.title);
-            let h1_parts = parts_of(&page.h1);
+        for ((page, title), h1) in pages.iter().zip(titles).zip(h1s) {
+            let home = is_home(&page.url);
+            let mut own: Vec<u32> = title
+                .iter()
+                .chain(&h1)
+                .filter(|part| home || !site_wide.contains(*part))
+                .flatten()
+                .copied()
+                .collect();
+            own.sort_unstable();
+            own.dedup();
             fields.push(Fields {
-                title_parts,
-                h1_parts,
+                title_parts: with_whole(title),
+                h1_parts: with_whole(h1),
                 url: Vec::new(),
+                own,
+                home,
             });
         }
         for (field, page) in fields.iter_mut().zip(pages) {
@@ -135,27 +184,48 @@ impl<'a> PageMatcher<'a> {
                 holding[stem as usize].push(index);
             }
         }
+        let mut places: Vec<u32> = places
+            .iter()
+            .flat_map(|place| stems.lookup(content_stems(&analyzer, place)))
+            .filter(|&id| (id as usize) < stems.0.len())
+            .collect();
+        places.sort_unstable();
+        places.dedup();
         PageMatcher {
             analyzer,
             pages,
             fields,
             stems,
+            places,
+            site_words,
             holding,
         }
     }
 
-    /// `cluster` holds the words of `brand` in their order.
-    pub fn names(&self, cluster: &str, brand: &str) -> bool {
+    /// When `cluster` holds the words of `brand` in their order, its other words ("drain
+    /// cleaning" of "acme plumbing drain cleaning"; empty for the brand alone).
+    pub fn beside_brand(&self, cluster: &str, brand: &str) -> Option<String> {
         let tokenizer = self.analyzer.tokenizer();
         let (cluster, name) = (tokenizer.words(cluster), tokenizer.words(brand));
-        !name.is_empty() && cluster.windows(name.len()).any(|words| words == name)
+        if name.is_empty() {
+            return None;
+        }
+        let at = cluster
+            .windows(name.len())
+            .position(|words| words == name)?;
+        Some(
+            cluster[..at]
+                .iter()
+                .chain(&cluster[at + name.len()..])
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
     }
 
     /// The page at the site's root ("/"), if it was crawled.
     pub fn home_page(&self) -> Option<&'a PageOutline> {
-        self.pages
-            .iter()
-            .find(|page| matches!(url_path(&page.url), "" | "/"))
+        self.pages.iter().find(|page| is_home(&page.url))
     }
 
     /// Pages that serve `name` (score ≥ [`SERVES`], title or H1 holding all its words), best
@@ -164,7 +234,25 @@ impl<'a> PageMatcher<'a> {
         let Some(core) = self.stems.known(content_stems(&self.analyzer, name)) else {
             return Vec::new();
         };
-        let mut lists: Vec<&[usize]> = core
+        // An address spells "x-rays" as "x rays": its words are read that way from the name too.
+        let address_core = if name.contains('-') {
+            self.stems
+                .lookup(content_stems(&self.analyzer, &name.replace('-', " ")))
+        } else {
+            core.clone()
+        };
+        let name = Name {
+            core: &core,
+            address: &address_core,
+            places: &self.places,
+            beside_site: core
+                .iter()
+                .copied()
+                .filter(|stem| self.site_words.binary_search(stem).is_err())
+                .collect(),
+        };
+        let mut lists: Vec<&[usize]> = name
+            .core
             .iter()
             .map(|&stem| self.holding[stem as usize].as_slice())
             .collect();
@@ -176,7 +264,7 @@ impl<'a> PageMatcher<'a> {
         let mut scored: Vec<(&PageOutline, f64)> = rarest
             .iter()
             .filter(|page| others.iter().all(|list| list.binary_search(page).is_ok()))
-            .map(|&i| (&self.pages[i], score(&self.fields[i], &core)))
+            .map(|&i| (&self.pages[i], score(&self.fields[i], &name)))
             .filter(|(_, score)| *score >= SERVES)
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.url.cmp(&b.0.url)));
@@ -184,33 +272,96 @@ impl<'a> PageMatcher<'a> {
     }
 }
 
+/// A cluster name as pages are scored against it.
+struct Name<'n> {
+    /// Its content stems.
+    core: &'n [u32],
+    /// Its content stems as an address would spell them.
+    address: &'n [u32],
+    /// The site's place stems.
+    places: &'n [u32],
+    /// Its stems that are not in the site's own title parts ("rose city espresso blend" of
+    /// "brightbrew rose city espresso blend"; none of the site's tagline).
+    beside_site: Vec<u32>,
+}
+
+impl Name<'_> {
+    /// Dice's coefficient of a page field and the name, the site's places the field names
+    /// and the name does not left out: the town in "Dental Implants Dallas" is where the
+    /// dentist works, not what the page is about.
+    fn dice(&self, field: &[u32], name: &[u32]) -> f64 {
+        let places = field
+            .iter()
+            .filter(|s| self.places.binary_search(s).is_ok() && name.binary_search(s).is_err())
+            .count();
+        dice(field, name, field.len() - places)
+    }
+}
+
 /// 0 unless the title (one of its parts) or the H1 holds every content word of the name:
-/// "Sump Pumps" does not serve "sump pump alarm", which wants a page of its own.
-fn score(page: &Fields, core: &[u32]) -> f64 {
+/// "Sump Pumps" does not serve "sump pump alarm", which wants a page of its own; and, but on
+/// the home page, the page's own parts hold every word the site's parts do not.
+fn score(page: &Fields, name: &Name) -> f64 {
+    let core = name.core;
     let covers = |field: &Vec<u32>| intersection_size(field, core) == core.len();
     if !page.title_parts.iter().chain(&page.h1_parts).any(covers) {
+        return 0.0;
+    }
+    let own = &name.beside_site;
+    if !page.home && (own.is_empty() || intersection_size(&page.own, own) < own.len()) {
         return 0.0;
     }
     let best = |parts: &[Vec<u32>]| {
         parts
             .iter()
-            .map(|part| dice(part, core))
+            .map(|part| name.dice(part, core))
             .fold(0.0, f64::max)
     };
-    let score = TITLE_WEIGHT * best(&page.title_parts)
-        + H1_WEIGHT * best(&page.h1_parts)
-        + URL_WEIGHT * dice(&page.url, core);
+    let (title, h1) = (best(&page.title_parts), best(&page.h1_parts));
+    let score = if page.home {
+        (TITLE_WEIGHT * title + H1_WEIGHT * h1) / (TITLE_WEIGHT + H1_WEIGHT)
+    } else {
+        TITLE_WEIGHT * title + H1_WEIGHT * h1 + URL_WEIGHT * name.dice(&page.url, name.address)
+    };
     (score * 1000.0).round() / 1000.0
 }
 
-/// The content stems of a title or heading, whole and of each of its parts.
+/// The parts on [`SITE_WIDE_PAGES`] pages or more and on half of them or more, by the
+/// pages' (title parts, heading parts).
+fn site_wide_parts<'p>(
+    pages: impl Iterator<Item = (&'p Vec<Vec<u32>>, &'p Vec<Vec<u32>>)>,
+    page_count: usize,
+) -> HashSet<Vec<u32>> {
+    let mut pages_with: HashMap<&[u32], usize> = HashMap::new();
+    for (title, h1) in pages {
+        let on_page: HashSet<&[u32]> = title.iter().chain(h1).map(Vec::as_slice).collect();
+        for part in on_page {
+            *pages_with.entry(part).or_default() += 1;
+        }
+    }
+    pages_with
+        .into_iter()
+        .filter(|&(_, count)| count >= SITE_WIDE_PAGES && 2 * count >= page_count)
+        .map(|(part, _)| part.to_vec())
+        .collect()
+}
+
+/// `parts` and, when there are two or more, all of them together (a name may span them).
+fn with_whole(mut parts: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    if parts.len() > 1 {
+        let mut whole: Vec<u32> = parts.iter().flatten().copied().collect();
+        whole.sort_unstable();
+        whole.dedup();
+        parts.push(whole);
+    }
+    parts
+}
+
+/// The content stems of each part of a title or heading.
 fn parts(analyzer: &Analyzer, text: &str) -> Vec<HashSet<String>> {
     let mut parts = vec![text];
     for separator in TITLE_SEPARATORS {
         parts = parts.iter().flat_map(|p| p.split(separator)).collect();
-    }
-    if parts.len() > 1 {
-        parts.push(text);
     }
     parts.iter().map(|p| content_stems(analyzer, p)).collect()
 }
@@ -226,8 +377,14 @@ fn content_stems(analyzer: &Analyzer, text: &str) -> HashSet<String> {
         .collect()
 }
 
-/// The words of an address's path ("https://a.com/sump-pump/install.html" → "sump pump
-/// install"), without file extensions.
+/// The site's root page ("/", "/index.html").
+fn is_home(url: &str) -> bool {
+    matches!(
+        url_path(url),
+        "" | "/" | "/index.html" | "/index.htm" | "/index.php"
+    )
+}
+
 /// The path of an address, without its query and fragment.
 fn url_path(url: &str) -> &str {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
@@ -235,6 +392,8 @@ fn url_path(url: &str) -> &str {
     path.split(['?', '#']).next().unwrap_or_default()
 }
 
+/// The words of an address's path ("https://a.com/sump-pump/install.html" → "sump pump
+/// install"), without file extensions.
 fn path_words(url: &str) -> String {
     url_path(url)
         .split('/')
@@ -250,79 +409,14 @@ fn path_words(url: &str) -> String {
         .join(" ")
 }
 
-/// Dice's coefficient of two sorted sets: 1 when equal, 0 when disjoint.
-fn dice(a: &[u32], b: &[u32]) -> f64 {
-    if a.is_empty() || b.is_empty() {
+/// Dice's coefficient of two sorted sets, `a` counted as `a_len` stems: 1 when equal, 0 when
+/// disjoint.
+fn dice(a: &[u32], b: &[u32], a_len: usize) -> f64 {
+    if a_len == 0 || b.is_empty() {
         return 0.0;
     }
-    2.0 * intersection_size(a, b) as f64 / (a.len() + b.len()) as f64
+    (2.0 * intersection_size(a, b) as f64 / (a_len + b.len()) as f64).min(1.0)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn page(url: &str, title: &str, h1: &str) -> PageOutline {
-        PageOutline {
-            url: url.to_string(),
-            title: title.to_string(),
-            h1: h1.to_string(),
-        }
-    }
-
-    #[test]
-    fn a_page_titled_for_the_cluster_matches_it_and_the_site_name_in_the_title_does_not_count() {
-        let pages = [
-            page(
-                "https://acme.test/drain-cleaning",
-                "Drain Cleaning | Acme Plumbing",
-                "Drain cleaning",
-            ),
-            page(
-                "https://acme.test/",
-                "Acme Plumbing",
-                "Plumbers you can trust",
-            ),
-            page(
-                "https://acme.test/water-heaters",
-                "Water Heater Repair | Acme Plumbing",
-                "Water heaters",
-            ),
-        ];
-        let matcher = PageMatcher::new(&pages, &Language::english());
-        let found = matcher.matches("drain cleaning");
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0.url, "https://acme.test/drain-cleaning");
-        assert_eq!(found[0].1, 1.0);
-        assert!(matcher.matches("sump pump installation").is_empty());
-    }
-
-    #[test]
-    fn a_broader_page_serves_a_longer_name_less_well_than_its_own_page() {
-        let pages = [
-            page(
-                "https://acme.test/heaters",
-                "Water Heaters",
-                "Water heaters",
-            ),
-            page(
-                "https://acme.test/heaters/tankless",
-                "Tankless Water Heater Installation",
-                "Tankless water heater installation",
-            ),
-        ];
-        let matcher = PageMatcher::new(&pages, &Language::english());
-        let found = matcher.matches("tankless water heater installation");
-        assert_eq!(found[0].0.url, "https://acme.test/heaters/tankless");
-        assert!(found.iter().skip(1).all(|(_, score)| *score < COMPETES));
-    }
-
-    #[test]
-    fn path_words_drop_extensions_and_numbers() {
-        assert_eq!(
-            path_words("https://a.test/blog/2024/sump-pump_install.html?x=1"),
-            "blog sump pump install"
-        );
-        assert_eq!(path_words("https://a.test"), "");
-    }
-}
+mod tests;

@@ -100,6 +100,7 @@ fn run_named(
             competitor_domains: &competitors,
             primary_pages: pages,
             brand,
+            places: &[],
         },
     );
     Planned {
@@ -255,26 +256,36 @@ fn without_rankings_titles_decide_and_serp_positions_count_as_rankings() {
 #[test]
 fn a_search_for_the_site_by_name_improves_its_home_page() {
     // No title says "Acme Plumbing" (they say "… | Acme"), yet the name is the home page's.
+    // With a service, the name is that service's page's.
     let keywords = vec![
         keyword("acme plumbing reviews", 300, Vec::new(), false),
         keyword("plumbing reviews", 200, Vec::new(), false),
+        keyword("acme plumbing drain cleaning", 100, Vec::new(), false),
     ];
     let clusters = [
         cluster("acme plumbing reviews", vec![0]),
         cluster("plumbing reviews", vec![1]),
+        cluster("acme plumbing drain cleaning", vec![2]),
     ];
     let pages = [
         page("/drain-cleaning", "Drain Cleaning"),
         page("/", "Plumbers in Montclair"),
     ];
     let planned = run_named(&clusters, keywords, &[], &pages, Some("acme plumbing"));
-    let [named, other] = &planned.records[..] else {
+    let [named, other, service] = &planned.records[..] else {
         panic!()
     };
     assert_eq!(named.action, Some(ClusterAction::Improve));
     assert_eq!(named.target_url.as_deref(), Some("https://acme.test/"));
+    assert_eq!(named.target_score, None);
     assert_eq!(other.action, Some(ClusterAction::Create));
     assert_eq!(other.target_url, None);
+    assert_eq!(service.action, Some(ClusterAction::Improve));
+    assert_eq!(
+        service.target_url.as_deref(),
+        Some("https://acme.test/drain-cleaning")
+    );
+    assert_eq!(service.target_score, Some(1.0));
 }
 
 #[test]

@@ -258,6 +258,7 @@ pub fn assemble(
             competitor_domains: &input.competitor_domains,
             primary_pages: &input.primary_pages,
             brand: brand.as_deref(),
+            places: &input.site.places,
         },
     );
     ResearchOutput {
