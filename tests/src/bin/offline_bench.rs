@@ -5,7 +5,8 @@
 //! its brand) and the share that are single words; then the top 10.
 //!
 //! Run through `.ci/bench offline [tune|check|all|SITE]` (default: check, the held-out half;
-//! a site's name runs that site alone).
+//! a site's name runs that site alone). `OFFLINE_BENCH_KEYWORDS=<file>` also writes every
+//! keyword of every site there (site, tab, keyword), to compare two versions of the rules.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -148,6 +149,7 @@ async fn main() -> ExitCode {
     println!("| site ({split}) | pages | keywords | top {TOP} naming an offering | single words |");
     println!("|---|---:|---:|---:|---:|");
     let mut tables = Vec::new();
+    let mut every_keyword = String::new();
     for site in sites.iter().filter(chosen) {
         let mut pages = crawl(&crawler, &site.name, SiteRole::Primary).await;
         let primary_pages = pages.len();
@@ -160,6 +162,9 @@ async fn main() -> ExitCode {
             ..ResearchInput::default()
         };
         let output = research(&pages, &input);
+        for keyword in &output.keywords {
+            every_keyword.push_str(&format!("{}\t{}\n", site.name, keyword.keyword));
+        }
         let mut ranked: Vec<&KeywordRecord> = output.keywords.iter().collect();
         ranked.sort_by(|a, b| {
             b.opportunity_value
@@ -195,6 +200,9 @@ async fn main() -> ExitCode {
     );
     for table in tables {
         println!("\n{table}");
+    }
+    if let Some(file) = std::env::var_os("OFFLINE_BENCH_KEYWORDS") {
+        std::fs::write(file, every_keyword).expect("the keyword list is written");
     }
     let _ = std::fs::remove_dir_all(&root);
     ExitCode::SUCCESS
