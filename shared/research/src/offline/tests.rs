@@ -546,3 +546,49 @@ fn a_trade_in_every_title_is_named_by_the_logo_and_heads_the_queries() {
     }
     assert!(!texts.iter().any(|t| t.contains("done")), "{texts:?}");
 }
+
+#[test]
+fn a_site_that_names_no_deed_on_things_gets_no_repair_ideas_for_them() {
+    // An accountant who once writes "residential" (read as a home service) names no repair,
+    // replacement or installation anywhere, so its offerings take no such ideas.
+    let accountant = |url: &str, title: &str, headings: &[&str], body: &str| {
+        primary("ledger-accounts.test", url, title, headings, body)
+    };
+    let pages = vec![
+        accountant(
+            "/",
+            "Ledger Accountants | Tax Returns & Bookkeeping in Perth",
+            &["Tax Returns", "Bookkeeping"],
+            "Tax returns and bookkeeping for residential property investors and small \
+             businesses in Perth. Tax returns lodged on time; bookkeeping every month.",
+        ),
+        accountant(
+            "/tax-returns",
+            "Tax Returns | Ledger Accountants",
+            &["Tax Returns", "PAYG Instalments"],
+            "Individual tax returns and company tax returns. We look after your PAYG \
+             instalments.",
+        ),
+        accountant(
+            "/bookkeeping",
+            "Bookkeeping | Ledger Accountants",
+            &["Bookkeeping"],
+            "Monthly bookkeeping and payroll for small businesses in Perth.",
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 200);
+    let texts = texts(&found);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("tax returns") || t.starts_with("bookkeeping")),
+        "{texts:?}"
+    );
+    let deeds: Vec<&&str> = texts
+        .iter()
+        .filter(|t| {
+            t.ends_with(" repair") || t.ends_with(" installation") || t.ends_with(" replacement")
+        })
+        .collect();
+    assert!(deeds.is_empty(), "{deeds:?}");
+}

@@ -45,6 +45,8 @@ impl Offering {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
     /// Done for the customer, where the customer is: local trades, agencies, clinics.
+    /// `for_homeowners`: a home service that works on things (its titles or headings name what
+    /// it does to them: "Skylight Repair"), so a thing it names takes those deeds.
     Service { for_homeowners: bool },
     /// Sold and shipped.
     Product,
@@ -262,6 +264,8 @@ impl Topic {
         let is_service = profile.is_local()
             || profile.homeowners
             || offerings.iter().filter(|o| !o.thing).count() * 2 >= offerings.len();
+        let works_on_things = profile.homeowners
+            && lexicon.is_some_and(|l| names_deeds_on_things(l, pages, &analyzer));
         let state = english.then(|| state_code(pages, places)).flatten();
         let titled: HashSet<&str> = named
             .iter()
@@ -294,7 +298,7 @@ impl Topic {
             state,
             kind: if is_service {
                 Kind::Service {
-                    for_homeowners: profile.homeowners,
+                    for_homeowners: works_on_things,
                 }
             } else {
                 Kind::Product
@@ -499,6 +503,41 @@ const PLACES_OF_BUSINESS: &[&str] = &[
 /// head term, a service or a provider, or the place of business of a head term ("flower
 /// shop"): "transparent pricing" and "court-ordered sale" describe how the site works, they
 /// are not what it offers.
+/// The longest block of a page's text read as a name ("AC Repairs" in a list of services).
+const NAME_BLOCK_WORDS: usize = 5;
+
+/// A name on the primary site (a title, heading or link text, or a block of text as short as
+/// a name: a list's "AC Repairs") holds a deed of the lexicon's ideas for things ("Gutter
+/// Repairs", "Water Heater Installation"). "Residential" once in a vet's or an accountant's
+/// text makes no home service whose "dogs" or "tax adviser" take "repair".
+fn names_deeds_on_things(lexicon: &Lexicon, pages: &[PageContent], analyzer: &Analyzer) -> bool {
+    let tokenizer = analyzer.tokenizer();
+    // By the word's start, not its stem: "repairs" is a deed, an accountant's "instalments"
+    // (stem "instal", as "installation") is not.
+    let deeds: Vec<String> = lexicon
+        .home_service_object
+        .iter()
+        .flat_map(|pattern| tokenizer.words(&pattern.replace("{}", " ")))
+        .collect();
+    let names_deed = |text: &str| {
+        tokenizer
+            .words(text)
+            .iter()
+            .any(|word| deeds.iter().any(|deed| word.starts_with(deed.as_str())))
+    };
+    primary_pages(pages).iter().any(|page| {
+        let short_blocks = page
+            .body_text
+            .lines()
+            .filter(|block| tokenizer.words(block).len() <= NAME_BLOCK_WORDS);
+        std::iter::once(page.title.as_str())
+            .chain(page.headings.iter().map(String::as_str))
+            .chain(page.anchors.iter().map(String::as_str))
+            .chain(short_blocks)
+            .any(names_deed)
+    })
+}
+
 fn names_something(offering: &Offering, language: &Language) -> bool {
     let noun = if language.head_is_first() {
         0
