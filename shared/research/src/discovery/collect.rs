@@ -41,6 +41,8 @@ pub(crate) struct PhraseStats {
     pub continued_left: usize,
     /// Occurrences right before a content word of the same segment.
     pub continued_right: usize,
+    /// Occurrences right before an article or a possessive of the same segment (English).
+    pub before_object: usize,
     /// Seen as a whole segment of a title, heading, JSON-LD name or anchor: a name the site
     /// gives something ("Espresso", "BrightBrew").
     pub named: bool,
@@ -112,6 +114,7 @@ pub(crate) fn collect<'a>(pages: &[PageContent], analyzer: &'a Analyzer) -> Coll
                                 occurrences: 0,
                                 continued_left: 0,
                                 continued_right: 0,
+                                before_object: 0,
                                 named: false,
                             });
                         }
@@ -122,6 +125,11 @@ pub(crate) fn collect<'a>(pages: &[PageContent], analyzer: &'a Analyzer) -> Coll
                         }
                         if is_content(ids.get(start + len)) {
                             stats.continued_right += 1;
+                        } else if ids
+                            .get(start + len)
+                            .is_some_and(|&id| vocabulary.words[id as usize].object_start)
+                        {
+                            stats.before_object += 1;
                         }
                         stats.named |= len == ids.len() && field.is_naming();
                         match stats.surfaces.iter_mut().find(|(s, _)| *s == surface) {

@@ -73,7 +73,9 @@ impl Field {
             Field::Anchors => page.anchors.iter().map(String::as_str).collect(),
             Field::MetaDescription => vec![page.meta_description.as_str()],
             Field::ImageAlts => page.image_alts.iter().map(String::as_str).collect(),
-            Field::Body => vec![page.body_text.as_str()],
+            // The crawler keeps a page's blocks (paragraphs, list items, cells) a line apart:
+            // words of two blocks never make one phrase.
+            Field::Body => page.body_text.lines().collect(),
         }
     }
 }

@@ -12,8 +12,9 @@ const UNRELATED_COMPETITOR_SHARE: f64 = 0.1;
 
 /// A multi-word phrase that always continues into another content word ("mat with retro"
 /// of "mat with retro print", "brew coffee" of "cold brew coffee") is a fragment of a
-/// longer phrase, not a query of its own. Chinese and Japanese characters are read one by
-/// one, so there a continuation says nothing.
+/// longer phrase, not a query of its own; so is one that otherwise always runs on into an
+/// object ("fillings remove" of "fillings remove the decay"). Chinese and Japanese
+/// characters are read one by one, so there a continuation says nothing.
 pub(crate) fn is_fragment(phrase: &PhraseStats, collection: &Collection) -> bool {
     let unspaced = phrase.surfaces.first().is_some_and(|(surface, _)| {
         surface[..phrase.len]
@@ -24,7 +25,7 @@ pub(crate) fn is_fragment(phrase: &PhraseStats, collection: &Collection) -> bool
         && !unspaced
         && phrase.occurrences > 0
         && (phrase.continued_left == phrase.occurrences
-            || phrase.continued_right == phrase.occurrences)
+            || phrase.continued_right + phrase.before_object == phrase.occurrences)
 }
 
 /// Mostly numbers: a quantity or a size ("12 oz", "2 cups"), not a topic.

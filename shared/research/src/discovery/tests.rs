@@ -246,3 +246,50 @@ fn lone_search_modifiers_are_not_keywords() {
     }
     assert!(words.iter().any(|w| w.contains("grinder")), "{words:?}");
 }
+
+#[test]
+fn words_of_two_blocks_never_make_one_phrase() {
+    // The crawler puts each block (a list item, a paragraph) on a line of its own.
+    let pages = vec![
+        page(
+            SiteRole::Primary,
+            "Services",
+            "Gutter Cleaning\nRoof Repair",
+        ),
+        page(
+            SiteRole::Primary,
+            "Roofing",
+            "Roof Repair\nGutter Cleaning\nRoof repair and gutter cleaning for homes.",
+        ),
+    ];
+    let candidates = discover_all(&pages, &Language::english());
+    let found = keywords(&candidates);
+    for across in ["gutter cleaning roof repair", "roof repair gutter cleaning"] {
+        assert!(!found.contains(&across), "{across}: {found:?}");
+    }
+    find(&candidates, "roof repair");
+    find(&candidates, "gutter cleaning");
+}
+
+#[test]
+fn a_phrase_that_always_runs_on_into_an_object_is_a_clause_not_a_query() {
+    let pages = vec![
+        page(
+            SiteRole::Primary,
+            "Dental fillings",
+            "When bacteria cause cavities, fillings remove the decay. Partials prevent your \
+             teeth from shifting. Dental fillings restore teeth.",
+        ),
+        page(
+            SiteRole::Primary,
+            "Partial dentures",
+            "Partial dentures replace missing teeth. Dental fillings last for years.",
+        ),
+    ];
+    let candidates = discover_all(&pages, &Language::english());
+    let found = keywords(&candidates);
+    for clause in ["fillings remove", "partials prevent"] {
+        assert!(!found.contains(&clause), "{clause}: {found:?}");
+    }
+    find(&candidates, "dental fillings");
+}

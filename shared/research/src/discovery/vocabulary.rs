@@ -31,6 +31,13 @@ const LEADING_MODIFIERS_EN: [&str; 15] = [
 /// is nearly always a list ("recipes and tips"), rarely a query.
 const LINKING_WORDS_EN: [&str; 9] = ["of", "for", "in", "near", "with", "to", "on", "at", "from"];
 
+/// Articles and possessives: a phrase always followed by one ends in a verb taking an object
+/// ("partials prevent" of "partials prevent your teeth from shifting"), a clause's start rather
+/// than a query. Not "this" or "that", which also follow nouns ("coffee this week").
+const OBJECT_STARTS_EN: [&str; 10] = [
+    "the", "a", "an", "your", "our", "their", "its", "his", "her", "my",
+];
+
 /// A distinct normalised word and what the analyzer says about it, computed once.
 pub(crate) struct Word {
     pub text: String,
@@ -48,6 +55,8 @@ pub(crate) struct Word {
     pub linking: bool,
     /// A Chinese or Japanese character: without a segmenter a part of a word, not a word.
     pub unspaced: bool,
+    /// An article or a possessive ([`OBJECT_STARTS_EN`], English only).
+    pub object_start: bool,
 }
 
 /// Interns words and stems so that each distinct word is stemmed once.
@@ -109,6 +118,7 @@ impl<'a> Vocabulary<'a> {
                 leading: false,
                 linking: false,
                 unspaced: false,
+                object_start: false,
             }],
         };
         let tokenizer = *analyzer.tokenizer();
@@ -157,6 +167,7 @@ impl<'a> Vocabulary<'a> {
             leading: LEADING_MODIFIERS_EN.contains(&word),
             linking: stop && (!self.english || LINKING_WORDS_EN.contains(&word)),
             unspaced: word.chars().all(is_unspaced_script),
+            object_start: self.english && OBJECT_STARTS_EN.contains(&word),
         });
         self.word_ids.insert(word.to_string(), id);
         id
