@@ -519,22 +519,22 @@ fn names_deeds_on_things(lexicon: &Lexicon, pages: &[PageContent], analyzer: &An
         .iter()
         .flat_map(|pattern| tokenizer.words(&pattern.replace("{}", " ")))
         .collect();
-    let names_deed = |text: &str| {
-        tokenizer
-            .words(text)
+    let names_deed = |words: Vec<String>| {
+        words
             .iter()
             .any(|word| deeds.iter().any(|deed| word.starts_with(deed.as_str())))
     };
     primary_pages(pages).iter().any(|page| {
+        let names = std::iter::once(&page.title)
+            .chain(&page.headings)
+            .chain(&page.anchors)
+            .map(|text| tokenizer.words(text));
         let short_blocks = page
             .body_text
             .lines()
-            .filter(|block| tokenizer.words(block).len() <= NAME_BLOCK_WORDS);
-        std::iter::once(page.title.as_str())
-            .chain(page.headings.iter().map(String::as_str))
-            .chain(page.anchors.iter().map(String::as_str))
-            .chain(short_blocks)
-            .any(names_deed)
+            .map(|block| tokenizer.words(block))
+            .filter(|words| words.len() <= NAME_BLOCK_WORDS);
+        names.chain(short_blocks).any(names_deed)
     })
 }
 

@@ -184,10 +184,11 @@ impl<'a> PageMatcher<'a> {
                 holding[stem as usize].push(index);
             }
         }
+        // A place no title, heading or address names cannot count against any page.
         let mut places: Vec<u32> = places
             .iter()
-            .flat_map(|place| stems.lookup(content_stems(&analyzer, place)))
-            .filter(|&id| (id as usize) < stems.0.len())
+            .flat_map(|place| content_stems(&analyzer, place))
+            .filter_map(|stem| stems.0.get(&stem).copied())
             .collect();
         places.sort_unstable();
         places.dedup();
@@ -235,15 +236,13 @@ impl<'a> PageMatcher<'a> {
             return Vec::new();
         };
         // An address spells "x-rays" as "x rays": its words are read that way from the name too.
-        let address_core = if name.contains('-') {
+        let address_core = name.contains('-').then(|| {
             self.stems
                 .lookup(content_stems(&self.analyzer, &name.replace('-', " ")))
-        } else {
-            core.clone()
-        };
+        });
         let name = Name {
             core: &core,
-            address: &address_core,
+            address: address_core.as_deref().unwrap_or(&core),
             places: &self.places,
             beside_site: core
                 .iter()

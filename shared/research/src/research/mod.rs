@@ -135,15 +135,14 @@ pub fn assemble(
     input: &ResearchInput,
     personas: &dyn PersonaGenerator,
 ) -> ResearchOutput {
-    // The towns the site serves make "montclair roofing" a local service query, and what it
-    // sells makes "espresso beans" shopping.
-    // The site's own name is a brand too, when its domain does not spell it.
-    let brand = input.site.brand.clone();
+    // The site's own name is a brand too, when its domain does not spell it. The towns the
+    // site serves make "montclair roofing" a local service query, and what it sells makes
+    // "espresso beans" shopping.
     let brand_terms: Vec<String> = input
         .brand_terms
         .iter()
+        .chain(&input.site.brand)
         .cloned()
-        .chain(brand.clone())
         .collect();
     let classifier = IntentClassifier::new(&input.language, &brand_terms)
         .with_places(&input.site.places)
@@ -257,7 +256,7 @@ pub fn assemble(
             primary_domain: input.primary_domain.as_deref(),
             competitor_domains: &input.competitor_domains,
             primary_pages: &input.primary_pages,
-            brand: brand.as_deref(),
+            brand: input.site.brand.as_deref(),
             places: &input.site.places,
         },
     );
