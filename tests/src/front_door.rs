@@ -1,7 +1,10 @@
 //! What API Gateway does in front of the functions that `cargo lambda watch` (1.9.2) does not:
 //! the event's `sourceIp` is the client's TCP address (cargo-lambda writes `127.0.0.1` for
-//! every request), and a body that is not UTF-8 reaches the function base64-encoded
-//! (cargo-lambda answers such a body with its own 500 when its content type is text or JSON).
+//! every request), a body that is not UTF-8 reaches the function base64-encoded (cargo-lambda
+//! answers such a body with its own 500 when its content type is text or JSON), and a header
+//! value that is not UTF-8 reaches it as text, each byte read as the Latin-1 character it is
+//! (cargo-lambda answers such a header with its own 500 on any route; the event's headers are
+//! JSON strings, so the function sees the characters and answers them itself).
 //!
 //! The front door (`runtime-proxy --front`) takes the clients' connections and passes each
 //! request on with two headers of its own, overwriting any a client sent: the peer address,
@@ -34,6 +37,19 @@ fn read_as_text(headers: &HeaderMap) -> bool {
 /// A request on its way in: the client's own marks removed, the peer address set, and a body
 /// cargo-lambda cannot take as text encoded as API Gateway would.
 pub fn admit_request(headers: &mut HeaderMap, body: Vec<u8>, peer: std::net::IpAddr) -> Vec<u8> {
+    for value in headers.values_mut() {
+        if std::str::from_utf8(value.as_bytes()).is_err() {
+            let text: String = value
+                .as_bytes()
+                .iter()
+                .map(|&byte| char::from(byte))
+                .collect();
+            // Bytes over 0x7f stay over it in UTF-8, so the value stays a valid header value.
+            *value = text
+                .parse()
+                .expect("Latin-1 text of a header value is a header value");
+        }
+    }
     headers.remove(SOURCE_IP_HEADER);
     headers.remove(BASE64_BODY_HEADER);
     headers.insert(
@@ -101,6 +117,22 @@ mod tests {
         binary.insert("content-type", "application/octet-stream".parse().unwrap());
         assert_eq!(admit_request(&mut binary, vec![0xff], peer), vec![0xff]);
         assert!(!binary.contains_key(BASE64_BODY_HEADER));
+    }
+
+    #[test]
+    fn a_header_value_that_is_not_utf8_is_passed_on_as_its_latin1_text() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "idempotency-key",
+            axum::http::HeaderValue::from_bytes(b"\xd7\xf8\x9b").unwrap(),
+        );
+        headers.insert("accept", "*/*".parse().unwrap());
+        admit_request(&mut headers, Vec::new(), "127.0.0.1".parse().unwrap());
+        assert_eq!(
+            headers["idempotency-key"].as_bytes(),
+            "\u{d7}\u{f8}\u{9b}".as_bytes()
+        );
+        assert_eq!(headers["accept"], "*/*");
     }
 
     #[test]

@@ -75,6 +75,46 @@ pub async fn serve_sites(address: SocketAddr, root: PathBuf) -> std::io::Result<
     Ok(bound)
 }
 
+/// The requests a server of [`serve_sites_counted`] was sent, each as `host path`.
+#[derive(Debug, Clone, Default)]
+pub struct Hits(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Hits {
+    pub fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// [`serve_sites`], keeping every request it is sent.
+pub async fn serve_sites_counted(
+    address: SocketAddr,
+    root: PathBuf,
+) -> std::io::Result<(SocketAddr, Hits)> {
+    let listener = tokio::net::TcpListener::bind(address).await?;
+    let bound = listener.local_addr()?;
+    let hits = Hits::default();
+    let kept = hits.clone();
+    let app = Router::new()
+        .fallback(move |root: State<PathBuf>, request: Request| {
+            let host = request
+                .headers()
+                .get(HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            kept.0
+                .lock()
+                .unwrap()
+                .push(format!("{host} {}", request.uri().path()));
+            serve_file(root, request)
+        })
+        .with_state(root);
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Ok((bound, hits))
+}
+
 /// `KR_CRAWL_RESOLVE` mapping every sample site (apex and www) to `address`.
 pub fn resolve_spec(address: SocketAddr) -> String {
     let mut hosts = Vec::new();

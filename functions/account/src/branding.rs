@@ -67,11 +67,14 @@ impl From<Branding> for BrandingReply {
 #[allow(dead_code)]
 pub struct RenameRequest {
     /// Required: at most 80 characters, not only spaces (leading and trailing ones are trimmed),
-    /// no control characters; or `null` to remove it.
+    /// no control characters and no invisible format characters (Unicode Cf, such as
+    /// right-to-left overrides and zero-width spaces; the zero-width joiner and non-joiner are
+    /// taken, as scripts need them); or `null` to remove it. The pattern lists the format
+    /// characters of the Basic Multilingual Plane; those beyond it are refused too.
     #[schema(
         min_length = 1,
         max_length = 80,
-        pattern = r"^[^\u0000-\u001F\u007F-\u009F]*[^\s\u0000-\u001F\u007F-\u009F][^\u0000-\u001F\u007F-\u009F]*$",
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]*[^\s\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB][^\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]*$",
         example = "Northwind SEO",
         required = true
     )]

@@ -57,7 +57,7 @@ impl LoginRequest {
         (status = 403, description = "Sent from a page whose `Origin` is not allowed (login CSRF)", body = kr_http::error::ErrorBody),
         (status = 413, description = "Body over 64 KiB", body = kr_http::error::ErrorBody),
         (status = 415, description = "`Content-Type` is not `application/json`", body = kr_http::error::ErrorBody),
-        (status = 429, description = "Too many failed sign-ins (`rate_limited`): for this e-mail from this address, for this e-mail from anywhere, or from this address; wait `Retry-After` seconds. Successful sign-ins never count (README, Limits)", body = kr_http::error::ErrorBody,
+        (status = 429, description = "Too many failed sign-ins (`rate_limited`) from this address: for this e-mail, for any e-mail, or from its network (IPv4 /24, IPv6 /64); wait `Retry-After` seconds. Failures for one e-mail from elsewhere never refuse an address that has not failed: they only delay the check (up to 4 s). Successful sign-ins never count (README, Limits)", body = kr_http::error::ErrorBody,
             headers(("Retry-After" = u32, description = "Seconds until attempts are taken again."))),
     )
 )]

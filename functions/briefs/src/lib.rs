@@ -1,6 +1,7 @@
-//! The briefs function: a cluster's content brief, made on its first request by reading the
-//! pages that rank (through the crawler, so with its address guard and politeness), then
-//! stored with the job. Owner or demo job; everyone else gets 404.
+//! The briefs function: a cluster's content brief, made by its owner's `POST` (one request at a
+//! time per cluster) by reading the pages that rank (through the crawler, so with its address
+//! guard and politeness), then stored with the job and read with `GET`. Owner or demo job;
+//! everyone else gets 404.
 
 mod handlers;
 
@@ -73,7 +74,7 @@ impl BriefsState {
 
 /// This function's endpoints (`kr_http::routes::ROUTES`), documented.
 pub fn api() -> OpenApiRouter<BriefsState> {
-    OpenApiRouter::new().routes(routes!(handlers::brief))
+    OpenApiRouter::new().routes(routes!(handlers::brief, handlers::make_brief))
 }
 
 pub fn router(state: BriefsState) -> Router {

@@ -3,7 +3,9 @@
 //! scheduled job's `job.completed` also raises `job.changes` for the webhooks that want it.
 //! A delivery that fails is sent back to the queue with a delay for its next attempt, so no
 //! invocation waits on a slow receiver for longer than one request's timeout, and a receiver
-//! that is down never touches the job (it finished before its event was sent).
+//! that is down never touches the job (it finished before its event was sent). A message
+//! whose handling fails on every receive goes to the dead-letter queue (its alarm fires), and
+//! the notifier says what it gave up: the job or schedule, the event and the target.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +19,7 @@ use kr_core::service::jobs::JobView;
 use kr_core::service::webhook_signing::message_id;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{
-    DeliveryAttempt, DeliveryTarget, EventSubject, JobStore, SkippedRun, StoreError,
+    DeliveryAttempt, DeliveryTarget, EventSubject, FanOutLog, JobStore, SkippedRun, StoreError,
     WebhookMessage, WebhookQueue, WebhookStore,
 };
 use kr_crawler::{CrawlConfig, GuardedClient};
@@ -29,6 +31,9 @@ mod changes;
 
 /// How long a receiver has to answer.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Receives of one message before SQS moves it to the dead-letter queue: the webhooks
+/// queue's `maxReceiveCount` in template.yaml.
+pub const MAX_RECEIVES: u32 = 5;
 
 pub struct Notifier {
     pub jobs: Arc<dyn JobStore>,
@@ -38,6 +43,7 @@ pub struct Notifier {
     pub client: GuardedClient,
     pub retries: RetrySchedule,
     pub changes: Arc<dyn ChangeDigests>,
+    pub fan_outs: Arc<dyn FanOutLog>,
 }
 
 /// An event's subject, read: what its deliveries need.
@@ -86,7 +92,9 @@ impl Notifier {
     }
 
     /// Each target gets a message of its own, so one slow receiver holds up no other and
-    /// every invocation does at most one request per message.
+    /// every invocation does at most one request per message. A target whose first attempt
+    /// was queued before (this message delivered again after a send failed part-way) is
+    /// passed over: its receiver would get that attempt twice, and two chains of retries.
     async fn fan_out(&self, subject: &Subject, message: &WebhookMessage) -> Result<(), StoreError> {
         let mut events = vec![message.event];
         if let Subject::Job(job) = subject {
@@ -107,6 +115,10 @@ impl Notifier {
             }
         }
         for (event, target) in deliveries {
+            let id = message_id(&message.subject, event, target);
+            if self.fan_outs.first_attempt_queued(&id).await? {
+                continue;
+            }
             let first = WebhookMessage {
                 event,
                 target: Some(target),
@@ -114,6 +126,10 @@ impl Notifier {
                 ..message.clone()
             };
             self.queue.send(&first, 0).await?;
+            // Unrecorded, it is queued again only if a later send fails too.
+            if let Err(err) = self.fan_outs.record_first_attempt(&id).await {
+                tracing::warn!(message_id = %id, %err, "a queued first attempt was not recorded");
+            }
         }
         Ok(())
     }
@@ -223,20 +239,24 @@ impl Notifier {
         // Concurrently: a batch takes as long as its slowest receiver, not the sum.
         let outcomes = join_all(batch.records.into_iter().map(|record| async move {
             let id = record.message_id.clone().unwrap_or_default();
+            let receives = record
+                .attributes
+                .get("ApproximateReceiveCount")
+                .and_then(|count| count.parse::<u32>().ok())
+                .unwrap_or(1);
             let parsed: Result<WebhookMessage, _> =
                 serde_json::from_str(record.body.as_deref().unwrap_or(""));
-            let result = match parsed {
-                Ok(message) => self.handle(&message).await,
+            match parsed {
+                Ok(message) => self.handle(&message).await.map_err(|err| {
+                    report_failure(&message, receives, &err);
+                    id
+                }),
                 // Not ours to retry: a malformed message never becomes well-formed.
                 Err(err) => {
                     tracing::error!(%err, "malformed webhook message dropped");
                     Ok(())
                 }
-            };
-            result.map_err(|err| {
-                tracing::error!(%err, "webhook message will be retried");
-                id
-            })
+            }
         }))
         .await;
         let failures = outcomes
@@ -256,5 +276,22 @@ impl Notifier {
     pub async fn handle_event(&self, event: Value) -> Result<Value, lambda_runtime::Error> {
         let batch: SqsEvent = serde_json::from_value(event)?;
         Ok(serde_json::to_value(self.handle_batch(batch).await)?)
+    }
+}
+
+/// Why a message is delivered again; on its last receive, that it is given up (SQS moves it to
+/// the dead-letter queue next), naming what its receivers will not get.
+fn report_failure(message: &WebhookMessage, receives: u32, err: &StoreError) {
+    let job = message.subject.job_id().map(|id| id.to_string());
+    let schedule = match &message.subject {
+        EventSubject::SkippedRun(run) => Some(run.schedule_id.to_string()),
+        EventSubject::Job { .. } => None,
+    };
+    let event = message.event.as_str();
+    let (target, attempt) = (message.target, message.attempt);
+    if receives >= MAX_RECEIVES {
+        tracing::error!(?job, ?schedule, event, ?target, attempt, receives, %err, "webhook message given up: it goes to the dead-letter queue");
+    } else {
+        tracing::warn!(?job, ?schedule, event, ?target, attempt, receives, %err, "webhook message will be retried");
     }
 }

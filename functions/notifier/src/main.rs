@@ -29,6 +29,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
             config.clone(),
         )),
         jobs: store.clone(),
+        fan_outs: store.clone(),
         webhooks: store,
         queue: Arc::new(SqsWebhookQueue::new(
             clients.sqs,

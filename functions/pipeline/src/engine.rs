@@ -5,14 +5,14 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kr_core::domain::Job;
-use kr_core::domain::{JobStatus, Progress, Stage};
+use kr_core::domain::{JobStatus, Progress, Stage, WebhookEvent};
 use kr_core::domain::{Schedule, ScheduledRun};
 use kr_core::service::jobs::JobPorts;
 use kr_core::service::schedules::{run_due_schedules, TickReport};
 use kr_core::service::webhooks::EventOutbox;
 use kr_core::store::{
-    ArtifactStore, JobQueue, JobStore, JobTransitions, PipelineMessage, ResultStore, ScheduleStore,
-    SkippedRun, StageClaim, StoreError, Transition,
+    ArtifactStore, EventSubject, JobQueue, JobStore, JobTransitions, OwedEvent, PipelineMessage,
+    ResultStore, ScheduleStore, SkippedRun, StageClaim, StoreError, Transition,
 };
 
 use crate::event::STALLED_AFTER;
@@ -63,7 +63,8 @@ pub struct Pipeline {
     pub max_attempts: u32,
     /// Jobs of one owner running at once.
     pub running_cap: u32,
-    /// Finished jobs' events still owed; the sweeper raises those a worker did not send.
+    /// Events still owed (finished jobs', skipped runs'); the sweeper raises those a worker
+    /// did not send.
     pub event_outbox: Arc<EventOutbox>,
     /// Schedules whose runs the sweeper starts when due, and where a run's imported keywords
     /// are stored.
@@ -93,8 +94,13 @@ impl Pipeline {
                 slot: run.slot,
                 reason: reason.clone(),
             };
-            // The schedule already says the run was skipped; a lost event is logged, not retried.
-            if let Err(err) = self.event_outbox.events.run_skipped(skipped).await {
+            let owed = OwedEvent {
+                subject: EventSubject::SkippedRun(skipped),
+                event: WebhookEvent::ScheduleRunSkipped,
+                owed_since: Utc::now(),
+            };
+            // Once recorded, a send that fails is the sweeper's to make again.
+            if let Err(err) = self.event_outbox.owe_and_raise(&owed).await {
                 tracing::error!(schedule = %schedule.id, %err, "a skipped run's webhook event was not sent");
             }
         }

@@ -20,8 +20,8 @@ pub const MAX_REDRIVES: u32 = 3;
 /// A job still `queued` this long after it was created is failed and its run given back.
 pub const MAX_QUEUED: Duration = Duration::hours(24);
 
-/// A finished job's event still owed this long was not sent by the worker that finished
-/// the job (it sends right after the write): the sweeper raises it again.
+/// An event still owed this long was not sent by the worker that recorded it (it sends
+/// right after the write): the sweeper raises it again.
 pub const OWED_EVENT_GRACE: Duration = Duration::minutes(2);
 
 /// The function's timeout in template.yaml.

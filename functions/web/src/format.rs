@@ -1,5 +1,5 @@
 //! How figures, bands and badges read on the dashboard: the conventions SEO users know from their
-//! keyword tools (`/work/shared/design/dashboard.md`), and the guard on links built from crawled
+//! keyword tools (`../shared/design/dashboard.md`, beside the checkout), and the guard on links built from crawled
 //! data.
 
 use kr_core::dataset::{Intent, KeywordRecord, MonthlySearch, SerpFeature};

@@ -13,6 +13,12 @@ pub enum BriefError {
     LimitReached {
         max: u32,
     },
+    /// Not made yet, and the caller may only read it.
+    NotMade,
+    /// Another request is making it; ask again in `retry_after_secs`.
+    InProgress {
+        retry_after_secs: u64,
+    },
     Store(StoreError),
 }
 
@@ -33,6 +39,14 @@ impl From<BriefError> for ApiError {
             BriefError::LimitReached { max } => ApiError::forbidden(format!(
                 "This job has had its {max} briefs made; the ones made can still be read."
             )),
+            BriefError::NotMade => ApiError::new(
+                ErrorCode::NotFound,
+                "This cluster's brief has not been made yet; the job's owner makes it with POST on this address.",
+            ),
+            BriefError::InProgress { retry_after_secs } => ApiError::new(
+                ErrorCode::JobNotReady,
+                format!("This cluster's brief is being made; ask again in {retry_after_secs} s."),
+            ),
             BriefError::Store(err) => ApiError::internal(err),
         }
     }
@@ -44,6 +58,8 @@ impl std::fmt::Display for BriefError {
             Self::NotCompleted => write!(f, "the job has not completed"),
             Self::UnknownCluster => write!(f, "no such cluster"),
             Self::LimitReached { max } => write!(f, "the job has had its {max} briefs"),
+            Self::NotMade => write!(f, "the brief has not been made"),
+            Self::InProgress { .. } => write!(f, "the brief is being made"),
             Self::Store(_) => write!(f, "the store failed"),
         }
     }

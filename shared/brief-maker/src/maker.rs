@@ -2,10 +2,15 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use futures_util::future::join_all;
-use kr_core::dataset::{objects, BriefWriter, ClusterBrief, JobResults, PageContent};
+use kr_core::dataset::{
+    objects, BriefWriter, ClusterBrief, ClusterRecord, JobResults, PageContent,
+};
 use kr_core::domain::{Job, JobStatus, Stage};
-use kr_core::store::{get_json, put_job_json, ArtifactStore, BriefLedger};
+use kr_core::store::{
+    get_json, put_job_json, ArtifactStore, BriefClaim, BriefLedger, ClaimOutcome,
+};
 use kr_crawler::{CrawlError, Crawler};
 use kr_research::research::Measured;
 use kr_research::text::Language;
@@ -13,21 +18,35 @@ use kr_research::text::Language;
 use crate::compose::{compose, Reading};
 use crate::error::BriefError;
 use crate::sources::{pick_sources, Material};
+use crate::wording::word;
 
 /// Time the pages of one brief get to be read, all at once; what is not read by then is
 /// skipped and named.
 const READ_DEADLINE: Duration = Duration::from_secs(10);
+/// Time the writer gets to word a brief. With the pages' reading, well inside the briefs
+/// function's 29 s (`template.yaml`).
+pub const WORDING_DEADLINE: Duration = Duration::from_secs(12);
+/// How long a claim on making a brief holds: past the briefs' and MCP functions' timeouts, so
+/// a maker still at work is never overtaken, and a maker that was stopped frees the brief.
+const LEASE: Duration = Duration::from_secs(45);
+/// Most a concurrent caller is told to wait: a brief usually takes a few seconds.
+const MAX_RETRY_AFTER_SECS: u64 = 5;
 
 /// Bounds on briefs, from `KR_` variables.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BriefSettings {
     /// Briefs one job may have made (`KR_MAX_BRIEFS_PER_JOB`, default 50, 1 to 1,000).
     pub max_per_job: u32,
+    /// Time the writer gets ([`WORDING_DEADLINE`]; tests shorten it).
+    pub wording_deadline: Duration,
 }
 
 impl Default for BriefSettings {
     fn default() -> Self {
-        Self { max_per_job: 50 }
+        Self {
+            max_per_job: 50,
+            wording_deadline: WORDING_DEADLINE,
+        }
     }
 }
 
@@ -40,10 +59,23 @@ impl BriefSettings {
                 .parse::<u32>()
                 .ok()
                 .filter(|max| (1..=1000).contains(max))
-                .map(|max_per_job| Self { max_per_job })
+                .map(|max_per_job| Self {
+                    max_per_job,
+                    ..Self::default()
+                })
                 .ok_or_else(|| "KR_MAX_BRIEFS_PER_JOB must be 1 to 1000".to_string()),
         }
     }
+}
+
+/// What a request may do about a brief that is not made yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Read it once made: anyone who may see the job.
+    Read,
+    /// Have it made: the job's owner, by a request no other site can send on their behalf
+    /// (it is counted against the job and may pay a model).
+    Make,
 }
 
 pub struct BriefMaker<'a> {
@@ -56,13 +88,15 @@ pub struct BriefMaker<'a> {
 }
 
 impl BriefMaker<'_> {
-    /// The brief of a completed job's cluster: the stored one, else a new one, counted and
-    /// stored. `dataset` is the job's.
+    /// The brief of a completed job's cluster: the stored one, else, when `access` allows, a
+    /// new one, counted and stored. One caller at a time makes a cluster's brief; the others
+    /// are told to come back ([`BriefError::InProgress`]). `dataset` is the job's.
     pub async fn brief(
         &self,
         job: &Job,
         dataset: Option<&dyn JobResults>,
         cluster_id: &str,
+        access: Access,
     ) -> Result<ClusterBrief, BriefError> {
         let dataset = match dataset {
             Some(dataset) if job.status == JobStatus::Completed => dataset,
@@ -78,15 +112,60 @@ impl BriefMaker<'_> {
         if let Some(stored) = get_json(self.objects, job.id, &name).await? {
             return Ok(stored);
         }
-        if !self
-            .ledger
-            .count_brief(job.id, self.settings.max_per_job)
-            .await?
-        {
-            return Err(BriefError::LimitReached {
-                max: self.settings.max_per_job,
-            });
+        if access == Access::Read {
+            return Err(BriefError::NotMade);
         }
+        let token = uuid::Uuid::new_v4().to_string();
+        let now = Utc::now();
+        let claim = BriefClaim {
+            job,
+            cluster_id: &cluster.id,
+            max: self.settings.max_per_job,
+            token: &token,
+            now,
+            until: now + LEASE,
+        };
+        match self.ledger.claim_brief(&claim).await? {
+            ClaimOutcome::LimitReached => {
+                return Err(BriefError::LimitReached {
+                    max: self.settings.max_per_job,
+                })
+            }
+            // The maker may have stored it since it was looked for; a maker whose lease ran
+            // out may have stored it before it stopped.
+            ClaimOutcome::Held { until } => {
+                return match get_json(self.objects, job.id, &name).await? {
+                    Some(stored) => Ok(stored),
+                    None => Err(BriefError::InProgress {
+                        retry_after_secs: retry_after(until, now),
+                    }),
+                };
+            }
+            ClaimOutcome::Claimed { counted: false } => {
+                if let Some(stored) = get_json(self.objects, job.id, &name).await? {
+                    return Ok(stored);
+                }
+            }
+            ClaimOutcome::Claimed { counted: true } => {}
+        }
+        let made = self.make(job, dataset, cluster, &name).await;
+        if made.is_err() {
+            if let Err(err) = self.ledger.release_brief(job.id, &cluster.id, &token).await {
+                tracing::warn!(job = %job.id, cluster = %cluster.id, %err, "brief claim kept until its lease ends");
+            }
+        }
+        made
+    }
+
+    /// Reads the pages that rank, composes and words the brief, stores it, then records what
+    /// its wording cost (after storing: what was paid for is kept first).
+    async fn make(
+        &self,
+        job: &Job,
+        dataset: &dyn JobResults,
+        cluster: &ClusterRecord,
+        name: &str,
+    ) -> Result<ClusterBrief, BriefError> {
         let measured: Vec<Measured> = self.stage(job, Stage::Metrics).await?;
         let serps: Vec<Option<Vec<String>>> = measured.into_iter().map(|m| m.serp_urls).collect();
         let pages: Vec<PageContent> = self.stage(job, Stage::Crawl).await?;
@@ -122,15 +201,23 @@ impl BriefMaker<'_> {
             &readings,
             chrono::Utc::now(),
         );
-        if let Some(writer) = self.writer {
-            match writer.word(&brief).await {
-                Ok(wording) => brief.wording = Some(wording),
-                Err(why) => {
-                    tracing::warn!(job = %job.id, cluster = %cluster.id, %why, "brief without wording")
+        let spend = match self.writer {
+            Some(writer) => {
+                let worded = word(writer, &brief, self.settings.wording_deadline).await;
+                if let Some(why) = &worded.missing {
+                    tracing::warn!(job = %job.id, cluster = %cluster.id, %why, "brief without wording");
                 }
+                brief.wording = worded.wording;
+                worded.spend
+            }
+            None => None,
+        };
+        put_job_json(self.objects, job, name, &brief).await?;
+        if let Some(spend) = spend {
+            if let Err(err) = self.ledger.add_brief_usage(job, &spend).await {
+                tracing::warn!(job = %job.id, cluster = %cluster.id, %err, "could not record the brief's model spend");
             }
         }
-        put_job_json(self.objects, job, &name, &brief).await?;
         Ok(brief)
     }
 
@@ -148,6 +235,12 @@ impl BriefMaker<'_> {
     }
 }
 
+/// Seconds until the holder's lease ends, at least one and at most what a brief usually takes.
+fn retry_after(until: DateTime<Utc>, now: DateTime<Utc>) -> u64 {
+    let millis = (until - now).num_milliseconds().max(0) as u64;
+    millis.div_ceil(1000).clamp(1, MAX_RETRY_AFTER_SECS)
+}
+
 /// Why a page was skipped, about the page rather than its site.
 fn skip_reason(err: &CrawlError) -> String {
     match err {
@@ -162,5 +255,19 @@ fn skip_reason(err: &CrawlError) -> String {
         CrawlError::Unreachable { .. } | CrawlError::InvalidConfig(_) | CrawlError::Setup(_) => {
             "it could not be reached".into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn callers_are_told_to_come_back_within_a_brief_time() {
+        let now = Utc::now();
+        let later = |millis| now + chrono::Duration::milliseconds(millis);
+        assert_eq!(retry_after(later(45_000), now), 5);
+        assert_eq!(retry_after(later(2_100), now), 3);
+        assert_eq!(retry_after(later(-3_000), now), 1, "a lapsed lease");
     }
 }

@@ -56,6 +56,11 @@ impl AddressPolicy {
         self.overrides.get(&normalise_name(host)).copied()
     }
 
+    /// Whether `url` names a host mapped by `KR_CRAWL_RESOLVE`: a stand-in on this machine.
+    pub(crate) fn is_stand_in(&self, url: &Url) -> bool {
+        matches!(url.host(), Some(Host::Domain(name)) if self.override_for(name).is_some())
+    }
+
     /// Checks what can be checked before connecting. Names are checked again when resolved.
     pub(crate) fn check_url(&self, url: &Url) -> Result<(), Refusal> {
         if !matches!(url.scheme(), "http" | "https") {
@@ -179,6 +184,17 @@ mod tests {
 
     fn check(url: &str) -> Result<(), Refusal> {
         policy().check_url(&Url::parse(url).unwrap())
+    }
+
+    #[test]
+    fn only_hosts_mapped_by_the_resolve_setting_are_stand_ins() {
+        // The crawler reads an https address over plain http only for these.
+        let is = |url: &str| policy().is_stand_in(&Url::parse(url).unwrap());
+        assert!(is("https://shop.test/guide"));
+        assert!(is("https://SHOP.test./guide"));
+        assert!(!is("https://www.shop.test/guide"));
+        assert!(!is("https://example.com/"));
+        assert!(!is("https://127.0.0.1/"));
     }
 
     #[test]

@@ -106,6 +106,11 @@ impl HttpClient {
         })
     }
 
+    /// Whether `url`'s host is a stand-in named in `KR_CRAWL_RESOLVE`.
+    pub(crate) fn is_stand_in(&self, url: &Url) -> bool {
+        self.policy.is_stand_in(url)
+    }
+
     /// The address guard's verdict on a URL, before any request.
     pub(crate) fn check_url(&self, url: &Url) -> Result<(), FetchError> {
         self.policy.check_url(url).map_err(FetchError::Refused)

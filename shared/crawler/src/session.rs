@@ -31,6 +31,8 @@ enum RobotsState {
     Rules(Arc<Robots>),
     /// A server error or no answer: nothing on the origin is fetched (RFC 9309 §2.3.1.4).
     Unavailable,
+    /// No connection could be made: the origin is down, or answers only on another scheme.
+    Unreachable,
     /// The origin itself may not be contacted.
     Refused(Refusal),
 }
@@ -94,19 +96,22 @@ impl<'c> Session<'c> {
         Err(self.error(failure))
     }
 
-    /// `url` on the scheme its origin answers on: as given, or plain http when it is https and
-    /// no TLS connection can be made there (as [`Session::open`] does for a site). The
+    /// `url` on the scheme its origin answers on. An address given as https is only read over
+    /// https: falling back to plain http when TLS cannot connect would let anyone who can
+    /// block a port read, or change, what the site sent. The one exception is a stand-in named
+    /// in `KR_CRAWL_RESOLVE` (a sample site on this machine, which serves plain http). The
     /// origin's robots.txt is read on the way and kept.
     pub(crate) async fn answering(&self, url: Url) -> Url {
         let state = match self.fetch_robots(&url).await {
             Ok(robots) => RobotsState::Rules(Arc::new(robots)),
-            Err(FetchError::Connect) if url.scheme() == "https" => {
+            Err(FetchError::Connect) if url.scheme() == "https" && self.http.is_stand_in(&url) => {
                 let mut plain = url.clone();
                 if plain.set_scheme("http").is_ok() {
                     return plain;
                 }
                 RobotsState::Unavailable
             }
+            Err(FetchError::Connect) => RobotsState::Unreachable,
             Err(FetchError::Refused(refusal)) => RobotsState::Refused(refusal),
             Err(_) => RobotsState::Unavailable,
         };
@@ -188,6 +193,7 @@ impl<'c> Session<'c> {
             RobotsState::Rules(robots) if robots.allows(url) => Ok(()),
             RobotsState::Rules(_) => Err(FetchError::RobotsDisallowed),
             RobotsState::Unavailable => Err(FetchError::RobotsUnavailable),
+            RobotsState::Unreachable => Err(FetchError::Connect),
             RobotsState::Refused(refusal) => Err(FetchError::Refused(refusal)),
         }
     }

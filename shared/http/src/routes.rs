@@ -173,6 +173,7 @@ pub const ROUTES: &[Route] = &[
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters",                      Results, "handlers::clusters"),
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters/{clusterId}/keywords", Results, "handlers::cluster_keywords"),
     buffered(Get,    "/api/v1/jobs/{jobId}/clusters/{clusterId}/brief",    Briefs,  "handlers::brief"),
+    buffered(Post,   "/api/v1/jobs/{jobId}/clusters/{clusterId}/brief",    Briefs,  "handlers::make_brief"),
     buffered(Get,    "/api/v1/jobs/{jobId}/topics",                        Results, "handlers::topics"),
     buffered(Get,    "/api/v1/jobs/{jobId}/personas",                      Results, "handlers::personas"),
     buffered(Get,    "/api/v1/jobs/{jobId}/references",                    Results, "handlers::references"),

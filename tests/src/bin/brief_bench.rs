@@ -10,7 +10,7 @@ use anyhow::Result;
 use axum::extract::Request;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Router;
-use kr_brief_maker::{BriefMaker, BriefSettings};
+use kr_brief_maker::{Access, BriefMaker, BriefSettings};
 use kr_core::dataset::{objects, ClusterRecord, KeywordRecord, ResultsDataset, DATASET_FORMAT};
 use kr_core::domain::{JobStatus, Plan};
 use kr_core::store::put_json;
@@ -175,7 +175,9 @@ async fn main() -> Result<()> {
     let (mut made, mut read) = (Vec::new(), Vec::new());
     for cluster in &dataset.clusters {
         let started = Instant::now();
-        let brief = maker.brief(&job, Some(&dataset), &cluster.id).await?;
+        let brief = maker
+            .brief(&job, Some(&dataset), &cluster.id, Access::Make)
+            .await?;
         made.push(started.elapsed());
         anyhow::ensure!(
             brief.sources.iter().all(|s| s.fetched),
@@ -186,7 +188,9 @@ async fn main() -> Result<()> {
     }
     for cluster in &dataset.clusters {
         let started = Instant::now();
-        maker.brief(&job, Some(&dataset), &cluster.id).await?;
+        maker
+            .brief(&job, Some(&dataset), &cluster.id, Access::Read)
+            .await?;
         read.push(started.elapsed());
     }
     println!(

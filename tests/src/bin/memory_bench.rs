@@ -274,6 +274,7 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
             std::sync::Arc::new(config.clone()),
         )),
         jobs: store.clone(),
+        fan_outs: store.clone(),
         webhooks: store,
         queue: std::sync::Arc::new(kr_aws::sqs::SqsWebhookQueue::new(
             clients.sqs,

@@ -104,7 +104,7 @@ async fn main() -> ExitCode {
         .unwrap_or_else(|| "check".to_string());
     let sites_dir = std::env::var_os("KR_REAL_SITES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../realsites"));
+        .unwrap_or_else(|| workspace_root().join(".eval/realsites"));
     let sites = read_sites();
     let chosen = |s: &&Site| split == "all" || s.split == split || s.name == split;
     if !sites.iter().any(|s| chosen(&s)) {

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use kr_aws::bedrock::BedrockBriefs;
 use kr_brief_maker::BriefSettings;
 use kr_briefs::{router, BriefsState};
+use kr_core::config::Config;
+use kr_core::dataset::BriefWriter;
 use kr_core::service::account::issue_api_key;
 use kr_core::store::JobStore;
 use kr_tests::bedrock_mock::{fixtures_root as bedrock_answers, settings_at, MockBedrock};
@@ -15,23 +17,26 @@ use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
 use kr_tests::sites::{
-    crawler_resolving, resolve_spec, serp_hosts_resolve, serve_sites, DEMO_COMPETITOR, DEMO_PRIMARY,
+    crawler_resolving, resolve_spec, serp_hosts_resolve, serve_sites, serve_sites_counted, Hits,
+    DEMO_COMPETITOR, DEMO_PRIMARY,
 };
 use kr_tests::template::workspace_root;
 use serde_json::Value;
 
-const COLD_BREW: &str = "c-cold-brew";
+pub(crate) const COLD_BREW: &str = "c-cold-brew";
 
-struct Briefs {
-    rig: Rig,
-    job: kr_core::domain::Job,
-    owner_key: String,
-    app: axum::Router,
+pub(crate) struct Briefs {
+    pub rig: Rig,
+    pub job: kr_core::domain::Job,
+    pub owner_key: String,
+    pub app: axum::Router,
     /// `KR_CRAWL_RESOLVE` reaching the sample sites and the ranking pages.
     resolve: String,
+    /// Every request the ranking pages' server was sent.
+    pub ranking: Hits,
 }
 
-async fn briefs(max_per_job: u32) -> Briefs {
+pub(crate) async fn briefs(max_per_job: u32) -> Briefs {
     let mock = MockDataForSeo::start(MockConfig::default()).await.unwrap();
     let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
     let rig = rig(Some(provider), &[]).await;
@@ -43,7 +48,7 @@ async fn briefs(max_per_job: u32) -> Briefs {
     )
     .await
     .unwrap();
-    let ranking = serve_sites(
+    let (ranking, hits) = serve_sites_counted(
         "127.0.0.1:0".parse().unwrap(),
         workspace_root().join("tests/fixtures/ranking-pages"),
     )
@@ -54,13 +59,18 @@ async fn briefs(max_per_job: u32) -> Briefs {
     let (_, secret) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), job.owner, None)
         .await
         .unwrap();
-    let state = BriefsState::with(harness::config(), crawler, BriefSettings { max_per_job }).await;
+    let settings = BriefSettings {
+        max_per_job,
+        ..BriefSettings::default()
+    };
+    let state = BriefsState::with(harness::config(), crawler, settings).await;
     Briefs {
         owner_key: secret.expose().to_string(),
         app: router(state),
         rig,
         job,
         resolve,
+        ranking: hits,
     }
 }
 
@@ -69,29 +79,51 @@ impl Briefs {
         self.get_from(&self.app, cluster, accept).await
     }
 
+    pub(crate) fn path(&self, cluster: &str) -> String {
+        format!("/api/v1/jobs/{}/clusters/{cluster}/brief", self.job.id)
+    }
+
     async fn get_from(&self, app: &axum::Router, cluster: &str, accept: Option<&str>) -> Reply {
-        let mut call = Call::get(&format!(
-            "/api/v1/jobs/{}/clusters/{cluster}/brief",
-            self.job.id
-        ))
-        .api_key(&self.owner_key);
+        let mut call = Call::get(&self.path(cluster)).api_key(&self.owner_key);
         if let Some(accept) = accept {
             call = call.header("accept", accept);
         }
         call.send(app).await
     }
 
+    /// A crawler reaching the sample sites and the ranking pages, and nothing else.
+    pub(crate) fn crawler(&self) -> kr_crawler::Crawler {
+        crawler_resolving(self.resolve.clone())
+    }
+
+    /// The briefs function on `config` with `settings`, `writer` wording its briefs.
+    pub(crate) async fn app_with(
+        &self,
+        config: Config,
+        settings: BriefSettings,
+        writer: Option<Arc<dyn BriefWriter>>,
+    ) -> axum::Router {
+        let state = BriefsState::with(config, self.crawler(), settings).await;
+        router(match writer {
+            Some(writer) => state.with_writer(writer),
+            None => state,
+        })
+    }
+
     /// The briefs function with `model` of the Bedrock mock at `url` wording its briefs.
-    async fn worded_by(&self, url: &str, model: &str, vars: &[(&str, &str)]) -> axum::Router {
+    pub(crate) async fn worded_by(
+        &self,
+        url: &str,
+        model: &str,
+        vars: &[(&str, &str)],
+    ) -> axum::Router {
         let (sdk, settings) = settings_at(url, model, vars).await;
-        let state = BriefsState::with(
+        self.app_with(
             harness::config(),
-            crawler_resolving(self.resolve.clone()),
-            BriefSettings { max_per_job: 50 },
+            BriefSettings::default(),
+            Some(Arc::new(BedrockBriefs::new(&sdk, settings))),
         )
         .await
-        .with_writer(Arc::new(BedrockBriefs::new(&sdk, settings)));
-        router(state)
     }
 }
 

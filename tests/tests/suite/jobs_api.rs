@@ -708,3 +708,54 @@ async fn a_lost_send_is_healed_by_the_sweeper() {
         .unwrap();
     assert!(!again.iter().any(|j| j.to_string() == id));
 }
+
+/// API Gateway hands the function header values as JSON text; one that is not ASCII (as a
+/// client's raw bytes arrive) must reach the handler and get the service's own 400, both in
+/// the REST payload AWS sends and the HTTP payload of the local runtime.
+#[tokio::test]
+async fn a_header_value_that_is_not_ascii_in_a_gateway_event_gets_the_services_400() {
+    use tower::ServiceExt;
+    let f = fixture().await;
+    let (_, key) = harness::new_user_with_key(&f.store).await;
+    let headers = json!({
+        "x-api-key": key.expose(),
+        "content-type": "application/json",
+        "idempotency-key": "\u{d7}\u{f8}\u{9b}",
+    });
+    let body = r#"{"primaryDomain":"example.com","languageCode":"en","locationCode":2840}"#;
+    let rest = json!({
+        "resource": "/api/v1/jobs", "path": "/api/v1/jobs", "httpMethod": "POST",
+        "headers": headers, "multiValueHeaders": {}, "queryStringParameters": null,
+        "multiValueQueryStringParameters": null, "pathParameters": null,
+        "stageVariables": null, "body": body, "isBase64Encoded": false,
+        "requestContext": {"resourcePath": "/api/v1/jobs", "httpMethod": "POST", "path": "/api/v1/jobs",
+            "stage": "v1", "requestId": "r", "accountId": "1", "apiId": "a",
+            "identity": {"sourceIp": "203.0.113.5"}},
+    });
+    let http = json!({
+        "version": "2.0", "routeKey": "$default", "rawPath": "/api/v1/jobs", "rawQueryString": "",
+        "headers": headers, "body": body, "isBase64Encoded": false,
+        "requestContext": {"routeKey": "$default", "accountId": "1", "apiId": "a",
+            "domainName": "localhost", "domainPrefix": "localhost", "stage": "$default",
+            "requestId": "r", "time": "29/Nov/2026:00:00:00 +0000", "timeEpoch": 0,
+            "http": {"method": "POST", "path": "/api/v1/jobs", "protocol": "HTTP/1.1",
+                "sourceIp": "203.0.113.5", "userAgent": "curl"}},
+    });
+    for event in [rest, http] {
+        let request = lambda_http::request::from_str(&event.to_string())
+            .expect("lambda_http takes the event, header and all");
+        let request = request.map(|body| axum::body::Body::from(body.to_vec()));
+        let response = f.app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), 400);
+        let bytes = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        let reply: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(reply["code"], "validation_failed", "{reply}");
+        assert_eq!(
+            reply["details"]["fields"][0]["field"], "Idempotency-Key",
+            "{reply}"
+        );
+    }
+}

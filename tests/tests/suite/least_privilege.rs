@@ -404,6 +404,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
                     wiring.config.clone(),
                 )),
                 jobs: wiring.store.clone(),
+                fan_outs: wiring.store.clone(),
                 webhooks: wiring.store.clone(),
                 queue: Arc::new(SqsWebhookQueue::new(
                     wiring.clients.sqs.clone(),
@@ -905,11 +906,12 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
             c.api_key(&results)
         })
         .await;
-    // A brief is made (counted on the job, stored under its prefix), then read back.
+    // A brief is made (claimed and counted on the job, stored under its prefix), then read
+    // back.
     let briefs = key(Function::Briefs);
-    for _ in 0..2 {
+    for method in ["POST", "GET"] {
         service
-            .api_ok("GET", &format!("{base}/clusters/{cluster}/brief"), |c| {
+            .api_ok(method, &format!("{base}/clusters/{cluster}/brief"), |c| {
                 c.api_key(&briefs)
             })
             .await;

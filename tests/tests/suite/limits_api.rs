@@ -158,10 +158,11 @@ async fn successful_sign_ins_never_count() {
 }
 
 #[tokio::test]
-async fn guesses_spread_over_many_addresses_meet_the_emails_ceiling_and_a_growing_delay() {
+async fn guesses_spread_over_many_addresses_never_lock_the_owner_out_and_meet_a_growing_delay() {
     let limits = RateLimits {
         login_per_email_and_address: 2,
         login_per_email: 5,
+        login_max_delay: Duration::from_millis(40),
         ..RateLimits::default()
     };
     let app = account_with(limits.clone()).await;
@@ -169,23 +170,30 @@ async fn guesses_spread_over_many_addresses_meet_the_emails_ceiling_and_a_growin
     let user = harness::new_user(&store, Plan::Free, 0, 0).await;
     let email = user.email.as_str();
     let mut statuses = Vec::new();
-    for address in ["192.0.2.41", "192.0.2.42", "192.0.2.43"] {
+    for address in ["192.0.2.41", "192.0.2.42", "192.0.2.43", "192.0.2.44"] {
         for _ in 0..2 {
             statuses.push(sign_in(email, "wrong", address).send(&app).await.status);
         }
     }
-    // Five failures reach the e-mail's ceiling: the sixth guess, from a fresh pair, is refused.
-    assert_eq!(statuses, [401, 401, 401, 401, 401, 429]);
-    sign_in(email, TEST_PASSWORD, "192.0.2.44")
+    // Eight failures pass the e-mail's ceiling of five: guesses are still only slowed, since a
+    // refusal here would lock the owner out.
+    assert_eq!(statuses, [401; 8]);
+    let signed_in = sign_in(email, TEST_PASSWORD, "192.0.2.45")
         .send(&app)
         .await
-        .expect(429);
-    // Below the ceiling, an e-mail that failed past the strict limit is checked only after a
-    // delay that grows with its failures.
+        .expect(204);
+    assert!(signed_in.header("set-cookie").is_some());
+    // An e-mail that failed past the strict limit is checked only after a delay that grows
+    // with its failures, up to the ceiling, past the e-mail's window too.
     let other = harness::new_user(&store, Plan::Free, 0, 0).await;
+    // The throttle alone, which says the delay without waiting it: the default ceiling.
+    let limits = RateLimits {
+        login_max_delay: RateLimits::default().login_max_delay,
+        ..limits
+    };
     let throttle = LoginThrottle::new(store.as_ref(), &limits);
     let mut delays = Vec::new();
-    for address in ["192.0.2.51", "192.0.2.52"] {
+    for address in ["192.0.2.51", "192.0.2.52", "192.0.2.53", "192.0.2.54"] {
         for _ in 0..2 {
             match throttle
                 .begin(other.email.as_str(), Some(address), Utc::now())
@@ -205,6 +213,50 @@ async fn guesses_spread_over_many_addresses_meet_the_emails_ceiling_and_a_growin
         Duration::ZERO < delays[2] && delays[2] < delays[3],
         "{delays:?}"
     );
+    assert_eq!(delays[5..], [limits.login_max_delay; 3]);
+}
+
+#[tokio::test]
+async fn addresses_of_one_network_count_together_and_never_refuse_another_network() {
+    let app = account_with(RateLimits {
+        login_per_network: 6,
+        login_max_delay: Duration::from_millis(1),
+        ..RateLimits::default()
+    })
+    .await;
+    let store = harness::store().await;
+    let user = harness::new_user(&store, Plan::Free, 0, 0).await;
+    let email = user.email.as_str();
+    let mut statuses = Vec::new();
+    for host in 1..=4 {
+        for _ in 0..2 {
+            let address = format!("198.51.100.{host}");
+            statuses.push(sign_in(email, "wrong", &address).send(&app).await.status);
+        }
+    }
+    // One host with many addresses of a /24 meets the network's limit after six failures,
+    // the right password from a fresh address of that network included.
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 401, 429, 429]);
+    sign_in(email, TEST_PASSWORD, "198.51.100.77")
+        .send(&app)
+        .await
+        .expect(429);
+    // The owner elsewhere is untouched.
+    sign_in(email, TEST_PASSWORD, "203.0.113.9")
+        .send(&app)
+        .await
+        .expect(204);
+    // IPv6: addresses of one /64 are one host.
+    let mut statuses = Vec::new();
+    for host in 1..=7 {
+        let address = format!("2001:db8:5:6::{host:x}");
+        statuses.push(sign_in(email, "wrong", &address).send(&app).await.status);
+    }
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 401, 429]);
+    sign_in(email, TEST_PASSWORD, "2001:db8:5:7::1")
+        .send(&app)
+        .await
+        .expect(204);
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 
 mod account_api;
 mod bedrock_personas;
+mod brief_claims;
 mod briefs;
 mod browser_smoke;
 mod content_plan;

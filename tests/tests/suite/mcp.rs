@@ -19,16 +19,16 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::{json, Map, Value};
 
-type Client = RunningService<RoleClient, ()>;
+pub(crate) type Client = RunningService<RoleClient, ()>;
 
-async fn serve(app: Router) -> String {
+pub(crate) async fn serve(app: Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     format!("http://{address}/mcp")
 }
 
-async fn connect(url: &str, key: &str) -> Client {
+pub(crate) async fn connect(url: &str, key: &str) -> Client {
     ().serve(StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(url.to_string()).auth_header(key.to_string()),
     ))
@@ -36,7 +36,7 @@ async fn connect(url: &str, key: &str) -> Client {
     .expect("the client connects")
 }
 
-async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
     let Value::Object(args) = args else {
         panic!("arguments are an object")
     };
@@ -54,7 +54,7 @@ fn ok(result: &CallToolResult) -> &Value {
         .expect("structured content")
 }
 
-fn failed(result: &CallToolResult) -> &Value {
+pub(crate) fn failed(result: &CallToolResult) -> &Value {
     assert_eq!(result.is_error, Some(true), "{result:?}");
     result.structured_content.as_ref().expect("the error body")
 }

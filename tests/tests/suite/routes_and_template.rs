@@ -447,3 +447,69 @@ fn every_function_has_its_own_memory_setting() {
         "a global MemorySize would stand for a measurement no function had"
     );
 }
+
+/// Access logs name each request's route template: a path would write share links' tokens
+/// (`/share/{token}`) into the logs.
+#[test]
+fn access_logs_name_the_route_never_the_path() {
+    let template = Template::load_default().unwrap();
+    let (_, api) = template
+        .resources_of_type("AWS::Serverless::Api")
+        .unwrap()
+        .into_iter()
+        .next()
+        .expect("the API");
+    let format = api["AccessLogSetting"]["Format"]
+        .as_str()
+        .expect("an access log format")
+        .to_string();
+    assert!(format.contains("$context.resourcePath"), "{format}");
+    assert!(!format.contains("$context.path"), "{format}");
+}
+
+/// A message in a dead-letter queue is work given up: every such queue has an alarm on its
+/// visible messages, and the webhooks queue gives up after the receives the notifier counts
+/// (its last one logs what was given up).
+#[test]
+fn every_dead_letter_queue_has_an_alarm_and_the_notifier_knows_the_last_receive() {
+    use kr_tests::template::{reference, Reference};
+    let template = Template::load_default().unwrap();
+    let queues = template.resources_of_type("AWS::SQS::Queue").unwrap();
+    let mut dead_letter_queues = BTreeSet::new();
+    for (id, queue) in &queues {
+        let Some(policy) = queue.get("RedrivePolicy") else {
+            continue;
+        };
+        let Reference::GetAtt { resource, .. } = reference(&policy["deadLetterTargetArn"]).unwrap()
+        else {
+            panic!("{id}: a dead-letter target by !GetAtt");
+        };
+        dead_letter_queues.insert(resource);
+        if id == "WebhooksQueue" {
+            assert_eq!(
+                policy["maxReceiveCount"].as_u64(),
+                Some(u64::from(kr_notifier::MAX_RECEIVES))
+            );
+        }
+    }
+    assert!(dead_letter_queues.contains("WebhooksDeadLetterQueue"));
+    let watched: BTreeSet<String> = template
+        .resources_of_type("AWS::CloudWatch::Alarm")
+        .unwrap()
+        .into_iter()
+        .filter(|(_, alarm)| {
+            alarm["Namespace"].as_str() == Some("AWS/SQS")
+                && alarm["MetricName"].as_str() == Some("ApproximateNumberOfMessagesVisible")
+                && alarm["Threshold"].as_u64() == Some(0)
+                && alarm["ComparisonOperator"].as_str() == Some("GreaterThanThreshold")
+        })
+        .filter_map(
+            |(_, alarm)| match reference(&alarm["Dimensions"][0]["Value"]) {
+                Ok(Reference::GetAtt { resource, .. }) => Some(resource),
+                _ => None,
+            },
+        )
+        .collect();
+    let unwatched: Vec<&String> = dead_letter_queues.difference(&watched).collect();
+    assert!(unwatched.is_empty(), "no alarm on {unwatched:?}");
+}

@@ -2,10 +2,14 @@
 //! most 20; every bad field named; a job's body allowance), and the pipeline's tick with a clock the test moves: a due
 //! slot starts one job under two concurrent ticks, a run without runs left is skipped, says
 //! so and raises `schedule.run_skipped` once, and the job a schedule started carries its id;
-//! each scheduled run's completion raises `job.changes` with what moved since the run before.
+//! each scheduled run's completion raises `job.changes` with what moved since the run before;
+//! schedules cannot be jammed ([`jammed`]); and a skipped run's event is owed until sent ([`owed`]).
 //!
 //! A tick starts every due schedule of the table, so the parts run one after the other in one
 //! test (a test's tick would otherwise start another's schedules), each removing its own.
+
+mod jammed;
+mod owed;
 
 use chrono::{DateTime, Duration, Timelike, Utc};
 use kr_core::domain::{JobStatus, ScheduleId};
@@ -73,8 +77,11 @@ fn time(value: &Value) -> DateTime<Utc> {
 
 #[tokio::test]
 async fn schedules_through_the_api_and_the_tick() {
+    jammed::a_client_key_never_takes_a_scheduled_runs_place().await;
+    jammed::a_tick_pages_past_schedules_it_cannot_run().await;
     a_due_slot_starts_one_job_under_two_concurrent_ticks().await;
     a_run_without_runs_left_is_skipped_and_the_schedule_says_why().await;
+    owed::a_skipped_runs_event_whose_send_failed_is_raised_by_the_sweeper_once().await;
     a_schedule_is_made_read_paused_resumed_and_deleted_by_its_owner_only().await;
     a_schedule_with_a_thousand_long_keywords_is_accepted_like_a_job().await;
     every_bad_field_is_named_and_an_account_holds_twenty().await;

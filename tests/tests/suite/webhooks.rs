@@ -2,8 +2,10 @@
 //! a real job whose completion the notifier delivers signed (verified here independently),
 //! retries after a 500 recorded attempt by attempt, duplicates carrying one `webhook-id`, a
 //! redirect to a private address refused, a hanging receiver, a job's `callbackUrl`, and a
-//! delivery handled twice after its log write failed, whose retries do not fork, and an event
-//! whose send was lost, raised again from the outbox by the sweeper.
+//! delivery handled twice after its log write failed, whose retries do not fork, an event
+//! whose send was lost, raised again from the outbox by the sweeper, a fan-out delivered again
+//! after a failed send that repeats no first attempt, and a delivery failing on every receive,
+//! given up with its job and event named.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -25,10 +27,10 @@ use kr_core::service::jobs::CreateJobRequest;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{
     CreateWebhookOutcome, DeliveryAttempt, StoreError, UserStore, Webhook, WebhookMessage,
-    WebhookStore,
+    WebhookQueue, WebhookStore,
 };
 use kr_crawler::GuardedClient;
-use kr_notifier::{Notifier, StoredChangeDigests};
+use kr_notifier::{ChangeDigests, Notifier, StoredChangeDigests, MAX_RECEIVES};
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{rig, Rig};
@@ -110,6 +112,7 @@ pub(crate) fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Durat
             Arc::new(harness::config()),
         )),
         jobs: rig.store.clone(),
+        fan_outs: rig.store.clone(),
         webhooks: rig.store.clone(),
         queue: Arc::new(SqsWebhookQueue::new(
             rig.clients.sqs.clone(),
@@ -667,4 +670,155 @@ async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_onc
         "{again:?}"
     );
     assert_eq!(ours(&receiver_state.received.lock().unwrap()), 1);
+}
+
+/// The webhooks queue whose `failing`th send fails: a fan-out's queue throttled part-way.
+struct NthSendFails {
+    inner: SqsWebhookQueue,
+    sends: std::sync::atomic::AtomicU32,
+    failing: u32,
+}
+
+#[async_trait::async_trait]
+impl WebhookQueue for NthSendFails {
+    async fn send(&self, message: &WebhookMessage, delay_seconds: u32) -> Result<(), StoreError> {
+        let send = self.sends.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        if send == self.failing {
+            return Err(StoreError::new(
+                "injected: the webhooks queue is unreachable",
+            ));
+        }
+        self.inner.send(message, delay_seconds).await
+    }
+}
+
+/// An event fanned out to two endpoints whose second send fails is delivered again (as SQS
+/// would): the endpoint whose first attempt went out before the failure gets it once, and
+/// the other gets its own once.
+#[tokio::test]
+async fn a_fan_out_delivered_again_after_a_failed_send_repeats_no_first_attempt() {
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) = receiver(vec![Answer::Status(204)]).await;
+    let (user, job) = rig.start_request(request(None)).await;
+    let hooks = [
+        webhook_on_every_event(&rig, user.id, "http://hooks.test/first").await,
+        webhook_on_every_event(&rig, user.id, "http://hooks.test/second").await,
+    ];
+    let notifier = Notifier {
+        queue: Arc::new(NthSendFails {
+            inner: SqsWebhookQueue::new(rig.clients.sqs.clone(), rig.webhooks_queue_url.clone()),
+            sends: std::sync::atomic::AtomicU32::new(0),
+            failing: 2,
+        }),
+        ..notifier(&rig, address, Duration::from_secs(5))
+    };
+    let event = WebhookMessage::for_job(job.id, WebhookEvent::JobFailed);
+    assert!(
+        notifier.handle(&event).await.is_err(),
+        "the second send failed"
+    );
+    notifier.handle(&event).await.unwrap();
+    drive(&rig, &notifier).await;
+
+    let received = receiver_state.received.lock().unwrap().clone();
+    let mut paths: Vec<&str> = received.iter().map(|(_, _, path)| path.as_str()).collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["/first", "/second"], "each endpoint once");
+    for hook in &hooks {
+        let logged = WebhookStore::deliveries(rig.store.as_ref(), hook.id, 10)
+            .await
+            .unwrap();
+        assert_eq!(logged.len(), 1, "{logged:?}");
+    }
+}
+
+/// A `job.changes` digest that cannot be made.
+struct NoDigests;
+
+#[async_trait::async_trait]
+impl ChangeDigests for NoDigests {
+    async fn digest(&self, job: &kr_core::domain::Job) -> Result<Value, StoreError> {
+        Err(StoreError::new(format!(
+            "injected: the results of job {} cannot be read",
+            job.id
+        )))
+    }
+}
+
+/// What the notifier logs, while the guard lives (this test's thread only).
+fn capture_logs() -> (
+    Arc<Mutex<Vec<u8>>>,
+    lambda_http::tracing::dispatcher::DefaultGuard,
+) {
+    use lambda_http::tracing::subscriber::util::SubscriberInitExt;
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let logs = Arc::new(Mutex::new(Vec::new()));
+    let sink = logs.clone();
+    let guard = lambda_http::tracing::subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || Sink(sink.clone()))
+        .finish()
+        .set_default();
+    (logs, guard)
+}
+
+/// A delivery whose handling fails on every receive (its `job.changes` digest cannot be
+/// made) is reported failed each time, so SQS delivers it again and, after its last
+/// receive, moves it to the dead-letter queue (whose alarm fires); that last receive logs an
+/// error naming the job and the event. Nothing reaches the receiver.
+#[tokio::test]
+async fn a_delivery_failing_on_every_receive_is_given_up_naming_its_job_and_event() {
+    let rig = rig(None, &[]).await;
+    let (receiver_state, address) = receiver(vec![Answer::Status(204)]).await;
+    let (user, job) = rig.start_request(request(None)).await;
+    let webhook = webhook_on_every_event(&rig, user.id, "http://hooks.test/changes").await;
+    let notifier = Notifier {
+        changes: Arc::new(NoDigests),
+        ..notifier(&rig, address, Duration::from_secs(5))
+    };
+    let message = WebhookMessage {
+        target: Some(kr_core::store::DeliveryTarget::Webhook(webhook.id)),
+        ..WebhookMessage::for_job(job.id, WebhookEvent::JobChanges)
+    };
+    let (logs, _guard) = capture_logs();
+    for receives in 1..=MAX_RECEIVES {
+        let batch = serde_json::from_value(json!({"Records": [{
+            "messageId": "m-1",
+            "body": serde_json::to_string(&message).unwrap(),
+            "attributes": {"ApproximateReceiveCount": receives.to_string()},
+            "messageAttributes": {},
+        }]}))
+        .unwrap();
+        let response = notifier.handle_batch(batch).await;
+        assert_eq!(
+            response.batch_item_failures.len(),
+            1,
+            "receive {receives} is failed back to SQS"
+        );
+        let text = String::from_utf8(logs.lock().unwrap().clone()).unwrap();
+        let given_up: Vec<&str> = text
+            .lines()
+            .filter(|line| line.contains("given up"))
+            .collect();
+        if receives < MAX_RECEIVES {
+            assert!(given_up.is_empty(), "receive {receives}: {text}");
+            continue;
+        }
+        assert_eq!(given_up.len(), 1, "{text}");
+        let line = given_up[0];
+        assert!(line.contains("ERROR"), "{line}");
+        assert!(line.contains(&job.id.to_string()), "{line}");
+        assert!(line.contains("job.changes"), "{line}");
+        assert!(line.contains("dead-letter"), "{line}");
+    }
+    assert!(receiver_state.received.lock().unwrap().is_empty());
 }

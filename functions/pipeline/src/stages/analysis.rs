@@ -1,7 +1,7 @@
 use kr_aws::bedrock::{BedrockPersonas, Origin};
 use kr_core::dataset::export::write_csv;
 use kr_core::dataset::stored;
-use kr_core::dataset::{objects, ResultsDataset, DATASET_FORMAT};
+use kr_core::dataset::{objects, ResultsDataset, RunSummary, DATASET_FORMAT};
 use kr_core::domain::Job;
 use kr_core::domain::ProviderUsage;
 use kr_core::domain::Stage;
@@ -149,6 +149,17 @@ impl ResearchRunner {
             .put_job_artifact(job, &objects::export(), csv)
             .await
             .map_err(storage_failure)?;
+        // Before the dataset, whose presence completes the results: the history chart of a
+        // later run reads this instead of decoding the whole dataset.
+        let summary = RunSummary::of(&dataset.keywords, job.primary_domain.as_str());
+        put_job_json(
+            self.objects.as_ref(),
+            job,
+            &objects::run_summary(),
+            &summary,
+        )
+        .await
+        .map_err(storage_failure)?;
         let stored = stored::encode(&dataset).map_err(|err| {
             tracing::error!(%err, "stored dataset");
             StageError::transient("Writing the results failed.")

@@ -4,7 +4,7 @@
 //   keep the URL (shareable, back button) in step;
 // - forms marked data-once send once; buttons with data-copy copy a field;
 // - the new-job form previews what the job will use (POST /api/v1/jobs/estimate);
-// - a brief not made yet is asked of the API (GET .../brief), then the page shows it.
+// - a brief not made yet is made by the API (POST .../brief), then the page shows it.
 (function () {
   "use strict";
 
@@ -223,7 +223,8 @@
   }
 
   // The API makes the brief (reading the ranking pages takes a few seconds); the page then
-  // reloads to show the stored one. Refusals (not completed, the job's bound) are shown.
+  // reloads to show the stored one. Refusals (not completed, the job's bound, another request
+  // making it) are shown.
   function briefMaker(box) {
     var button = box.querySelector("[data-make-brief]");
     var error = box.querySelector("[data-brief-error]");
@@ -231,7 +232,7 @@
     button.addEventListener("click", function () {
       button.disabled = true;
       button.textContent = "Reading the pages that rank…";
-      fetch(box.getAttribute("data-brief-endpoint"), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      fetch(box.getAttribute("data-brief-endpoint"), { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" } })
         .then(function (response) { return response.json().then(function (body) { return { ok: response.ok, body: body }; }); })
         .then(function (answer) {
           if (answer.ok) { window.location.reload(); return; }

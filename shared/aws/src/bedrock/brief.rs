@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use kr_core::config::ConfigError;
-use kr_core::dataset::{BriefWording, BriefWriter, ClusterBrief};
+use kr_core::dataset::{BriefWording, BriefWriter, ClusterBrief, Unworded};
 use serde::Deserialize;
 
 use super::answer::{json_part, plain, Refused};
@@ -58,27 +58,38 @@ impl BedrockBriefs {
 
 #[async_trait]
 impl BriefWriter for BedrockBriefs {
-    async fn word(&self, brief: &ClusterBrief) -> Result<BriefWording, String> {
+    fn provider(&self) -> &str {
+        super::PROVIDER
+    }
+
+    async fn word(&self, brief: &ClusterBrief) -> Result<BriefWording, Unworded> {
         let user = request(brief);
         // A generous estimate (three characters a token), as for personas.
         let input_tokens = ((SYSTEM.chars().count() + user.chars().count()) / 3 + 50) as u64;
         let settings = self.model.settings();
         let worst_case = settings.cost(input_tokens, u64::from(BRIEF_OUTPUT_TOKENS));
         if worst_case > settings.max_usd {
-            return Err(format!(
-                "the request could cost ${worst_case:.4}, more than the cap of ${:.4}",
-                settings.max_usd
-            ));
+            return Err(Unworded {
+                why: format!(
+                    "the request could cost ${worst_case:.4}, more than the cap of ${:.4}",
+                    settings.max_usd
+                ),
+                cost_usd: None,
+            });
         }
         let (text, spend) = self
             .model
             .converse(SYSTEM, &user, BRIEF_OUTPUT_TOKENS)
             .await
-            .map_err(|Unanswered { why, .. }| why)?;
+            .map_err(|Unanswered { why, spend }| Unworded {
+                why,
+                cost_usd: spend.map(|spend| spend.cost_usd),
+            })?;
         // Without the response's token counts, what it could have cost at most.
         let cost_usd = spend.map_or(worst_case, |spend| spend.cost_usd);
-        read(&text, &brief.primary_keyword.keyword, cost_usd).map_err(|refused| {
-            format!("the answer was refused ({refused}); it cost ${cost_usd:.4}")
+        read(&text, &brief.primary_keyword.keyword, cost_usd).map_err(|refused| Unworded {
+            why: format!("the answer was refused ({refused}); it cost ${cost_usd:.4}"),
+            cost_usd: Some(cost_usd),
         })
     }
 }

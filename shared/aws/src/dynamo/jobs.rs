@@ -132,7 +132,7 @@ impl DynamoStore {
         let mut idempotency_index = None;
         if let Some(idempotency) = idempotency {
             let record = to_item(&IdempotencyItem {
-                pk: idempotency_pk(job.owner, &idempotency.key),
+                pk: idempotency_pk(job.owner, &idempotency.scope),
                 sk: IDEMPOTENCY_SK.into(),
                 job_id: job.id,
                 created_at: job.created_at,
@@ -166,7 +166,10 @@ impl DynamoStore {
         idempotency: &Idempotency,
     ) -> Result<Option<CreateJobOutcome>, StoreError> {
         let item = self
-            .get(key(idempotency_pk(owner, &idempotency.key), IDEMPOTENCY_SK))
+            .get(key(
+                idempotency_pk(owner, &idempotency.scope),
+                IDEMPOTENCY_SK,
+            ))
             .await?;
         let Some(item) = item else {
             return Ok(None);

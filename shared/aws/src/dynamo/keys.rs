@@ -7,6 +7,7 @@ use kr_core::domain::{
     ApiKeyId, DomainName, Email, JobId, JobStatus, ScheduleId, SecretHash, UserId, WebhookEvent,
     WebhookId,
 };
+use kr_core::store::IdempotencyScope;
 
 pub const PK: &str = "PK";
 pub const SK: &str = "SK";
@@ -120,6 +121,26 @@ pub fn owed_event_sk(event: WebhookEvent) -> String {
     format!("EVENT#{}", event.as_str())
 }
 
+/// A skipped scheduled run's owed event: under its schedule, one per slot.
+pub fn schedule_outbox_pk(schedule: ScheduleId) -> String {
+    format!("{OUTBOX_PREFIX}{schedule}")
+}
+
+pub fn skipped_run_event_sk(slot: DateTime<Utc>) -> String {
+    format!(
+        "{}#{}",
+        owed_event_sk(WebhookEvent::ScheduleRunSkipped),
+        slot.to_rfc3339_opts(SecondsFormat::Millis, true)
+    )
+}
+
+/// A delivery (its `webhook-id`) whose first attempt a fan-out has queued.
+pub fn fanned_out_pk(message_id: &str) -> String {
+    format!("FANOUT#{message_id}")
+}
+
+pub const FANNED_OUT_SK: &str = "FIRST_ATTEMPT";
+
 /// A primary domain the user has started jobs on; it never counts against the allowance again.
 pub fn domain_sk(domain: &DomainName) -> String {
     format!("{DOMAIN_PREFIX}{domain}")
@@ -130,13 +151,19 @@ pub const DOMAIN_PREFIX: &str = "DOMAIN#";
 /// The profile attribute counting a user's API keys, for the per-account cap.
 pub const API_KEY_COUNTER: &str = "apiKeyCount";
 
-/// Keys chosen by clients are hashed so their length and characters never matter.
-pub fn idempotency_pk(user: UserId, key: &str) -> String {
+/// Keys chosen by clients are hashed so their length and characters never matter, and so
+/// they are always hex: a scheduled run's key (`SCHEDULE#…`) is one no client can send.
+pub fn idempotency_pk(user: UserId, scope: &IdempotencyScope) -> String {
     use sha2::{Digest, Sha256};
-    format!(
-        "IDEMP#{user}#{}",
-        hex::encode(Sha256::digest(key.as_bytes()))
-    )
+    match scope {
+        IdempotencyScope::Client(key) => format!(
+            "IDEMP#{user}#{}",
+            hex::encode(Sha256::digest(key.as_bytes()))
+        ),
+        IdempotencyScope::ScheduledRun { schedule, slot } => {
+            format!("IDEMP#{user}#SCHEDULE#{schedule}#{}", slot.timestamp())
+        }
+    }
 }
 
 pub const IDEMPOTENCY_SK: &str = "IDEMP";
@@ -172,6 +199,11 @@ pub fn share_slot_sk(slot: u32) -> String {
 
 pub const SHARE_SLOT_PREFIX: &str = "SHARE#";
 
+/// The claim on making one cluster's brief (in the job's partition): who makes it, until when.
+pub fn brief_claim_sk(cluster_id: &str) -> String {
+    format!("BRIEF#{cluster_id}")
+}
+
 /// One of a pool's concurrent slots; the item exists while (or since) someone held it.
 pub fn slot_sk(slot: u32) -> String {
     format!("SLOT#{slot:02}")
@@ -203,4 +235,25 @@ pub fn schedule_due_key(next_run_at: DateTime<Utc>, schedule: ScheduleId) -> Str
         "{}#{schedule}",
         next_run_at.to_rfc3339_opts(SecondsFormat::Millis, true)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_client_key_reaches_a_scheduled_runs_place() {
+        let user = UserId::new();
+        let schedule = ScheduleId::new();
+        let slot = "2026-06-01T06:00:00Z".parse().unwrap();
+        let run = idempotency_pk(user, &IdempotencyScope::ScheduledRun { schedule, slot });
+        for sent in [
+            format!("schedule:{schedule}:{}", slot.timestamp()),
+            run.clone(),
+            run.trim_start_matches(&format!("IDEMP#{user}#"))
+                .to_string(),
+        ] {
+            assert_ne!(idempotency_pk(user, &IdempotencyScope::Client(sent)), run);
+        }
+    }
 }

@@ -3,6 +3,7 @@
 mod api_keys;
 mod branding;
 mod briefs;
+mod fan_out;
 mod job_item;
 mod jobs;
 mod keys;

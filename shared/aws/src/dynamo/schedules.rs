@@ -9,11 +9,11 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::keys::{
-    schedule_due_key, user_pk, user_schedule_sk, PK, SCHEDULES_PK, SK, USER_SCHEDULE_PREFIX,
+    schedule_due_key, user_pk, user_schedule_sk, GSI3, PK, SCHEDULES_PK, SK, USER_SCHEDULE_PREFIX,
 };
 use super::{condition_held, from_item, key, s, sdk_error, to_item, DynamoStore};
 use kr_core::domain::{Schedule, ScheduleId, ScheduledRun, UserId};
-use kr_core::store::{ScheduleStore, StoreError};
+use kr_core::store::{DueCursor, DuePage, ScheduleStore, StoreError};
 
 /// The profile's count of schedules.
 const SCHEDULE_COUNTER: &str = "scheduleCount";
@@ -47,6 +47,36 @@ impl ScheduleItem {
 
 fn time(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+/// The index's sort key attribute: a schedule's place among the due ones.
+const GSI3_SK: &str = "GSI3SK";
+
+impl DynamoStore {
+    /// The schedule a due index entry names, read from its item, if it is still due: the
+    /// index holds keys only and may lag a write.
+    async fn due_schedule(
+        &self,
+        entry: &super::Item,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Schedule>, StoreError> {
+        let text = |name: &str| entry.get(name).and_then(|v| v.as_s().ok()).cloned();
+        let owner = text(PK).and_then(|pk| pk.strip_prefix("USER#")?.parse::<UserId>().ok());
+        let id = text(SK).and_then(|sk| {
+            sk.strip_prefix(USER_SCHEDULE_PREFIX)?
+                .parse::<ScheduleId>()
+                .ok()
+        });
+        let (Some(owner), Some(id)) = (owner, id) else {
+            return Err(StoreError::new(
+                "a due schedule's keys are not a schedule's",
+            ));
+        };
+        Ok(self
+            .schedule(owner, id)
+            .await?
+            .filter(|schedule| !schedule.paused && schedule.next_run_at < now))
+    }
 }
 
 #[async_trait]
@@ -137,32 +167,57 @@ impl ScheduleStore for DynamoStore {
     async fn due_schedules(
         &self,
         now: DateTime<Utc>,
+        after: Option<&DueCursor>,
         limit: u32,
-    ) -> Result<Vec<Schedule>, StoreError> {
-        let listed = self.gsi3_before(SCHEDULES_PK, now, limit).await?;
-        // The index holds keys only, and may lag a write: each schedule is read from its
-        // keys, and kept only if still due.
-        let mut due = Vec::new();
-        for item in listed {
+    ) -> Result<DuePage, StoreError> {
+        let before = schedule_due_key(now, ScheduleId::from(uuid::Uuid::nil()));
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(GSI3)
+            .expression_attribute_values(":partition", s(SCHEDULES_PK))
+            .expression_attribute_values(":before", s(before.clone()))
+            .limit(limit as i32);
+        // A key condition takes one range on the sort key, so the page starts at the cursor
+        // (inclusive) and the cursor's own entry, if still due, is dropped below.
+        let query = match after {
+            Some(cursor) if cursor.as_str() >= before.as_str() => {
+                return Ok(DuePage {
+                    schedules: Vec::new(),
+                    next: None,
+                })
+            }
+            Some(cursor) => query
+                .key_condition_expression(
+                    "GSI3PK = :partition AND GSI3SK BETWEEN :after AND :before",
+                )
+                .expression_attribute_values(":after", s(cursor.as_str())),
+            None => query.key_condition_expression("GSI3PK = :partition AND GSI3SK < :before"),
+        };
+        let output = query.send().await.map_err(sdk_error)?;
+        let mut schedules = Vec::new();
+        for item in output.items.unwrap_or_default() {
             let text = |name: &str| item.get(name).and_then(|v| v.as_s().ok()).cloned();
-            let owner = text(PK).and_then(|pk| pk.strip_prefix("USER#")?.parse::<UserId>().ok());
-            let id = text(SK).and_then(|sk| {
-                sk.strip_prefix(USER_SCHEDULE_PREFIX)?
-                    .parse::<ScheduleId>()
-                    .ok()
-            });
-            let (Some(owner), Some(id)) = (owner, id) else {
-                return Err(StoreError::new(
-                    "a due schedule's keys are not a schedule's",
-                ));
-            };
-            if let Some(schedule) = self.schedule(owner, id).await? {
-                if !schedule.paused && schedule.next_run_at < now {
-                    due.push(schedule);
-                }
+            if after.is_some_and(|cursor| text(GSI3_SK).as_deref() == Some(cursor.as_str())) {
+                continue;
+            }
+            // An entry that cannot be read is passed over, not failed on: the tick reads
+            // every due schedule behind it too, and tries this one again next time.
+            match self.due_schedule(&item, now).await {
+                Ok(Some(schedule)) => schedules.push(schedule),
+                Ok(None) => {}
+                Err(err) => tracing::error!(
+                    pk = ?text(PK), sk = ?text(SK), %err,
+                    "a due schedule could not be read; passed over"
+                ),
             }
         }
-        Ok(due)
+        let next = output
+            .last_evaluated_key
+            .and_then(|last| last.get(GSI3_SK)?.as_s().ok().cloned())
+            .map(DueCursor::new);
+        Ok(DuePage { schedules, next })
     }
 
     async fn finish_slot(

@@ -15,7 +15,8 @@ use super::{
 };
 use kr_core::domain::{Job, JobChange, JobStatus, Progress};
 use kr_core::store::{
-    JobStore, JobTransitions, OwedEvent, StageClaim, StoreError, Transition, UsageDelta,
+    EventSubject, JobStore, JobTransitions, OwedEvent, StageClaim, StoreError, Transition,
+    UsageDelta,
 };
 
 /// Written only by [`JobTransitions::add_usage`].
@@ -136,7 +137,7 @@ impl DynamoStore {
         // record for the sweeper to raise it again.
         if let Some(event) = owed_event {
             let owed = OwedEvent {
-                job_id: next.id,
+                subject: EventSubject::Job { job_id: next.id },
                 event,
                 owed_since: next.completed_at.unwrap_or_else(Utc::now),
             };
@@ -145,7 +146,7 @@ impl DynamoStore {
                     .put(
                         Put::builder()
                             .table_name(&self.table)
-                            .set_item(Some(owed_event_item(&owed)))
+                            .set_item(Some(owed_event_item(&owed)?))
                             .build()
                             .map_err(StoreError::new)?,
                     )

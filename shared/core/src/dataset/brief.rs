@@ -67,8 +67,18 @@ pub struct BriefWording {
 /// Writes a brief's wording: a language model, when one is configured.
 #[async_trait::async_trait]
 pub trait BriefWriter: Send + Sync {
+    /// Whose model it is, as a job's usage names a provider.
+    fn provider(&self) -> &str;
     /// The wording of `brief`, or why there is none (the brief is then made without it).
-    async fn word(&self, brief: &ClusterBrief) -> Result<BriefWording, String>;
+    async fn word(&self, brief: &ClusterBrief) -> Result<BriefWording, Unworded>;
+}
+
+/// Why a brief has no wording, and what asking for it cost: a refused answer was still paid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unworded {
+    pub why: String,
+    /// USD, when a request was answered; `None` when none was sent or none was answered.
+    pub cost_usd: Option<f64>,
 }
 
 #[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -11,12 +11,13 @@ pub mod export;
 mod page;
 mod plan;
 mod records;
+mod run_summary;
 mod serp_page;
 pub mod stored;
 
 pub use brief::{
     BriefKeyword, BriefSource, BriefWording, BriefWriter, ClusterBrief, InternalLink,
-    OutlineHeading, WordCountRange,
+    OutlineHeading, Unworded, WordCountRange,
 };
 pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
@@ -24,6 +25,7 @@ pub use records::{
     bare_domain, best_organic_position, ArchivedKeywordRecord, ClusterRecord, Intent,
     KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind, ESTIMATE_SOURCE,
 };
+pub use run_summary::{compared_keyword, RunSummary};
 pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 
 /// The format of [`ResultsDataset`]; part of its object name, so a reader never misreads an
@@ -53,6 +55,12 @@ pub mod objects {
     /// job's results complete.
     pub fn stored_dataset() -> String {
         format!("results/dataset-v{}.rkyv.lz4", super::DATASET_FORMAT)
+    }
+
+    /// The run's [`super::RunSummary`], written before the dataset; absent for jobs that
+    /// completed before summaries were kept.
+    pub fn run_summary() -> String {
+        format!("results/run-summary-v{}.json", super::DATASET_FORMAT)
     }
 
     /// The CSV export, written with the dataset from the same records.

@@ -12,7 +12,9 @@ pub const MAX_LOGO_BYTES: usize = 100 * 1024;
 pub const MAX_LOGO_SIDE: usize = 2000;
 
 /// The name shown on shared pages: at most 80 characters as sent, not only spaces, trimmed,
-/// no control characters (Unicode category Cc: U+0000–U+001F, U+007F–U+009F).
+/// no control characters (Unicode category Cc: U+0000–U+001F, U+007F–U+009F) and no format
+/// characters (Cf) but the zero-width joiner and non-joiner, which some scripts spell words
+/// with: a right-to-left override or a zero-width space would make the name read as another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrandName(String);
 
@@ -29,12 +31,24 @@ impl BrandName {
         if name.chars().any(char::is_control) {
             return Err("must not contain control characters".into());
         }
+        if let Some(format) = name.chars().find(|&c| changes_how_text_reads(c)) {
+            return Err(format!(
+                "must not contain invisible format characters such as U+{:04X}",
+                u32::from(format)
+            ));
+        }
         Ok(Self(name.to_string()))
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// A format character (Cf) other than the joiners a script needs (U+200C, U+200D).
+fn changes_how_text_reads(c: char) -> bool {
+    use unicode_general_category::{get_general_category, GeneralCategory};
+    get_general_category(c) == GeneralCategory::Format && !matches!(c, '\u{200c}' | '\u{200d}')
 }
 
 impl fmt::Display for BrandName {
@@ -155,5 +169,25 @@ mod tests {
         assert!(BrandName::parse(" ").is_err());
         assert!(BrandName::parse(&"x".repeat(81)).is_err());
         assert!(BrandName::parse("Acme\u{0}").is_err());
+    }
+
+    #[test]
+    fn brand_names_refuse_characters_that_change_how_they_read() {
+        for hostile in [
+            "Acme\u{202e}OES",
+            "Ac\u{200b}me",
+            "\u{2066}Acme\u{2069}",
+            "Acme\u{feff}",
+            "Acme\u{ad}SEO",
+        ] {
+            let refused = BrandName::parse(hostile).unwrap_err();
+            assert!(
+                refused.contains("format characters"),
+                "{hostile:?}: {refused}"
+            );
+        }
+        // Scripts that join or part letters with them keep their names.
+        assert!(BrandName::parse("می\u{200c}خواهم").is_ok());
+        assert!(BrandName::parse("Agence Éloïse 東京").is_ok());
     }
 }

@@ -13,8 +13,8 @@ use crate::domain::{
     ProviderUsage, ScheduleId, Stage, UserId, WebhookUrl,
 };
 use crate::store::{
-    ArtifactStore, CreateJobOutcome, Idempotency, JobQueue, JobStore, PipelineMessage, ResultStore,
-    StoreError,
+    ArtifactStore, CreateJobOutcome, Idempotency, IdempotencyScope, JobQueue, JobStore,
+    PipelineMessage, ResultStore, StoreError,
 };
 
 use crate::service::webhook_signing::SigningKey;
@@ -511,15 +511,17 @@ pub async fn create_job(
     idempotency_key: Option<String>,
     callback_key: Option<&SigningKey>,
 ) -> Result<CreatedJobView, CreateJobError> {
-    create_job_of(ports, owner, request, idempotency_key, callback_key, None).await
+    let idempotency = idempotency_key.map(IdempotencyScope::Client);
+    create_job_of(ports, owner, request, idempotency, callback_key, None).await
 }
 
-/// [`create_job`] for a run of `schedule` (`None`: a job created by hand).
+/// [`create_job`] for a run of `schedule` (`None`: a job created by hand), whose key is the
+/// slot's own ([`IdempotencyScope::ScheduledRun`]), out of clients' reach.
 pub async fn create_job_of(
     ports: &JobPorts<'_>,
     owner: UserId,
     request: CreateJobRequest,
-    idempotency_key: Option<String>,
+    idempotency: Option<IdempotencyScope>,
     callback_key: Option<&SigningKey>,
     schedule: Option<ScheduleId>,
 ) -> Result<CreatedJobView, CreateJobError> {
@@ -533,8 +535,8 @@ pub async fn create_job_of(
             )))
         }
     };
-    let idempotency = idempotency_key.map(|key| Idempotency {
-        key,
+    let idempotency = idempotency.map(|scope| Idempotency {
+        scope,
         fingerprint: request.fingerprint(),
     });
     let keyword_import = request.keywords.as_ref().map(KeywordImportView::of);

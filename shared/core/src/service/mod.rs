@@ -7,5 +7,7 @@ pub mod jobs;
 pub mod rate_limits;
 pub mod schedules;
 pub mod share_links;
+#[cfg(test)]
+mod tests;
 pub mod webhook_signing;
 pub mod webhooks;

@@ -13,9 +13,9 @@ use utoipa::ToSchema;
 use super::webhook_signing::SigningKey;
 use crate::domain::{Job, JobChange, JobId, Progress, UserId, WebhookEvent, WebhookId, WebhookUrl};
 use crate::store::{
-    CreateWebhookOutcome, DeliveryAttempt, JobTransitions, OwedEvent, OwedEvents, SkippedRun,
-    StageClaim, StoreError, Transition, UsageDelta, Webhook, WebhookMessage, WebhookQueue,
-    WebhookStore,
+    CreateWebhookOutcome, DeliveryAttempt, EventSubject, JobTransitions, OwedEvent, OwedEvents,
+    SkippedRun, StageClaim, StoreError, Transition, UsageDelta, Webhook, WebhookMessage,
+    WebhookQueue, WebhookStore,
 };
 use crate::validation::FieldError;
 
@@ -270,10 +270,11 @@ impl JobEvents for QueuedJobEvents {
     }
 }
 
-/// Finished jobs' events and the outbox that keeps each until it is sent: the write that
-/// finishes a job records its event as owed, the event is sent, and only then settled. An
-/// event whose send was lost (an error, a worker that died after the write) stays owed, and
-/// the sweeper raises it again ([`EventOutbox::raise_overdue`]).
+/// Owed events and the outbox that keeps each until it is sent: the write that finishes a
+/// job records its event as owed (a tick records a skipped run's right after the run), the
+/// event is sent, and only then settled. An event whose send was lost (an error, a worker
+/// that died after the write) stays owed, and the sweeper raises it again
+/// ([`EventOutbox::raise_overdue`]).
 pub struct EventOutbox {
     pub events: Arc<dyn JobEvents>,
     pub owed: Arc<dyn OwedEvents>,
@@ -283,10 +284,29 @@ pub struct EventOutbox {
 pub const OVERDUE_EVENTS_PER_SWEEP: u32 = 100;
 
 impl EventOutbox {
+    async fn send(&self, owed: &OwedEvent) -> Result<(), StoreError> {
+        match &owed.subject {
+            EventSubject::Job { job_id } => self.events.job_finished(*job_id, owed.event).await,
+            EventSubject::SkippedRun(run) => self.events.run_skipped(run.clone()).await,
+        }
+    }
+
     /// Sends `owed`, then settles it. A failure leaves it owed.
     pub async fn raise(&self, owed: &OwedEvent) -> Result<(), StoreError> {
-        self.events.job_finished(owed.job_id, owed.event).await?;
+        self.send(owed).await?;
         self.owed.settle_event(owed).await
+    }
+
+    /// Records `owed` (an event no job transition writes), then raises it. Once recorded, a
+    /// failed send is the sweeper's to make again; unrecorded, it is still sent, once.
+    pub async fn owe_and_raise(&self, owed: &OwedEvent) -> Result<(), StoreError> {
+        match self.owed.owe_event(owed).await {
+            Ok(()) => self.raise(owed).await,
+            Err(err) => {
+                tracing::error!(subject = ?owed.subject, event = %owed.event.as_str(), %err, "an event was not recorded as owed; a failed send will not be made again");
+                self.send(owed).await
+            }
+        }
     }
 
     /// Raises every event still owed from before `before` (the finishing worker had its
@@ -304,7 +324,7 @@ impl EventOutbox {
                 Ok(()) => raised += 1,
                 // The next sweep tries again.
                 Err(err) => {
-                    tracing::warn!(job = %owed.job_id, %err, "an owed webhook event was not sent")
+                    tracing::warn!(subject = ?owed.subject, event = %owed.event.as_str(), %err, "an owed webhook event was not sent")
                 }
             }
         }
@@ -329,7 +349,7 @@ impl JobTransitions for NotifyingTransitions {
         let transition = self.inner.apply(current, change).await?;
         if let (Some(event), Transition::Applied(job)) = (owed_event, &transition) {
             let owed = OwedEvent {
-                job_id: job.id,
+                subject: EventSubject::Job { job_id: job.id },
                 event,
                 owed_since: job.completed_at.unwrap_or_else(Utc::now),
             };
@@ -376,6 +396,111 @@ impl JobTransitions for NotifyingTransitions {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::sync::Mutex;
+
+    /// An outbox and a queue in memory, each failing when told to.
+    #[derive(Default)]
+    struct Memory {
+        owed: Mutex<Vec<OwedEvent>>,
+        sent: Mutex<Vec<OwedEvent>>,
+        owing_fails: bool,
+        sending_fails: bool,
+    }
+
+    fn fail() -> Result<(), StoreError> {
+        Err(StoreError::new("injected"))
+    }
+
+    #[async_trait]
+    impl OwedEvents for Memory {
+        async fn owe_event(&self, owed: &OwedEvent) -> Result<(), StoreError> {
+            if self.owing_fails {
+                return fail();
+            }
+            self.owed.lock().unwrap().push(owed.clone());
+            Ok(())
+        }
+        async fn owed_events(
+            &self,
+            _: DateTime<Utc>,
+            _: u32,
+        ) -> Result<Vec<OwedEvent>, StoreError> {
+            Ok(self.owed.lock().unwrap().clone())
+        }
+        async fn settle_event(&self, owed: &OwedEvent) -> Result<(), StoreError> {
+            self.owed.lock().unwrap().retain(|o| o != owed);
+            Ok(())
+        }
+    }
+
+    #[async_trait]
+    impl JobEvents for Memory {
+        async fn job_finished(&self, _: JobId, _: WebhookEvent) -> Result<(), StoreError> {
+            unreachable!("a skipped run's event only")
+        }
+        async fn run_skipped(&self, run: SkippedRun) -> Result<(), StoreError> {
+            if self.sending_fails {
+                return fail();
+            }
+            self.sent.lock().unwrap().push(OwedEvent {
+                subject: EventSubject::SkippedRun(run),
+                event: WebhookEvent::ScheduleRunSkipped,
+                owed_since: Utc::now(),
+            });
+            Ok(())
+        }
+    }
+
+    fn skipped_run() -> OwedEvent {
+        OwedEvent {
+            subject: EventSubject::SkippedRun(SkippedRun {
+                owner: UserId::new(),
+                schedule_id: crate::domain::ScheduleId::new(),
+                slot: Utc::now(),
+                reason: "the account has no runs left".into(),
+            }),
+            event: WebhookEvent::ScheduleRunSkipped,
+            owed_since: Utc::now(),
+        }
+    }
+
+    fn outbox(memory: &Arc<Memory>) -> EventOutbox {
+        EventOutbox {
+            events: memory.clone(),
+            owed: memory.clone(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_skipped_runs_event_stays_owed_until_sent_and_is_sent_even_unrecorded() {
+        let owed = skipped_run();
+        let failing = Arc::new(Memory {
+            sending_fails: true,
+            ..Memory::default()
+        });
+        assert!(outbox(&failing).owe_and_raise(&owed).await.is_err());
+        assert_eq!(
+            *failing.owed.lock().unwrap(),
+            std::slice::from_ref(&owed),
+            "left owed"
+        );
+
+        let sent = Arc::new(Memory::default());
+        outbox(&sent).owe_and_raise(&owed).await.unwrap();
+        assert!(sent.owed.lock().unwrap().is_empty(), "settled");
+        assert_eq!(sent.sent.lock().unwrap().len(), 1);
+
+        let unrecorded = Arc::new(Memory {
+            owing_fails: true,
+            ..Memory::default()
+        });
+        outbox(&unrecorded).owe_and_raise(&owed).await.unwrap();
+        assert_eq!(
+            unrecorded.sent.lock().unwrap().len(),
+            1,
+            "sent all the same"
+        );
+    }
 
     #[test]
     fn requests_default_to_every_event_and_name_bad_ones() {

@@ -11,11 +11,11 @@ mod webhooks;
 pub use branding::{Branding, BrandingStore, LogoInfo};
 pub use message::PipelineMessage;
 pub use models::*;
-pub use schedules::ScheduleStore;
+pub use schedules::{DueCursor, DuePage, ScheduleStore};
 pub use share_links::ShareLinkStore;
 pub use webhooks::{
-    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, EventSubject, OwedEvent, OwedEvents,
-    SkippedRun, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
+    CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, EventSubject, FanOutLog, OwedEvent,
+    OwedEvents, SkippedRun, Webhook, WebhookMessage, WebhookQueue, WebhookStore,
 };
 
 use async_trait::async_trait;
@@ -168,12 +168,49 @@ pub trait JobQueue: Send + Sync {
     ) -> Result<(), StoreError>;
 }
 
-/// How many cluster briefs a completed job has had made: each is counted once, within a bound.
+/// How many cluster briefs a completed job has had made, each counted once within a bound,
+/// who is making one right now, and what their wording cost.
 #[async_trait]
 pub trait BriefLedger: Send + Sync {
-    /// Counts one more brief for the job unless it already has `max`; false when it has (or
-    /// the job is gone).
-    async fn count_brief(&self, job: JobId, max: u32) -> Result<bool, StoreError>;
+    /// Claims the making of `cluster_id`'s brief for `token` until `until`. The first claim
+    /// counts the brief against the job's `max` in the same write; a claim whose holder let
+    /// its lease run out (a maker that stopped) is taken over without counting again.
+    async fn claim_brief(&self, claim: &BriefClaim<'_>) -> Result<ClaimOutcome, StoreError>;
+    /// Ends `token`'s claim early (the making failed), so the next request makes the brief at
+    /// once, uncounted; nothing when another holds it now.
+    async fn release_brief(
+        &self,
+        job: JobId,
+        cluster_id: &str,
+        token: &str,
+    ) -> Result<(), StoreError>;
+    /// Adds a brief's model spend to the job's usage; `false` when the job is gone.
+    async fn add_brief_usage(&self, job: &Job, delta: &UsageDelta) -> Result<bool, StoreError>;
+}
+
+/// A request to make one cluster's brief.
+#[derive(Debug, Clone, Copy)]
+pub struct BriefClaim<'a> {
+    pub job: &'a Job,
+    /// The dataset's own id of the cluster.
+    pub cluster_id: &'a str,
+    /// Briefs the job may have made.
+    pub max: u32,
+    pub token: &'a str,
+    pub now: DateTime<Utc>,
+    /// When the claim lapses if its holder never finishes.
+    pub until: DateTime<Utc>,
+}
+
+/// Outcome of [`BriefLedger::claim_brief`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimOutcome {
+    /// The caller makes the brief; `counted` when this claim counted it.
+    Claimed { counted: bool },
+    /// Another caller is making it, until `until` at the latest.
+    Held { until: DateTime<Utc> },
+    /// The job has had its bound of briefs made (or is gone).
+    LimitReached,
 }
 
 /// Everything stored for a job outside DynamoDB.

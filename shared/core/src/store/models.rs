@@ -1,6 +1,6 @@
 use chrono::{DateTime, Utc};
 
-use crate::domain::{ApiKeyId, Email, Job, JobId, Plan, UserId};
+use crate::domain::{ApiKeyId, Email, Job, JobId, Plan, ScheduleId, UserId};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct User {
@@ -52,10 +52,23 @@ pub struct Session {
     pub expires_at: DateTime<Utc>,
 }
 
-/// A client's `Idempotency-Key` with a fingerprint of the request it came with.
+/// Whose idempotency key it is. The two are stored apart, so no `Idempotency-Key` a client
+/// sends can take, or block, the place of a scheduled run's job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdempotencyScope {
+    /// A client's `Idempotency-Key` header value (or the MCP tool's argument).
+    Client(String),
+    /// The tick's key for one slot of a schedule: the same for every tick handling the slot.
+    ScheduledRun {
+        schedule: ScheduleId,
+        slot: DateTime<Utc>,
+    },
+}
+
+/// An idempotency key with a fingerprint of the request it came with.
 #[derive(Debug, Clone)]
 pub struct Idempotency {
-    pub key: String,
+    pub scope: IdempotencyScope,
     pub fingerprint: String,
 }
 

@@ -6,6 +6,29 @@ use chrono::{DateTime, Utc};
 use super::StoreError;
 use crate::domain::{Schedule, ScheduleId, ScheduledRun, UserId};
 
+/// Where a page of due schedules ended, in the store's own terms: the next page starts after
+/// it. Schedules that stay due (their run could not be recorded) are behind it, not in front.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DueCursor(String);
+
+impl DueCursor {
+    pub fn new(position: String) -> Self {
+        Self(position)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// One page of due schedules.
+#[derive(Debug, Clone)]
+pub struct DuePage {
+    pub schedules: Vec<Schedule>,
+    /// Where the next page starts; `None` when no schedule after this page is due.
+    pub next: Option<DueCursor>,
+}
+
 #[async_trait]
 pub trait ScheduleStore: Send + Sync {
     /// Stores the schedule unless its owner already has `limit`; `false` then. Concurrent
@@ -26,12 +49,15 @@ pub trait ScheduleStore: Send + Sync {
     ) -> Result<Option<Schedule>, StoreError>;
     /// `false` when the owner had no such schedule.
     async fn delete_schedule(&self, owner: UserId, id: ScheduleId) -> Result<bool, StoreError>;
-    /// Schedules not paused whose next run is due before `now`, earliest first.
+    /// Schedules not paused whose next run is due before `now`, earliest first (the id
+    /// breaking ties), at most `limit`, from just after `after` (`None`: the earliest). A
+    /// schedule that cannot be read is passed over, so it never holds back the ones behind it.
     async fn due_schedules(
         &self,
         now: DateTime<Utc>,
+        after: Option<&DueCursor>,
         limit: u32,
-    ) -> Result<Vec<Schedule>, StoreError>;
+    ) -> Result<DuePage, StoreError>;
     /// Records `run` and moves the schedule to `next`, only while its next run is still
     /// `run.slot` and it is not paused: of two ticks handling one slot, one records it.
     async fn finish_slot(

@@ -160,20 +160,23 @@ pub trait WebhookQueue: Send + Sync {
     async fn send(&self, message: &WebhookMessage, delay_seconds: u32) -> Result<(), StoreError>;
 }
 
-/// A finished job's event that has not reached the webhooks queue yet. The write that
-/// finishes a job records it (an outbox, in the same transaction); it is settled once the
-/// event is sent, so a worker that dies between the write and the send loses nothing.
+/// An event that has not reached the webhooks queue yet. The write that finishes a job
+/// records its event (an outbox, in the same transaction); a tick records a skipped run's
+/// event right after recording the run. It is settled once the event is sent, so a worker
+/// that dies before the send, or a send that fails, loses nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwedEvent {
-    pub job_id: JobId,
+    pub subject: EventSubject,
     pub event: WebhookEvent,
-    /// When the job finished.
+    /// When it became owed (the job finished, the run was skipped).
     pub owed_since: DateTime<Utc>,
 }
 
-/// The outbox of finished jobs' events (written by [`super::JobTransitions`]).
+/// The outbox of owed events (a job's is written by [`super::JobTransitions`]).
 #[async_trait]
 pub trait OwedEvents: Send + Sync {
+    /// Records `owed`, for an event no job transition writes (a skipped run's).
+    async fn owe_event(&self, owed: &OwedEvent) -> Result<(), StoreError>;
     /// Events owed since before `before`, oldest first, at most `limit`.
     async fn owed_events(
         &self,
@@ -182,4 +185,13 @@ pub trait OwedEvents: Send + Sync {
     ) -> Result<Vec<OwedEvent>, StoreError>;
     /// The event was sent: it is owed no more.
     async fn settle_event(&self, owed: &OwedEvent) -> Result<(), StoreError>;
+}
+
+/// The deliveries an event's fan-out has queued the first attempt of, by `webhook-id`. An
+/// event fanned out again (its message delivered again after a send failed part-way, or
+/// raised twice) queues only the ones missing, so no endpoint gets a second first attempt.
+#[async_trait]
+pub trait FanOutLog: Send + Sync {
+    async fn first_attempt_queued(&self, message_id: &str) -> Result<bool, StoreError>;
+    async fn record_first_attempt(&self, message_id: &str) -> Result<(), StoreError>;
 }

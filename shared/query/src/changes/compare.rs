@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kr_core::dataset::{ClusterRecord, KeywordRecord, TopicRecord};
+use kr_core::dataset::{compared_keyword, ClusterRecord, KeywordRecord, RunSummary, TopicRecord};
 
 use super::{
     ChangeCounts, ClusterChange, ClusterMove, KeywordChange, PositionMove, TopicChange, VolumeMove,
@@ -35,15 +35,6 @@ pub(crate) struct RunView {
     pub topics: Vec<TopicRecord>,
 }
 
-/// A keyword as compared: lowercase, single spaces.
-fn compared(keyword: &str) -> String {
-    keyword
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
 impl RunView {
     pub fn new(
         keywords: impl Iterator<Item = KeywordRecord>,
@@ -61,7 +52,7 @@ impl RunView {
                     topic_id: record.topic_id,
                     keyword: record.keyword,
                 };
-                (compared(&seen.keyword), seen)
+                (compared_keyword(&seen.keyword), seen)
             })
             .collect();
         Self {
@@ -71,19 +62,12 @@ impl RunView {
         }
     }
 
-    /// Keywords the primary site ranks for, their mean position, and the volume of those in
-    /// the top 10.
-    pub fn visibility(&self) -> (usize, Option<f64>, i64) {
-        let positions: Vec<u32> = self.keywords.values().filter_map(|k| k.position).collect();
-        let mean = (!positions.is_empty())
-            .then(|| positions.iter().map(|&p| f64::from(p)).sum::<f64>() / positions.len() as f64);
-        let visible = self
-            .keywords
-            .values()
-            .filter(|k| k.position.is_some_and(|p| p <= 10))
-            .filter_map(|k| k.volume)
-            .sum();
-        (positions.len(), mean, visible)
+    /// What the history plots for this run.
+    pub fn summary(&self) -> RunSummary {
+        RunSummary::tally(
+            self.keywords.len(),
+            self.keywords.values().map(|k| (k.position, k.volume)),
+        )
     }
 
     /// Compared keywords per group (cluster or topic id).

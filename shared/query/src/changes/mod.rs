@@ -10,8 +10,9 @@ mod tests;
 
 use chrono::{DateTime, Utc};
 use kr_core::config::Config;
+use kr_core::dataset::{objects, RunSummary};
 use kr_core::domain::{Job, JobId, JobStatus, UserId};
-use kr_core::store::JobStore;
+use kr_core::store::{get_json, JobStore};
 use kr_http::error::ErrorCode;
 use kr_http::extract::{viewable_job, QueryParams, Viewer};
 use kr_http::ApiError;
@@ -27,6 +28,9 @@ pub const MAX_CHANGE_LIMIT: u32 = 200;
 pub const HISTORY_RUNS: usize = 12;
 /// The owner's completed jobs read to find the earlier runs, newest first.
 const JOBS_SCANNED: u32 = 500;
+/// Datasets one view may decode for history points of runs without a stored summary (runs
+/// that completed before summaries were kept), besides the two runs it compares.
+const LEGACY_DECODES_PER_VIEW: usize = 1;
 
 /// `since` (a job id) and `limit` (items per list).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,14 +194,17 @@ pub struct RunPoint {
 
 impl RunPoint {
     fn of(job: &Job, view: &RunView) -> Self {
-        let (ranked_keywords, average_position, visible_volume) = view.visibility();
+        Self::from_summary(job, view.summary())
+    }
+
+    fn from_summary(job: &Job, summary: RunSummary) -> Self {
         Self {
             job_id: job.id,
             completed_at: job.completed_at,
-            keyword_count: view.keywords.len(),
-            ranked_keywords,
-            average_position: average_position.map(|p| (p * 10.0).round() / 10.0),
-            visible_volume,
+            keyword_count: summary.keyword_count,
+            ranked_keywords: summary.ranked_keywords,
+            average_position: summary.average_position,
+            visible_volume: summary.visible_volume,
         }
     }
 }
@@ -229,6 +236,28 @@ async fn earlier_runs(jobs: &dyn JobStore, owner: UserId, job: &Job) -> Result<V
         .collect();
     earlier.sort_by_key(|run| std::cmp::Reverse(run.completed_at));
     Ok(earlier)
+}
+
+/// An earlier run's point: from its stored summary, else (a run that completed before
+/// summaries were kept) from its dataset while `decodes_left` allows, so one view of the chart
+/// never decodes more than the two runs it compares and these; `None` past that.
+async fn earlier_point(
+    results: &Results<'_>,
+    run: &Job,
+    decodes_left: &mut usize,
+    view: &impl Fn(&IndexedDataset) -> RunView,
+) -> Result<Option<RunPoint>, ApiError> {
+    if let Some(summary) = get_json(results.objects, run.id, &objects::run_summary()).await? {
+        return Ok(Some(RunPoint::from_summary(run, summary)));
+    }
+    if *decodes_left == 0 {
+        return Ok(None);
+    }
+    *decodes_left -= 1;
+    Ok(results
+        .dataset(run)
+        .await?
+        .map(|dataset| RunPoint::of(run, &view(&dataset))))
 }
 
 /// Where the changes of a job are read from.
@@ -303,17 +332,17 @@ pub async fn job_changes(
     };
     let mut history = vec![RunPoint::of(job, &now)];
     let history_runs = if query.history { HISTORY_RUNS - 1 } else { 0 };
+    let baseline_point = baseline
+        .as_ref()
+        .zip(before.as_ref())
+        .map(|(run, before)| RunPoint::of(run, before));
+    let mut decodes_left = LEGACY_DECODES_PER_VIEW;
     for run in earlier.iter().take(history_runs) {
-        match (&baseline, &before) {
-            (Some(same), Some(before)) if same.id == run.id => {
-                history.push(RunPoint::of(run, before));
-            }
-            _ => {
-                if let Some(dataset) = results.dataset(run).await? {
-                    history.push(RunPoint::of(run, &view(&dataset)));
-                }
-            }
-        }
+        let point = match &baseline_point {
+            Some(point) if point.job_id == run.id => Some(point.clone()),
+            _ => earlier_point(results, run, &mut decodes_left, &view).await?,
+        };
+        history.extend(point);
     }
     history.reverse();
     let (Some(baseline), Some(before)) = (baseline, before) else {

@@ -252,3 +252,161 @@ fn identical_runs_differ_in_nothing() {
         }
     );
 }
+
+mod history {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    use async_trait::async_trait;
+    use chrono::Utc;
+    use kr_core::dataset::{objects, stored, ResultsDataset, RunSummary, DATASET_FORMAT};
+    use kr_core::domain::{
+        DomainName, Job, JobId, JobStatus, LanguageCode, LocationCode, NewJob, UserId,
+    };
+    use kr_core::store::{put_json, ArtifactStore, StoreError};
+
+    use super::super::{earlier_point, RunView, LEGACY_DECODES_PER_VIEW};
+    use super::{keyword, SITE};
+    use crate::{DatasetCache, IndexedDataset, Results};
+
+    /// Objects in memory, counting the datasets read.
+    #[derive(Default)]
+    struct Objects {
+        stored: Mutex<HashMap<(JobId, String), Vec<u8>>>,
+        dataset_reads: Mutex<usize>,
+    }
+
+    #[async_trait]
+    impl ArtifactStore for Objects {
+        async fn put_artifact(
+            &self,
+            job: JobId,
+            name: &str,
+            bytes: Vec<u8>,
+        ) -> Result<(), StoreError> {
+            self.stored
+                .lock()
+                .unwrap()
+                .insert((job, name.into()), bytes);
+            Ok(())
+        }
+
+        async fn get_artifact(
+            &self,
+            job: JobId,
+            name: &str,
+        ) -> Result<Option<Vec<u8>>, StoreError> {
+            if name == objects::stored_dataset() {
+                *self.dataset_reads.lock().unwrap() += 1;
+            }
+            Ok(self
+                .stored
+                .lock()
+                .unwrap()
+                .get(&(job, name.to_string()))
+                .cloned())
+        }
+    }
+
+    fn completed_run() -> Job {
+        let mut job = Job::queued(&NewJob {
+            id: JobId::new(),
+            owner: UserId::new(),
+            primary_domain: DomainName::parse(SITE).unwrap(),
+            competitor_domains: Vec::new(),
+            language_code: LanguageCode::parse("en").unwrap(),
+            location_code: LocationCode::parse(2840).unwrap(),
+            created_at: Utc::now(),
+            imported_keywords: 0,
+            discover_keywords: true,
+            callback_url: None,
+            schedule_id: None,
+        });
+        job.status = JobStatus::Completed;
+        job.completed_at = Some(Utc::now());
+        job
+    }
+
+    async fn store_run(objects: &Objects, job: &Job, with_summary: bool) {
+        let keywords = vec![keyword("roof repair", 500, "c-1", Some(4))];
+        if with_summary {
+            let summary = RunSummary::of(&keywords, SITE);
+            put_json(objects, job.id, &objects::run_summary(), &summary)
+                .await
+                .unwrap();
+        }
+        let dataset = ResultsDataset {
+            format: DATASET_FORMAT,
+            job_id: job.id,
+            keywords,
+            clusters: Vec::new(),
+            personas: Vec::new(),
+            topics: Vec::new(),
+        };
+        objects
+            .put_artifact(
+                job.id,
+                &objects::stored_dataset(),
+                stored::encode(&dataset).unwrap(),
+            )
+            .await
+            .unwrap();
+    }
+
+    fn view(dataset: &IndexedDataset) -> RunView {
+        RunView::new(dataset.keywords(), &dataset.clusters, &dataset.topics, SITE)
+    }
+
+    #[tokio::test]
+    async fn a_chart_of_many_runs_reads_their_summaries_and_decodes_at_most_a_bound_of_older_ones()
+    {
+        let objects = Objects::default();
+        let cache = DatasetCache::new(8);
+        let results = Results {
+            cache: &cache,
+            objects: &objects,
+        };
+        // Eleven earlier runs: six with a stored summary, five from before summaries.
+        let mut runs = Vec::new();
+        for index in 0..11 {
+            let run = completed_run();
+            store_run(&objects, &run, index % 2 == 0).await;
+            runs.push(run);
+        }
+        let mut decodes_left = LEGACY_DECODES_PER_VIEW;
+        let mut points = Vec::new();
+        for run in &runs {
+            points.extend(
+                earlier_point(&results, run, &mut decodes_left, &view)
+                    .await
+                    .unwrap(),
+            );
+        }
+        assert_eq!(
+            *objects.dataset_reads.lock().unwrap(),
+            LEGACY_DECODES_PER_VIEW
+        );
+        assert_eq!(points.len(), 6 + LEGACY_DECODES_PER_VIEW);
+        let decoded = points
+            .iter()
+            .find(|p| p.job_id == runs[1].id)
+            .expect("one older run decoded");
+        let summarised = points.iter().find(|p| p.job_id == runs[0].id).unwrap();
+        // Either way, the same figures.
+        assert_eq!(
+            (
+                decoded.keyword_count,
+                decoded.ranked_keywords,
+                decoded.average_position,
+                decoded.visible_volume
+            ),
+            (
+                summarised.keyword_count,
+                summarised.ranked_keywords,
+                summarised.average_position,
+                summarised.visible_volume
+            ),
+        );
+        assert_eq!(summarised.visible_volume, 500);
+    }
+}

@@ -1,5 +1,6 @@
 //! The brief page: a cluster's stored brief as a page to print, hostile text from the pages
-//! read inert; before it is made, the button that asks the API; the "Brief" links.
+//! read inert; before it is made, the owner's button that has the API make it, and a notice
+//! for anyone else; the "Brief" links.
 
 use kr_aws::s3::S3ObjectStore;
 use kr_core::dataset::{
@@ -137,4 +138,20 @@ async fn a_stored_brief_shows_as_a_page_with_crawled_text_inert() {
         job.id
     )));
     assert!(clusters.contains("aria-label=\"Brief for cold brew\""));
+}
+
+#[tokio::test]
+async fn a_demo_jobs_visitors_are_told_the_brief_is_not_made_and_get_no_button() {
+    let (_, job, _) = job_with(dataset).await;
+    let mut config = harness::config();
+    config.demo_user_id = Some(job.owner.as_uuid());
+    let app = kr_web::router(kr_web::WebState::from_config(config).await);
+    let page = Call::get(&format!("/jobs/{}/clusters/espresso/brief", job.id))
+        .send(&app)
+        .await
+        .expect(200)
+        .text;
+    assert!(page.contains("has not been made yet"), "{page}");
+    assert!(!page.contains("data-brief-endpoint") && !page.contains("data-make-brief"));
+    assert!(!page.contains("method=\"post\""), "{page}");
 }

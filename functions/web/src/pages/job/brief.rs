@@ -1,6 +1,7 @@
 //! A cluster's brief as a page that prints well: the one the API made and stored. Until it
-//! is made, a button asks the API for it (`assets/app.js`) and the page reloads with it;
-//! the dashboard itself never reads other sites.
+//! is made, the job's owner gets a button that has the API make it (`POST`, `assets/app.js`)
+//! and the page reloads with it; anyone else (a demo job's visitors) is told it is not made
+//! yet. The dashboard itself never reads other sites.
 
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -64,7 +65,8 @@ fn render(
                 h1 { "Brief: " (cluster.name) }
                 @match brief {
                     Some(brief) => (body(brief, &api)),
-                    None => (maker(&api)),
+                    None if user.is_some_and(|user| user.id == job.owner) => (maker(&api)),
+                    None => p.notice { "This brief has not been made yet; only the job's owner can have it made." },
                 }
             }
         },
@@ -78,7 +80,7 @@ fn maker(api: &str) -> Markup {
             p { "A brief reads up to five pages that rank for this cluster (robots.txt obeyed), and merges their outlines, lengths and terms with the cluster's keywords and questions. It takes a few seconds, is made once and counts towards the job's briefs." }
             button type="button" data-make-brief hidden { "Make the brief" }
             p.error role="alert" data-brief-error hidden {}
-            noscript { p { "Without JavaScript, ask the API for it: " a href=(api) { (api) } } }
+            noscript { form method="post" action=(api) { button type="submit" { "Make the brief" } " (the API answers it as JSON; come back to this page to see it)" } }
         }
     }
 }

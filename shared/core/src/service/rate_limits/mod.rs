@@ -5,8 +5,10 @@
 mod login;
 mod window;
 
-pub use login::{LoginAdmission, LoginAttempt, LoginThrottle};
+pub use login::{source_network, LoginAdmission, LoginAttempt, LoginThrottle};
 pub use window::{count_request, give_back, Admitted, CountedRequest, SlidingWindow};
+
+use std::time::Duration;
 
 use crate::config::ConfigError;
 use crate::domain::Plan;
@@ -26,12 +28,17 @@ pub struct RateLimits {
     pub agency_per_minute: u32,
     /// Unauthenticated reads (demo jobs, dashboard pages) per source address per minute.
     pub anonymous_per_minute: u32,
-    /// Failed sign-ins per 15 minutes: for one e-mail from one source address (strict), for
-    /// one e-mail from anywhere (a much higher ceiling, with a growing delay before it), and
-    /// from one source address for any e-mail.
+    /// Failed sign-ins per 15 minutes: for one e-mail from one source address (strict), from
+    /// one source address for any e-mail, and from one network (IPv4 /24, IPv6 /64); past
+    /// these an address is refused.
     pub login_per_email_and_address: u32,
-    pub login_per_email: u32,
     pub login_per_address: u32,
+    pub login_per_network: u32,
+    /// Failed sign-ins for one e-mail from anywhere that the delay grows over: never refused,
+    /// since refusing would let anyone lock the owner out.
+    pub login_per_email: u32,
+    /// The longest delay before a sign-in on an e-mail under attack is checked.
+    pub login_max_delay: Duration,
     /// Jobs of one account running at once; the rest wait in `queued`.
     pub running_jobs_per_account: u32,
 }
@@ -44,8 +51,10 @@ impl Default for RateLimits {
             agency_per_minute: 600,
             anonymous_per_minute: 120,
             login_per_email_and_address: 10,
-            login_per_email: 100,
             login_per_address: 50,
+            login_per_network: 200,
+            login_per_email: 100,
+            login_max_delay: Duration::from_secs(4),
             running_jobs_per_account: 3,
         }
     }
@@ -77,6 +86,11 @@ impl RateLimits {
             )?,
             login_per_email: positive("KR_LOGIN_LIMIT_PER_EMAIL", defaults.login_per_email)?,
             login_per_address: positive("KR_LOGIN_LIMIT_PER_ADDRESS", defaults.login_per_address)?,
+            login_per_network: positive("KR_LOGIN_LIMIT_PER_NETWORK", defaults.login_per_network)?,
+            login_max_delay: Duration::from_millis(u64::from(positive(
+                "KR_LOGIN_MAX_DELAY_MS",
+                defaults.login_max_delay.as_millis() as u32,
+            )?)),
             running_jobs_per_account: positive(
                 "KR_MAX_RUNNING_JOBS",
                 defaults.running_jobs_per_account,
