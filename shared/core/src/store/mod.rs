@@ -2,6 +2,9 @@
 //! depend on these traits; `kr-aws` implements them on DynamoDB, S3 and SQS.
 
 mod branding;
+/// In-memory fakes of these ports, for tests (the `testing` feature for other crates').
+#[cfg(any(test, feature = "testing"))]
+pub mod memory;
 mod message;
 mod models;
 mod schedules;

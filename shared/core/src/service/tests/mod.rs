@@ -13,7 +13,9 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Map, Value};
 
 use crate::domain::{DomainName, Job, JobId, JobStatus, NewJob, UserId};
-use crate::service::jobs::{create_job, CreateJobError, CreateJobRequest, CreatedJobView, JobPorts};
+use crate::service::jobs::{
+    create_job, CreateJobError, CreateJobRequest, CreatedJobView, JobPorts,
+};
 use crate::store::memory::{MemoryObjects, MemoryQueue, MemoryStore};
 use crate::store::UserStore;
 

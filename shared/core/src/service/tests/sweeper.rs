@@ -31,9 +31,15 @@ impl World {
     /// The sweep of stalled running jobs at `now`: silent for 15 minutes, 3 re-sends at most.
     async fn redrive(&self, now: DateTime<Utc>) -> usize {
         let store = self.store.as_ref();
-        redrive_stalled_jobs(store, store, self.queue.as_ref(), now - Duration::minutes(15), 3)
-            .await
-            .unwrap()
+        redrive_stalled_jobs(
+            store,
+            store,
+            self.queue.as_ref(),
+            now - Duration::minutes(15),
+            3,
+        )
+        .await
+        .unwrap()
     }
 
     async fn stored(&self, job: &Job) -> Job {
@@ -50,7 +56,11 @@ impl World {
 
 /// A running job whose last sign of life was `silent_for` ago, at `stage`.
 fn running(owner: UserId, silent_for: Duration, stage: Stage, redrives: u32) -> Job {
-    let mut job = job_at(owner, Utc::now() - silent_for - Duration::hours(1), JobStatus::Running);
+    let mut job = job_at(
+        owner,
+        Utc::now() - silent_for - Duration::hours(1),
+        JobStatus::Running,
+    );
     job.heartbeat_at = Some(Utc::now() - silent_for);
     job.stage = Some(stage);
     job.redrives = redrives;
@@ -72,8 +82,16 @@ async fn a_job_left_queued_is_sent_again_once_per_window() {
     world.store.import_jobs(std::slice::from_ref(&job));
     assert_eq!(world.requeue(Utc::now()).await, 1);
     assert_eq!(world.queue.messages(), [first_stage(&job)]);
-    assert_eq!(world.requeue(Utc::now()).await, 0, "marked: out of the window");
-    assert_eq!(world.requeue(Utc::now() + Duration::minutes(6)).await, 1, "until it is stale again");
+    assert_eq!(
+        world.requeue(Utc::now()).await,
+        0,
+        "marked: out of the window"
+    );
+    assert_eq!(
+        world.requeue(Utc::now() + Duration::minutes(6)).await,
+        1,
+        "until it is stale again"
+    );
 }
 
 #[tokio::test]
@@ -104,12 +122,20 @@ async fn a_job_queued_too_long_is_failed_with_its_run_given_back_once() {
     let created = world.create(owner, "example.com", None).await.unwrap();
     assert_eq!(world.balance(owner).await, (4, 2));
     let sent = world.queue.messages().len();
-    assert_eq!(world.requeue(Utc::now() + Duration::days(2)).await, 0, "failed, not re-sent");
+    assert_eq!(
+        world.requeue(Utc::now() + Duration::days(2)).await,
+        0,
+        "failed, not re-sent"
+    );
     let failed = world.store.job(created.id).await.unwrap().unwrap();
     assert_eq!(failed.status, JobStatus::Failed);
     assert!(failed.refunded);
     assert!(failed.error_message.unwrap().contains("waited too long"));
-    assert_eq!(world.balance(owner).await, (5, 2), "the run, not the domain");
+    assert_eq!(
+        world.balance(owner).await,
+        (5, 2),
+        "the run, not the domain"
+    );
     assert_eq!(world.queue.messages().len(), sent);
     world.requeue(Utc::now() + Duration::days(3)).await;
     assert_eq!(world.balance(owner).await, (5, 2), "given back once");
@@ -120,7 +146,13 @@ async fn more_stale_jobs_than_a_batch_are_all_sent_again() {
     let world = World::new();
     let owner = world.store.add_user(5, 3);
     let jobs: Vec<Job> = (0..150)
-        .map(|i| job_at(owner, Utc::now() - Duration::minutes(10 + i), JobStatus::Queued))
+        .map(|i| {
+            job_at(
+                owner,
+                Utc::now() - Duration::minutes(10 + i),
+                JobStatus::Queued,
+            )
+        })
         .collect();
     world.store.import_jobs(&jobs);
     assert_eq!(world.requeue(Utc::now()).await, 150);
@@ -143,7 +175,11 @@ async fn a_stalled_running_job_is_sent_its_stage_again_and_counted() {
     );
     let redriven = world.stored(&job).await;
     assert_eq!((redriven.redrives, redriven.version), (1, job.version + 1));
-    assert_eq!(world.redrive(Utc::now()).await, 0, "its heartbeat restarted");
+    assert_eq!(
+        world.redrive(Utc::now()).await,
+        0,
+        "its heartbeat restarted"
+    );
 }
 
 #[tokio::test]
@@ -199,9 +235,17 @@ async fn a_stale_copy_of_a_job_cannot_move_it() {
     let job = running(owner, Duration::minutes(20), Stage::Crawl, 0);
     world.store.import_jobs(std::slice::from_ref(&job));
     world.redrive(Utc::now()).await;
-    let late = world.store.fail_job(&job, "late", Utc::now()).await.unwrap();
+    let late = world
+        .store
+        .fail_job(&job, "late", Utc::now())
+        .await
+        .unwrap();
     assert_eq!(late, Transition::Superseded);
-    assert_eq!(world.balance(owner).await, (5, 3), "no refund from a stale copy");
+    assert_eq!(
+        world.balance(owner).await,
+        (5, 3),
+        "no refund from a stale copy"
+    );
 }
 
 #[tokio::test]
@@ -217,10 +261,26 @@ async fn the_event_a_sweep_owes_is_raised_and_settled() {
 
     let outbox = world.outbox();
     world.queue.fail("send");
-    assert_eq!(outbox.raise_overdue(Utc::now() + Duration::minutes(1)).await.unwrap(), 0);
-    assert_eq!(world.store.owed_now().len(), 1, "still owed after a failed send");
+    assert_eq!(
+        outbox
+            .raise_overdue(Utc::now() + Duration::minutes(1))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        world.store.owed_now().len(),
+        1,
+        "still owed after a failed send"
+    );
     world.queue.heal("send");
-    assert_eq!(outbox.raise_overdue(Utc::now() + Duration::minutes(1)).await.unwrap(), 1);
+    assert_eq!(
+        outbox
+            .raise_overdue(Utc::now() + Duration::minutes(1))
+            .await
+            .unwrap(),
+        1
+    );
     assert!(world.store.owed_now().is_empty());
     let sent = world.queue.webhook_messages();
     assert_eq!(sent.len(), 1);
@@ -233,7 +293,10 @@ async fn an_event_owed_within_the_grace_is_left_to_the_finishing_worker() {
     let owner = world.store.add_user(5, 3);
     world.create(owner, "example.com", None).await.unwrap();
     world.requeue(Utc::now() + Duration::days(2)).await;
-    let raised = world.outbox().raise_overdue(Utc::now() - Duration::minutes(5)).await;
+    let raised = world
+        .outbox()
+        .raise_overdue(Utc::now() - Duration::minutes(5))
+        .await;
     assert_eq!(raised.unwrap(), 0);
     assert_eq!(world.store.owed_now().len(), 1);
 }
