@@ -670,16 +670,18 @@ pub async fn requeue_stale_jobs(
     loop {
         // Each re-sent job is marked, which moves it out of the stale window.
         let stale = jobs.stale_queued_jobs(older_than, BATCH).await?;
+        let mut moved = 0;
         for id in &stale {
             if let Some(job) = jobs.job(*id).await? {
                 if job.created_at < give_up_before {
-                    transitions
+                    let failed = transitions
                         .fail_job(
                             &job,
                             "The job waited too long to start and was cancelled; its run was given back.",
                             Utc::now(),
                         )
                         .await?;
+                    moved += usize::from(matches!(failed, Transition::Applied(_)));
                     continue;
                 }
             }
@@ -691,8 +693,11 @@ pub async fn requeue_stale_jobs(
                 .await?;
             jobs.mark_enqueued(*id, Utc::now()).await?;
             resent += 1;
+            moved += 1;
         }
-        if stale.len() < BATCH as usize {
+        // A full batch may have more behind it, unless nothing in it left the window: reading
+        // it again would find the same jobs, for ever.
+        if stale.len() < BATCH as usize || moved == 0 {
             return Ok(resent);
         }
     }
@@ -712,6 +717,7 @@ pub async fn redrive_stalled_jobs(
     let mut redriven = 0;
     loop {
         let stalled = jobs.stalled_running_jobs(stalled_before, BATCH).await?;
+        let mut moved = 0;
         for id in &stalled {
             let Some(job) = jobs.job(*id).await? else {
                 continue;
@@ -724,7 +730,8 @@ pub async fn redrive_stalled_jobs(
                     "The job stopped making progress at the {} step and was stopped; its run was given back.",
                     stage.as_str()
                 );
-                transitions.fail_job(&job, &message, Utc::now()).await?;
+                let failed = transitions.fail_job(&job, &message, Utc::now()).await?;
+                moved += usize::from(matches!(failed, Transition::Applied(_)));
                 continue;
             }
             // Counted first: if the send is lost, the job stalls again and is counted again.
@@ -738,11 +745,13 @@ pub async fn redrive_stalled_jobs(
                     })
                     .await?;
                 redriven += 1;
+                moved += 1;
             }
         }
-        // Every job handled above left the window (re-sent, failed or moved on), so a full
-        // batch means there may be more; one that did not is not read twice in a loop.
-        if stalled.len() < BATCH as usize || redriven == 0 {
+        // A full batch may have more behind it, unless nothing in it left the window (jobs
+        // that expired, copies another worker moved): reading it again would find the same
+        // jobs, for ever.
+        if stalled.len() < BATCH as usize || moved == 0 {
             return Ok(redriven);
         }
     }

@@ -300,3 +300,27 @@ async fn an_event_owed_within_the_grace_is_left_to_the_finishing_worker() {
     assert_eq!(raised.unwrap(), 0);
     assert_eq!(world.store.owed_now().len(), 1);
 }
+
+#[tokio::test]
+async fn a_full_batch_of_stalled_jobs_that_cannot_move_ends_the_sweep() {
+    // Expired jobs stay in the index until TTL removes them, and no reader sees them: a
+    // sweep that read them again while it had redriven anything before never ended.
+    let world = World::new();
+    let owner = world.store.add_user(5, 3);
+    let live = running(owner, Duration::minutes(500), Stage::Crawl, 0);
+    let expired: Vec<Job> = (0..100)
+        .map(|i| {
+            let mut job = running(owner, Duration::minutes(20 + i), Stage::Crawl, 0);
+            job.expires_at = Some(Utc::now() - Duration::hours(1));
+            job
+        })
+        .collect();
+    world.store.import_jobs(std::slice::from_ref(&live));
+    world.store.import_jobs(&expired);
+    let redriven =
+        tokio::time::timeout(std::time::Duration::from_secs(5), world.redrive(Utc::now()))
+            .await
+            .expect("the sweep ends");
+    assert_eq!(redriven, 1);
+    assert_eq!(world.stored(&live).await.redrives, 1);
+}

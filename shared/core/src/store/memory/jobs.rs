@@ -227,6 +227,7 @@ impl JobStore for MemoryStore {
         limit: u32,
     ) -> Result<Vec<JobId>, StoreError> {
         self.faults.check("stale_queued_jobs")?;
+        tokio::task::yield_now().await;
         Ok(self.swept_before(JobStatus::Queued, before, limit))
     }
 
@@ -248,6 +249,8 @@ impl JobStore for MemoryStore {
         limit: u32,
     ) -> Result<Vec<JobId>, StoreError> {
         self.faults.check("stalled_running_jobs")?;
+        // A query waits on the network: a caller that loops on it can be timed out.
+        tokio::task::yield_now().await;
         Ok(self.swept_before(JobStatus::Running, before, limit))
     }
 
