@@ -15,11 +15,11 @@ use kr_core::dataset::ResultsDataset;
 use kr_core::domain::{DomainName, JobId, LanguageCode, LocationCode, Plan, UserId};
 use kr_core::domain::{Job, JobStatus};
 use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
-use kr_core::service::webhooks::{EventOutbox, NotifyingTransitions, QueuedJobEvents};
 use kr_core::store::{JobStore, StoreError, User, WebhookMessage, WebhookQueue};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::DataForSeo;
-use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
+use kr_pipeline::stages::ResearchSettings;
+use kr_pipeline::wiring::{self, Parts};
 use kr_pipeline::Pipeline;
 
 use crate::bridge::{Bridge, InProcessPipeline};
@@ -150,39 +150,25 @@ pub async fn rig_with_personas_model(
         clients.s3.clone(),
         harness::config().results_bucket,
     ));
-    let runner = ResearchRunner {
-        crawler: Crawler::new(crawl_config).unwrap(),
-        objects: objects.clone(),
-        settings,
-        provider,
-        personas_model,
-    };
-    // As the pipeline function wires it: finished jobs raise their webhook events, kept owed
-    // in the store until sent.
+    // The queue finished jobs send their events through, made to fail on demand.
     let webhook_queue = Arc::new(FlakyWebhookQueue {
         inner: SqsWebhookQueue::new(clients.sqs.clone(), webhooks_queue_url.clone()),
         failures_left: AtomicU32::new(0),
     });
-    let event_outbox = Arc::new(EventOutbox {
-        events: Arc::new(QueuedJobEvents(webhook_queue.clone())),
-        owed: store.clone(),
-    });
-    let transitions = Arc::new(NotifyingTransitions {
-        inner: store.clone(),
-        outbox: event_outbox.clone(),
-    });
-    let pipeline = Arc::new(Pipeline {
-        jobs: store.clone(),
-        transitions,
-        queue: Arc::new(SqsJobQueue::new(clients.sqs.clone(), queue_url.clone())),
+    // Wired as the pipeline function wires it, on the emulator's stores, the rig's own queues
+    // and the sample sites.
+    let pipeline = Arc::new(wiring::pipeline(Parts {
+        store: store.clone(),
         objects: objects.clone(),
-        runner: Arc::new(runner),
-        max_attempts: 3,
+        jobs_queue: Arc::new(SqsJobQueue::new(clients.sqs.clone(), queue_url.clone())),
+        webhooks_queue: webhook_queue.clone(),
+        crawler: Crawler::new(crawl_config).unwrap(),
+        settings,
+        provider,
+        personas_model,
+        // The default limit, whatever the environment sets.
         running_cap: 3,
-        event_outbox,
-        schedules: store.clone(),
-        artifacts: objects.clone(),
-    });
+    }));
     Rig {
         pipeline,
         webhook_queue,

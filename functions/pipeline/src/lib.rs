@@ -7,6 +7,7 @@ pub mod event;
 pub mod provider_credentials;
 pub mod runner;
 pub mod stages;
+pub mod wiring;
 
 pub use engine::Pipeline;
 pub use runner::{ProgressReporter, StageError, StageOutcome, StageRunner};

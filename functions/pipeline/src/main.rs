@@ -4,17 +4,13 @@ use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::Wiring;
 use kr_core::config::Config;
-use kr_core::service::webhooks::{EventOutbox, NotifyingTransitions, QueuedJobEvents};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::{DataForSeo, ProviderSettings};
 use kr_pipeline::provider_credentials::resolve_credentials;
-use kr_pipeline::stages::{ResearchRunner, ResearchSettings};
-use kr_pipeline::Pipeline;
+use kr_pipeline::stages::ResearchSettings;
+use kr_pipeline::wiring::{self, Parts};
 use lambda_runtime::{service_fn, LambdaEvent};
 use serde_json::Value;
-
-/// Deliveries of a stage's message before its job is failed (the queue dead-letters at 5).
-const MAX_ATTEMPTS: u32 = 3;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
@@ -50,38 +46,23 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         None => None,
     };
     tracing::info!(model = personas_model.is_some(), "persona language model");
-    let runner = ResearchRunner {
+    let pipeline = Arc::new(wiring::pipeline(Parts {
+        store,
+        objects,
+        jobs_queue: Arc::new(SqsJobQueue::new(
+            clients.sqs.clone(),
+            config.jobs_queue_url.clone(),
+        )),
+        webhooks_queue: Arc::new(SqsWebhookQueue::new(
+            clients.sqs,
+            config.webhooks_queue_url.clone(),
+        )),
         crawler: Crawler::new(CrawlConfig::from_env()?)?,
-        objects: objects.clone(),
         settings: ResearchSettings::from_vars(env)?,
         provider,
         personas_model,
-    };
-    // Every job that finishes, whatever finished it, raises its webhook event; the store
-    // keeps it owed until it is sent, and the sweeper raises those a worker did not send.
-    let event_outbox = Arc::new(EventOutbox {
-        events: Arc::new(QueuedJobEvents(Arc::new(SqsWebhookQueue::new(
-            clients.sqs.clone(),
-            config.webhooks_queue_url.clone(),
-        )))),
-        owed: store.clone(),
-    });
-    let transitions = Arc::new(NotifyingTransitions {
-        inner: store.clone(),
-        outbox: event_outbox.clone(),
-    });
-    let pipeline = Arc::new(Pipeline {
-        jobs: store.clone(),
-        transitions,
-        queue: Arc::new(SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone())),
-        artifacts: objects.clone(),
-        objects,
-        runner: Arc::new(runner),
-        max_attempts: MAX_ATTEMPTS,
         running_cap: config.limits.running_jobs_per_account,
-        event_outbox,
-        schedules: store.clone(),
-    });
+    }));
     let dead_letters = std::env::var("KR_DEAD_LETTER_QUEUE_ARN").ok();
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| {
         let pipeline = pipeline.clone();

@@ -1,0 +1,241 @@
+//! The body of `POST /jobs` (`CreateJobRequest`) and the `Idempotency-Key` header, parsed and
+//! validated: every problem reported at once, each named as sent.
+
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use super::views::{keywords_schema, language_code_schema, location_code_schema};
+use crate::domain::{DomainName, KeywordList, LanguageCode, LocationCode, WebhookUrl};
+use crate::validation::FieldError;
+
+pub const MAX_COMPETITORS: usize = 10;
+pub const MAX_IDEMPOTENCY_KEY_CHARS: usize = 255;
+
+// Documents the body and is what parsing it yields (every field a value that passed
+// validation), so the two cannot drift.
+/// The body of `POST /jobs`.
+#[derive(Debug, Clone, ToSchema)]
+#[schema(rename_all = "camelCase")]
+pub struct CreateJobRequest {
+    /// Required. Normalised: scheme, path, port-free, lowercase, no leading `www.`, IDN to
+    /// punycode; must be a public registrable domain: under a suffix of the Public Suffix
+    /// List (publicsuffix.org) and not itself on it, so `de.com`, `github.io` or `co.uk` are
+    /// refused with 400 although the pattern allows them.
+    #[schema(value_type = String, example = "example.com")]
+    pub primary_domain: DomainName,
+    /// Optional, at most 10, normalised the same way and registrable the same way (not on
+    /// the Public Suffix List); duplicates collapse; none may equal the primary domain.
+    #[schema(value_type = Option<Vec<String>>, example = json!(["competitor.com"]))]
+    pub competitor_domains: Vec<DomainName>,
+    /// Required, a `language_code` from `GET /languages` (matched case-insensitively).
+    #[schema(schema_with = language_code_schema)]
+    pub language_code: LanguageCode,
+    /// Required JSON integer, a `location_code` from `GET /locations`.
+    #[schema(schema_with = location_code_schema)]
+    pub location_code: LocationCode,
+    /// Optional: your own keywords (a client's list, a Search Console or tool export), 1 to
+    /// 10,000 distinct phrases. Each is cleaned like a typed search (trimmed, single spaces,
+    /// lower case) and must be what the keyword data provider accepts: at most 80 characters
+    /// and 10 words, none of `, ! @ % ^ ( ) = { } ; ~ ` < > ? \ |` or `―`, no control
+    /// characters or emoji, at least one letter or digit. Phrases equal once cleaned collapse
+    /// into one. Every phrase that cannot be used is reported in the 400's `details.fields` as
+    /// `keywords[i]`, and nothing is created. Imported keywords are all kept (`source:
+    /// imported`), measured, classified, clustered, given personas and scored like discovered
+    /// ones. With `keywords`, the body may be up to 1 MiB.
+    #[schema(schema_with = keywords_schema)]
+    pub keywords: Option<KeywordList>,
+    /// Optional, default `true`: add the keywords the job finds (crawl, and with the data
+    /// provider the domains' rankings and keyword ideas) to the imported ones. `false`
+    /// researches only `keywords` (which it then requires); the sites are still crawled, for
+    /// relevance, personas and previews.
+    #[schema(value_type = Option<bool>, example = true)]
+    pub discover_keywords: bool,
+    /// Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also
+    /// receives this job's `job.completed` or `job.failed` event, as account webhooks do
+    /// (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 2048, example = "https://hooks.example.com/job-done")]
+    pub callback_url: Option<WebhookUrl>,
+}
+
+impl CreateJobRequest {
+    /// Validates every field of a JSON object and reports all problems at once, each named
+    /// as sent. A `null` field counts as absent.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, Vec<FieldError>> {
+        let keywords = body
+            .get("keywords")
+            .filter(|value| !value.is_null())
+            .map(KeywordList::from_json);
+        Self::parse_with_keywords(body, keywords)
+    }
+
+    /// [`Self::parse`] with the keywords parsed elsewhere (an uploaded file); `keywords` in
+    /// `body` is not read.
+    pub fn parse_with_keywords(
+        body: &Map<String, Value>,
+        keywords: Option<Result<KeywordList, Vec<FieldError>>>,
+    ) -> Result<Self, Vec<FieldError>> {
+        let field = |name: &str| body.get(name).filter(|value| !value.is_null());
+        let mut errors = Vec::new();
+        let primary = match field("primaryDomain") {
+            None => Err("is required".to_string()),
+            Some(Value::String(raw)) => DomainName::parse(raw),
+            Some(_) => Err("must be a string".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("primaryDomain", message)))
+        .ok();
+        let competitors =
+            parse_competitors(field("competitorDomains"), primary.as_ref(), &mut errors);
+        let language = match field("languageCode") {
+            None => Err("is required".to_string()),
+            Some(Value::String(raw)) => LanguageCode::parse(raw),
+            Some(_) => Err("must be a string".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("languageCode", message)))
+        .ok();
+        let location = match field("locationCode") {
+            None => Err("is required".to_string()),
+            Some(Value::Number(number)) => match number.as_i64() {
+                Some(code) => LocationCode::parse(code),
+                None => Err("must be an integer".to_string()),
+            },
+            Some(_) => Err("must be an integer (a JSON number, not a string)".to_string()),
+        }
+        .map_err(|message| errors.push(FieldError::new("locationCode", message)))
+        .ok();
+        let given_keywords = keywords.is_some();
+        let keywords = keywords.and_then(|parsed| {
+            parsed
+                .map_err(|list_errors| errors.extend(list_errors))
+                .ok()
+        });
+        let callback_url = match field("callbackUrl") {
+            None => None,
+            Some(Value::String(raw)) => WebhookUrl::parse(raw)
+                .and_then(|url| crate::service::webhooks::check_endpoint(&url).map(|()| url))
+                .map_err(|message| errors.push(FieldError::new("callbackUrl", message)))
+                .ok(),
+            Some(_) => {
+                errors.push(FieldError::new("callbackUrl", "must be a string"));
+                None
+            }
+        };
+        let discover_keywords = match field("discoverKeywords") {
+            None => true,
+            Some(Value::Bool(flag)) => *flag,
+            Some(_) => {
+                errors.push(FieldError::new("discoverKeywords", "must be true or false"));
+                true
+            }
+        };
+        if !discover_keywords && !given_keywords {
+            errors.push(FieldError::new(
+                "discoverKeywords",
+                "may be false only with `keywords` to research",
+            ));
+        }
+        match (primary, language, location) {
+            (Some(primary_domain), Some(language_code), Some(location_code))
+                if errors.is_empty() =>
+            {
+                Ok(Self {
+                    primary_domain,
+                    competitor_domains: competitors,
+                    language_code,
+                    location_code,
+                    keywords,
+                    discover_keywords,
+                    callback_url,
+                })
+            }
+            _ => Err(errors),
+        }
+    }
+
+    /// Identifies the request for idempotent replays: the same key with a different
+    /// request is a client error, not a replay.
+    pub fn fingerprint(&self) -> String {
+        let canonical = serde_json::json!([
+            self.primary_domain.as_str(),
+            self.competitor_domains
+                .iter()
+                .map(DomainName::as_str)
+                .collect::<Vec<_>>(),
+            self.language_code.as_str(),
+            self.location_code.get(),
+        ]);
+        // Requests without the fields added later hash as they always did, so a retry
+        // across a deployment still replays.
+        let canonical = match &self.keywords {
+            None => canonical,
+            Some(list) => serde_json::json!([
+                canonical,
+                list.phrases()
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>(),
+                self.discover_keywords,
+            ]),
+        };
+        let canonical = match &self.callback_url {
+            None => canonical,
+            Some(url) => serde_json::json!([canonical, {"callbackUrl": url.as_str()}]),
+        };
+        hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
+    }
+}
+
+fn parse_competitors(
+    raw: Option<&Value>,
+    primary: Option<&DomainName>,
+    errors: &mut Vec<FieldError>,
+) -> Vec<DomainName> {
+    let items = match raw {
+        None => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            errors.push(FieldError::new(
+                "competitorDomains",
+                "must be an array of domain names",
+            ));
+            return Vec::new();
+        }
+    };
+    let mut domains: Vec<DomainName> = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let field = format!("competitorDomains[{index}]");
+        let parsed = match item {
+            Value::String(raw) => DomainName::parse(raw),
+            _ => Err("must be a string".to_string()),
+        };
+        match parsed {
+            Err(message) => errors.push(FieldError::new(field, message)),
+            Ok(domain) if Some(&domain) == primary => {
+                errors.push(FieldError::new(field, "must differ from primaryDomain"))
+            }
+            Ok(domain) if domains.contains(&domain) => {}
+            Ok(domain) => domains.push(domain),
+        }
+    }
+    if domains.len() > MAX_COMPETITORS {
+        errors.push(FieldError::new(
+            "competitorDomains",
+            format!("must list at most {MAX_COMPETITORS} distinct domains"),
+        ));
+    }
+    domains
+}
+
+/// Checks a client's `Idempotency-Key` header value.
+pub fn parse_idempotency_key(raw: &str) -> Result<String, String> {
+    let key = raw.trim();
+    if key.is_empty()
+        || key.chars().count() > MAX_IDEMPOTENCY_KEY_CHARS
+        || key.chars().any(|c| c.is_control())
+    {
+        return Err(format!(
+            "must be 1 to {MAX_IDEMPOTENCY_KEY_CHARS} printable characters"
+        ));
+    }
+    Ok(key.to_string())
+}

@@ -1,0 +1,233 @@
+//! What the jobs API answers (`JobView`, `CreatedJobView` and the parts they hold) and the
+//! OpenAPI schemas written by hand for fields a derive cannot describe. Only the forms of the
+//! contract: no use case runs here.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::domain::{Job, JobId, JobStatus, KeywordList, Progress, ProviderUsage, ScheduleId};
+
+/// The Job resource.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    pub id: JobId,
+    pub status: JobStatus,
+    #[schema(example = "example.com")]
+    pub primary_domain: String,
+    /// Normalised, in request order; `[]` when none.
+    pub competitor_domains: Vec<String>,
+    #[schema(example = "en")]
+    pub language_code: String,
+    #[schema(example = 2840)]
+    pub location_code: u32,
+    #[serde(with = "crate::time")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: DateTime<Utc>,
+    /// When the first stage started.
+    #[serde(with = "crate::time::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub started_at: Option<DateTime<Utc>>,
+    /// When the job completed or failed.
+    #[serde(with = "crate::time::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub completed_at: Option<DateTime<Utc>>,
+    pub progress: Progress,
+    /// Why the job failed; `null` unless `status` is `failed`.
+    pub error_message: Option<String>,
+    /// Number of keywords found; `null` until the job is completed or failed.
+    pub keyword_count: Option<i64>,
+    /// What the job's paid data provider calls cost so far; `null` when it made none (no
+    /// provider configured, or a job that has not reached the provider yet).
+    pub usage: Option<UsageView>,
+    /// Keywords the request brought (`keywords`), after cleaning; 0 when none.
+    pub imported_keyword_count: u32,
+    /// Whether the job adds keywords it finds itself to the imported ones (`true` unless the
+    /// request said `discoverKeywords: false`).
+    pub discover_keywords: bool,
+    /// Cluster briefs made for the job (`GET /jobs/{jobId}/clusters/{clusterId}/brief`), each
+    /// counted once, at most the configured number per job.
+    pub brief_count: u32,
+    /// The schedule that started the job (`GET /schedules/{scheduleId}`); `null` for a job
+    /// created by hand.
+    pub schedule_id: Option<ScheduleId>,
+}
+
+/// Paid data provider calls of a job.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageView {
+    /// The data provider.
+    #[schema(example = "dataforseo")]
+    pub provider: String,
+    /// Sum of the `cost` the provider reported for every response, in USD.
+    #[schema(example = 0.1234)]
+    pub cost_usd: f64,
+    /// Requests sent to the provider, retries included.
+    #[schema(example = 17)]
+    pub requests: u64,
+    /// Answers taken from the cross-job cache instead of a paid request.
+    #[schema(example = 3)]
+    pub cache_hits: u64,
+    /// The per-job spending cap in USD; `null` when none is configured.
+    #[schema(example = 5.0)]
+    pub cap_usd: Option<f64>,
+    /// The cap stopped further paid calls; the job finished with the data it had.
+    pub cap_reached: bool,
+}
+
+impl From<&ProviderUsage> for UsageView {
+    fn from(usage: &ProviderUsage) -> Self {
+        Self {
+            provider: usage.provider.clone(),
+            cost_usd: usage.cost_usd,
+            requests: usage.requests,
+            cache_hits: usage.cache_hits,
+            cap_usd: usage.cap_usd,
+            cap_reached: usage.cap_reached,
+        }
+    }
+}
+
+impl From<&Job> for JobView {
+    fn from(job: &Job) -> Self {
+        Self {
+            id: job.id,
+            status: job.status,
+            primary_domain: job.primary_domain.to_string(),
+            competitor_domains: job
+                .competitor_domains
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            language_code: job.language_code.clone(),
+            location_code: job.location_code,
+            created_at: job.created_at,
+            started_at: job.started_at,
+            completed_at: job.completed_at,
+            progress: job.progress.clone(),
+            error_message: job.error_message.clone(),
+            keyword_count: if job.status.is_finished() {
+                Some(job.keyword_count.unwrap_or(0))
+            } else {
+                None
+            },
+            usage: job.usage.as_ref().map(UsageView::from),
+            imported_keyword_count: job.imported_keywords,
+            discover_keywords: job.discover_keywords,
+            brief_count: job.briefs,
+            schedule_id: job.schedule_id,
+        }
+    }
+}
+
+/// The reply to a create: only what the contract lists.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedJobView {
+    pub id: JobId,
+    pub status: JobStatus,
+    #[serde(with = "crate::time")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: DateTime<Utc>,
+    /// Only when the request brought `keywords`: what became of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword_import: Option<KeywordImportView>,
+    /// Only with a `callbackUrl`: the secret its deliveries are signed with (Standard Webhooks,
+    /// `whsec_…`). The same for every replay of the request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callback_secret: Option<String>,
+}
+
+/// What became of the keywords a request brought.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordImportView {
+    /// Distinct phrases the job researches.
+    #[schema(example = 120)]
+    pub imported: usize,
+    /// Entries dropped as the same phrase as an earlier one once cleaned ("Cold Brew" and
+    /// "cold  brew").
+    #[schema(example = 3)]
+    pub duplicates: usize,
+}
+
+impl KeywordImportView {
+    pub(super) fn of(list: &KeywordList) -> Self {
+        Self {
+            imported: list.len(),
+            duplicates: list.duplicates(),
+        }
+    }
+}
+
+/// The `keywords` array: what JSON Schema can say of a usable phrase; the rest is in words.
+pub(super) fn keywords_schema() -> utoipa::openapi::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(crate::domain::MAX_PHRASE_CHARS))
+                .build(),
+        )
+        .min_items(Some(1))
+        .max_items(Some(crate::domain::MAX_IMPORTED_KEYWORDS))
+        .examples([serde_json::json!(["cold brew coffee", "best espresso beans"])])
+        .description(Some(
+            "Optional: your own keywords, 1 to 10,000 distinct phrases, each at most 80 characters (as sent) and 10 words, with a letter or digit and none of the symbols the keyword data provider refuses: `, ! @ % ^ ( ) = { } ; ~ ` < > ? \\ |` `―`, control characters, emoji. Cleaned like a typed search (trimmed, single spaces, lower case); equal phrases collapse. Each unusable entry is reported in the 400's `details.fields` as `keywords[i]` and nothing is created. All are kept, marked `source: imported`, and researched like discovered ones. With `keywords` the body may be up to 1 MiB.",
+        ))
+        .build()
+}
+
+/// `callbackUrl` in the query of `POST /jobs/import`, as the JSON body's field describes it.
+/// No pattern: any absolute http(s) URL is accepted (`WebhookUrl` decides, the description
+/// says it in words), and a pattern narrower than that would call accepted URLs invalid.
+pub fn callback_url_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .min_length(Some(1))
+        .max_length(Some(2048))
+        .description(Some(
+            "Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also receives this job's `job.completed` or `job.failed` event, as account webhooks do (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.",
+        ))
+        .examples(["https://hooks.example.com/job-done"])
+        .build()
+}
+
+/// The codes `LanguageCode::parse` accepts, as the document's enum.
+pub fn language_code_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .description(Some(
+            "Required, a `language_code` from `GET /languages` (matched case-insensitively).",
+        ))
+        .enum_values(Some(
+            crate::locales::languages()
+                .iter()
+                .map(|language| language.language_code.clone()),
+        ))
+        .examples(["en"])
+        .build()
+}
+
+/// The codes `LocationCode::parse` accepts, as the document's enum.
+pub fn location_code_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Integer)
+        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+            utoipa::openapi::KnownFormat::Int64,
+        )))
+        .description(Some(
+            "Required JSON integer, a `location_code` from `GET /locations`.",
+        ))
+        .enum_values(Some(
+            crate::locales::locations()
+                .iter()
+                .map(|location| location.location_code),
+        ))
+        .examples([2840])
+        .build()
+}
