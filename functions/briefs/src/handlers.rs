@@ -7,7 +7,7 @@ use kr_brief_maker::{markdown, Access, BriefError, BriefMaker};
 use kr_core::dataset::{ClusterBrief, JobResults};
 use kr_core::domain::Job;
 use kr_http::auth::AuthMethod;
-use kr_http::error::ErrorBody;
+use kr_http::error::{ErrorBody, ErrorCode};
 use kr_http::extract::{self, CurrentUser, PathParams, Viewer};
 use kr_http::ApiError;
 use kr_query::Results;
@@ -162,11 +162,34 @@ fn refused(err: BriefError) -> Response {
         BriefError::InProgress { retry_after_secs } => Some(retry_after_secs),
         _ => None,
     };
-    let mut response = ApiError::from(err).into_response();
+    let mut response = api_error(err).into_response();
     if let Some(secs) = retry_after {
         response
             .headers_mut()
             .insert(RETRY_AFTER, HeaderValue::from(secs));
     }
     response
+}
+
+/// A brief refused, as the API tells it (the MCP tool `cluster_brief` tells it the same way).
+fn api_error(err: BriefError) -> ApiError {
+    match err {
+        BriefError::NotCompleted => ApiError::new(
+            ErrorCode::JobNotReady,
+            "The job has not completed yet: briefs are made from its finished clusters.",
+        ),
+        BriefError::UnknownCluster => ApiError::not_found("Cluster"),
+        BriefError::LimitReached { max } => ApiError::forbidden(format!(
+            "This job has had its {max} briefs made; the ones made can still be read."
+        )),
+        BriefError::NotMade => ApiError::new(
+            ErrorCode::NotFound,
+            "This cluster's brief has not been made yet; the job's owner makes it with POST on this address.",
+        ),
+        BriefError::InProgress { retry_after_secs } => ApiError::new(
+            ErrorCode::JobNotReady,
+            format!("This cluster's brief is being made; ask again in {retry_after_secs} s."),
+        ),
+        BriefError::Store(err) => ApiError::internal(err),
+    }
 }

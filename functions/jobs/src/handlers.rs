@@ -4,11 +4,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kr_core::domain::{JobId, JobStatus, UserId};
+use kr_core::query_params::QueryParams;
 use kr_core::service::jobs::{self, CreateJobRequest, CreatedJobView, JobView};
 use kr_http::error::ErrorBody;
-use kr_http::extract::{
-    viewable_job, CurrentUser, JobRequestBody, PathParams, QueryParams, Viewer,
-};
+use kr_http::extract::{viewable_job, CurrentUser, JobRequestBody, PathParams, Query, Viewer};
 use kr_http::ApiError;
 use kr_http::API_PREFIX;
 use serde::Serialize;
@@ -147,7 +146,7 @@ pub async fn create_parsed(
 pub async fn list(
     State(state): State<JobsState>,
     CurrentUser(principal): CurrentUser,
-    query: QueryParams,
+    Query(query): Query,
 ) -> Result<Json<JobList>, ApiError> {
     let (limit, offset) = query.paging(MAX_PAGE, DEFAULT_PAGE)?;
     let status = query.job_status()?;

@@ -7,11 +7,12 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
 use kr_core::domain::parse_keyword_file;
+use kr_core::query_params::QueryParams;
 use kr_core::service::estimate::{self, JobEstimate, KeywordPlan, ProviderEstimate};
 use kr_core::service::jobs::{self, CreateJobRequest};
 use kr_dataforseo::pricing::{job_cost_bound, JobPlan};
 use kr_http::error::ErrorBody;
-use kr_http::extract::{CurrentUser, JobRequestBody, KeywordFileBody, QueryParams};
+use kr_http::extract::{CurrentUser, JobRequestBody, KeywordFileBody, Query};
 use kr_http::ApiError;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
@@ -232,7 +233,7 @@ pub async fn import(
     State(state): State<JobsState>,
     CurrentUser(principal): CurrentUser,
     headers: HeaderMap,
-    query: QueryParams,
+    Query(query): Query,
     file: KeywordFileBody,
 ) -> Result<Response, ApiError> {
     let request = parse_upload(&query, file)?;

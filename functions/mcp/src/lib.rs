@@ -5,6 +5,7 @@
 //! call the same library code as the API's handlers, and answer only the caller's jobs (and
 //! demo jobs).
 
+mod refusals;
 mod schemas;
 mod server;
 mod tools;

@@ -5,8 +5,8 @@
 
 use kr_core::dataset::KeywordRecord;
 use kr_core::domain::JobStatus;
+use kr_core::query_params::QueryParams;
 use kr_core::service::jobs::{CreateJobRequest, MAX_IDEMPOTENCY_KEY_CHARS};
-use kr_http::extract::QueryParams;
 use kr_query::{
     ClusterFilter, ClusterQuery, KeywordQuery, TopicQuery, DEFAULT_CHANGE_LIMIT, MAX_CHANGE_LIMIT,
 };

@@ -4,11 +4,12 @@
 
 use kr_brief_maker::{Access, BriefMaker};
 use kr_core::dataset::JobResults;
+use kr_core::query_params::QueryParams;
 use kr_core::service::account::UserView;
 use kr_core::service::jobs::{self, CreateJobRequest, JobView};
 use kr_core::service::schedules::ScheduleView;
 use kr_http::auth::Principal;
-use kr_http::extract::{viewable_job, QueryParams, Viewer};
+use kr_http::extract::{viewable_job, Viewer};
 use kr_http::ApiError;
 use kr_query::{
     job_changes, ChangeQuery, ChangeSources, ClusterFilter, ClusterQuery, KeywordQuery, Results,
@@ -16,6 +17,7 @@ use kr_query::{
 };
 use serde_json::{json, Map, Value};
 
+use crate::refusals;
 use crate::schemas::{
     self, DEFAULT_FIELDS, DEFAULT_JOBS, DEFAULT_KEYWORDS, DEFAULT_TOPICS, MAX_JOBS,
 };
@@ -145,7 +147,7 @@ fn query_params(args: &Map<String, Value>, default_limit: u32) -> Result<QueryPa
         pairs.push(("limit".into(), default_limit.to_string()));
     }
     let encoded = serde_urlencoded::to_string(&pairs).map_err(ApiError::internal)?;
-    QueryParams::parse(&encoded)
+    Ok(QueryParams::parse(&encoded)?)
 }
 
 fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Result<&'a str, ApiError> {
@@ -292,12 +294,18 @@ pub async fn run(
                 string_arg(args, "clusterId")?,
                 access,
             )
-            .await?;
+            .await
+            .map_err(refusals::brief)?;
             to_value(json!({ "brief": brief }))
         }
         Tool::ListClusters => {
             let query = ClusterQuery::parse(&query_params(args, DEFAULT_KEYWORDS)?)?;
-            to_value(results.clusters(&job().await?, &query).await?)
+            to_value(
+                results
+                    .clusters(&job().await?, &query)
+                    .await
+                    .map_err(refusals::query)?,
+            )
         }
         Tool::ContentPlan => {
             let params = query_params(args, DEFAULT_TOPICS)?;
@@ -306,19 +314,36 @@ pub async fn run(
             to_value(
                 results
                     .content_plan(&job().await?, &topics, &filter)
-                    .await?,
+                    .await
+                    .map_err(refusals::query)?,
             )
         }
         Tool::GetPersonas => to_value(results.personas(&job().await?).await?),
         Tool::GetReferences => to_value(results.references(&job().await?).await?),
         Tool::JobChanges => {
             let query = ChangeQuery::parse(&query_params(args, DEFAULT_CHANGE_LIMIT)?)?;
+            let job = job().await?;
+            let since = match query.since {
+                Some(id) => Some(
+                    viewable_job(
+                        state.jobs.as_ref(),
+                        &state.config,
+                        Viewer(Some(caller)),
+                        &id.to_string(),
+                    )
+                    .await?,
+                ),
+                None => None,
+            };
             let sources = ChangeSources {
                 results: &results,
                 jobs: state.jobs.as_ref(),
-                config: &state.config,
             };
-            to_value(job_changes(&sources, Viewer(Some(caller)), &job().await?, &query).await?)
+            to_value(
+                job_changes(&sources, &job, since, &query)
+                    .await
+                    .map_err(refusals::query)?,
+            )
         }
         Tool::ListSchedules => {
             let schedules = state.schedules.list_schedules(caller.user_id).await?;

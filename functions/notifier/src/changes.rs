@@ -5,10 +5,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use kr_core::config::Config;
 use kr_core::domain::Job;
 use kr_core::store::{ArtifactStore, JobStore, StoreError};
-use kr_http::extract::Viewer;
 use kr_query::{job_changes, ChangeQuery, ChangeSources, DatasetCache, Results};
 use serde_json::{json, Value};
 
@@ -23,20 +21,14 @@ pub trait ChangeDigests: Send + Sync {
 pub struct StoredChangeDigests {
     pub jobs: Arc<dyn JobStore>,
     pub objects: Arc<dyn ArtifactStore>,
-    pub config: Arc<Config>,
     pub cache: DatasetCache,
 }
 
 impl StoredChangeDigests {
-    pub fn new(
-        jobs: Arc<dyn JobStore>,
-        objects: Arc<dyn ArtifactStore>,
-        config: Arc<Config>,
-    ) -> Self {
+    pub fn new(jobs: Arc<dyn JobStore>, objects: Arc<dyn ArtifactStore>) -> Self {
         Self {
             jobs,
             objects,
-            config,
             cache: DatasetCache::new(2),
         }
     }
@@ -52,10 +44,9 @@ impl ChangeDigests for StoredChangeDigests {
         let sources = ChangeSources {
             results: &results,
             jobs: self.jobs.as_ref(),
-            config: &self.config,
         };
-        // No `since`: the viewer is never asked for.
-        let changes = job_changes(&sources, Viewer(None), job, &ChangeQuery::digest())
+        // Since the previous run: no `since` job to authorise.
+        let changes = job_changes(&sources, job, None, &ChangeQuery::digest())
             .await
             .map_err(|err| StoreError::new(format!("changes of job {}: {err:?}", job.id)))?;
         Ok(json!({

@@ -23,11 +23,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         objects,
     } = Wiring::from_config(Config::from_env()?).await;
     let notifier = Arc::new(Notifier {
-        changes: Arc::new(StoredChangeDigests::new(
-            store.clone(),
-            objects,
-            config.clone(),
-        )),
+        changes: Arc::new(StoredChangeDigests::new(store.clone(), objects)),
         jobs: store.clone(),
         fan_outs: store.clone(),
         webhooks: store,

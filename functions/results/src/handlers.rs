@@ -1,14 +1,14 @@
 use axum::extract::State;
 use axum::Json;
 use kr_core::domain::{Job, JobId};
-use kr_http::error::ErrorBody;
-use kr_http::extract::{self, PathParams, QueryParams, Viewer};
+use kr_http::error::{ErrorBody, ErrorCode};
+use kr_http::extract::{self, PathParams, Query, Viewer};
 use kr_http::ApiError;
 
 use crate::ResultsState;
 use kr_query::{
     job_changes, ChangeQuery, ChangeSources, ClusterPage, ClusterQuery, JobChanges, KeywordPage,
-    KeywordQuery, PersonaList, ReferenceList, Results, TopicPage, TopicQuery,
+    KeywordQuery, PersonaList, QueryError, ReferenceList, Results, TopicPage, TopicQuery,
 };
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
@@ -20,6 +20,17 @@ async fn viewable_job(state: &ResultsState, viewer: Viewer, raw_id: &str) -> Res
         }
     }
     found
+}
+
+/// A query the engine refuses, as the API tells it (the MCP tools tell it the same way).
+fn refused(err: QueryError) -> ApiError {
+    let code = match err {
+        QueryError::Invalid(field) => return field.into(),
+        QueryError::Store(err) => return err.into(),
+        QueryError::SinceNotFound => ErrorCode::NotFound,
+        QueryError::SinceNotCompleted => ErrorCode::JobNotReady,
+    };
+    ApiError::new(code, err.to_string())
 }
 
 fn results(state: &ResultsState) -> Results<'_> {
@@ -51,7 +62,7 @@ pub async fn keywords(
     State(state): State<ResultsState>,
     viewer: Viewer,
     PathParams([job_id]): PathParams<1>,
-    query: QueryParams,
+    Query(query): Query,
 ) -> Result<Json<KeywordPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = KeywordQuery::parse(&query)?;
@@ -75,7 +86,7 @@ pub async fn cluster_keywords(
     State(state): State<ResultsState>,
     viewer: Viewer,
     PathParams([job_id, cluster_id]): PathParams<2>,
-    query: QueryParams,
+    Query(query): Query,
 ) -> Result<Json<KeywordPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = KeywordQuery::parse(&query)?;
@@ -106,11 +117,16 @@ pub async fn clusters(
     State(state): State<ResultsState>,
     viewer: Viewer,
     PathParams([job_id]): PathParams<1>,
-    query: QueryParams,
+    Query(query): Query,
 ) -> Result<Json<ClusterPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = ClusterQuery::parse(&query)?;
-    Ok(Json(results(&state).clusters(&job, &query).await?))
+    Ok(Json(
+        results(&state)
+            .clusters(&job, &query)
+            .await
+            .map_err(refused)?,
+    ))
 }
 
 /// The job's topics: its clusters grouped as a pillar page and its supporting pages would be
@@ -133,7 +149,7 @@ pub async fn topics(
     State(state): State<ResultsState>,
     viewer: Viewer,
     PathParams([job_id]): PathParams<1>,
-    query: QueryParams,
+    Query(query): Query,
 ) -> Result<Json<TopicPage>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = TopicQuery::parse(&query)?;
@@ -215,14 +231,24 @@ pub async fn changes(
     State(state): State<ResultsState>,
     viewer: Viewer,
     PathParams([job_id]): PathParams<1>,
-    query: QueryParams,
+    Query(query): Query,
 ) -> Result<Json<JobChanges>, ApiError> {
     let job = viewable_job(&state, viewer, &job_id).await?;
     let query = ChangeQuery::parse(&query)?;
+    let since = match query.since {
+        Some(id) => Some(
+            extract::viewable_job(state.jobs.as_ref(), &state.config, viewer, &id.to_string())
+                .await?,
+        ),
+        None => None,
+    };
     let sources = ChangeSources {
         results: &results(&state),
         jobs: state.jobs.as_ref(),
-        config: &state.config,
     };
-    Ok(Json(job_changes(&sources, viewer, &job, &query).await?))
+    Ok(Json(
+        job_changes(&sources, &job, since, &query)
+            .await
+            .map_err(refused)?,
+    ))
 }

@@ -1,8 +1,7 @@
 use kr_core::store::StoreError;
-use kr_http::error::ErrorCode;
-use kr_http::ApiError;
 
-/// Why a brief could not be had.
+/// Why a brief could not be had. The callers (the briefs API, the MCP tool) say how they tell
+/// each to the client.
 #[derive(Debug)]
 pub enum BriefError {
     /// The job has not completed: its clusters are not known yet.
@@ -25,30 +24,6 @@ pub enum BriefError {
 impl From<StoreError> for BriefError {
     fn from(err: StoreError) -> Self {
         Self::Store(err)
-    }
-}
-
-impl From<BriefError> for ApiError {
-    fn from(err: BriefError) -> Self {
-        match err {
-            BriefError::NotCompleted => ApiError::new(
-                ErrorCode::JobNotReady,
-                "The job has not completed yet: briefs are made from its finished clusters.",
-            ),
-            BriefError::UnknownCluster => ApiError::not_found("Cluster"),
-            BriefError::LimitReached { max } => ApiError::forbidden(format!(
-                "This job has had its {max} briefs made; the ones made can still be read."
-            )),
-            BriefError::NotMade => ApiError::new(
-                ErrorCode::NotFound,
-                "This cluster's brief has not been made yet; the job's owner makes it with POST on this address.",
-            ),
-            BriefError::InProgress { retry_after_secs } => ApiError::new(
-                ErrorCode::JobNotReady,
-                format!("This cluster's brief is being made; ask again in {retry_after_secs} s."),
-            ),
-            BriefError::Store(err) => ApiError::internal(err),
-        }
     }
 }
 

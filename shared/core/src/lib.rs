@@ -9,12 +9,14 @@
 //! - `service`: the use cases on those ports, shared by the functions and the operator CLI.
 //! - `address`: which IP addresses are public: the SSRF rule of the crawler and of webhooks.
 //! - `result_url`: search results' URLs without click trackers, as every part keeps them.
+//! - `query_params`: a query string's named parameters, read with refusals that name them.
 
 pub mod address;
 pub mod config;
 pub mod dataset;
 pub mod domain;
 pub mod locales;
+pub mod query_params;
 pub mod result_url;
 pub mod service;
 pub mod store;

@@ -19,3 +19,10 @@ impl FieldError {
         }
     }
 }
+
+/// The sentence that says it: "Invalid limit: must be at most 500".
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Invalid {}: {}", self.field, self.message)
+    }
+}

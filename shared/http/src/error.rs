@@ -75,7 +75,7 @@ impl ApiError {
 
     pub fn validation(fields: Vec<FieldError>) -> Self {
         let message = match fields.as_slice() {
-            [only] => format!("Invalid {}: {}", only.field, only.message),
+            [only] => only.to_string(),
             _ => "The request is invalid.".to_string(),
         };
         Self {
@@ -173,6 +173,13 @@ impl From<kr_core::service::share_links::ShareError> for ApiError {
             )),
             ShareError::Store(err) => err.into(),
         }
+    }
+}
+
+/// One invalid input (a query parameter, a field of the body): 400, naming it.
+impl From<FieldError> for ApiError {
+    fn from(err: FieldError) -> Self {
+        Self::validation(vec![err])
     }
 }
 

@@ -3,8 +3,8 @@
 use std::cmp::Ordering;
 
 use kr_core::dataset::{ClusterAction, ClusterRecord, Intent, JobResults};
-use kr_http::extract::QueryParams;
-use kr_http::ApiError;
+use kr_core::query_params::QueryParams;
+use kr_core::validation::FieldError;
 
 use crate::sorting::{directed, parse_sort, sorted_page};
 
@@ -44,7 +44,7 @@ pub struct ClusterFilter {
 pub const MAX_TOPIC_ID_LENGTH: usize = 64;
 
 impl ClusterQuery {
-    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+    pub fn parse(query: &QueryParams) -> Result<Self, FieldError> {
         let (limit, offset) = query.paging(MAX_CLUSTER_LIMIT, DEFAULT_CLUSTER_LIMIT)?;
         let (sort, descending) = parse_sort(query, &CLUSTER_SORTS)?;
         Ok(Self {
@@ -83,7 +83,7 @@ impl ClusterQuery {
     pub fn page<'a>(
         &self,
         dataset: &'a dyn JobResults,
-    ) -> Result<(Vec<&'a ClusterRecord>, usize), ApiError> {
+    ) -> Result<(Vec<&'a ClusterRecord>, usize), FieldError> {
         self.filter.check(dataset)?;
         Ok(sorted_page(
             dataset.clusters().iter().filter(|c| self.filter.admits(c)),
@@ -95,12 +95,12 @@ impl ClusterQuery {
 }
 
 impl ClusterFilter {
-    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+    pub fn parse(query: &QueryParams) -> Result<Self, FieldError> {
         let action = query
             .value("action")
             .map(|raw| {
                 raw.parse()
-                    .map_err(|message| ApiError::field("action", message))
+                    .map_err(|message| FieldError::new("action", message))
             })
             .transpose()?;
         let intent = query
@@ -110,7 +110,7 @@ impl ClusterFilter {
                     .into_iter()
                     .find(|i| i.as_str().eq_ignore_ascii_case(raw))
                     .ok_or_else(|| {
-                        ApiError::field(
+                        FieldError::new(
                             "intent",
                             "must be one of informational, commercial, transactional, navigational",
                         )
@@ -130,7 +130,7 @@ impl ClusterFilter {
     }
 
     /// A `topicId` the dataset does not have is refused, naming the parameter.
-    pub fn check(&self, dataset: &dyn JobResults) -> Result<(), ApiError> {
+    pub fn check(&self, dataset: &dyn JobResults) -> Result<(), FieldError> {
         match &self.topic_id {
             Some(topic) if !dataset.topics().iter().any(|t| &t.id == topic) => Err(unknown_topic()),
             _ => Ok(()),
@@ -161,8 +161,8 @@ fn is_topic_id(raw: &str) -> bool {
         })
 }
 
-fn unknown_topic() -> ApiError {
-    ApiError::field(
+fn unknown_topic() -> FieldError {
+    FieldError::new(
         "topicId",
         "is not a topic of this job (see GET /jobs/{jobId}/topics)",
     )

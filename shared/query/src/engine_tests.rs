@@ -8,7 +8,7 @@ use kr_core::dataset::{
     DATASET_FORMAT,
 };
 use kr_core::domain::JobId;
-use kr_http::extract::QueryParams;
+use kr_core::query_params::QueryParams;
 
 use crate::{IndexedDataset, KeywordQuery, SortKey};
 

@@ -9,6 +9,7 @@ mod clusters;
 mod columns;
 #[cfg(test)]
 mod engine_tests;
+mod error;
 mod parameters;
 mod plan;
 mod query;
@@ -23,6 +24,7 @@ pub use changes::{
     HISTORY_RUNS, MAX_CHANGE_LIMIT,
 };
 pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
+pub use error::QueryError;
 pub use plan::{content_plan, PlanEntry, PlanSlice};
 pub use query::{
     IndexedDataset, KeywordQuery, Page, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,

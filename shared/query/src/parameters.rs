@@ -9,7 +9,7 @@ use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::Required;
 use utoipa::IntoParams;
 
-use kr_http::extract::QueryParams;
+use kr_core::query_params::QueryParams;
 
 use crate::clusters::{
     ClusterFilter, ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT,

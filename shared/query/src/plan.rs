@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use kr_core::dataset::{ClusterRecord, JobResults, TopicRecord};
-use kr_http::ApiError;
+use kr_core::validation::FieldError;
 
 use crate::{ClusterFilter, TopicQuery};
 
@@ -31,7 +31,7 @@ pub fn content_plan<'a>(
     dataset: &'a dyn JobResults,
     topics: &TopicQuery,
     filter: &ClusterFilter,
-) -> Result<PlanSlice<'a>, ApiError> {
+) -> Result<PlanSlice<'a>, FieldError> {
     filter.check(dataset)?;
     let clusters: HashMap<&str, &ClusterRecord> = dataset
         .clusters()
@@ -66,7 +66,7 @@ mod tests {
     use super::*;
     use kr_core::dataset::{ActionCounts, ClusterAction, Intent, ResultsDataset, DATASET_FORMAT};
     use kr_core::domain::JobId;
-    use kr_http::extract::QueryParams;
+    use kr_core::query_params::QueryParams;
 
     fn cluster(id: &str, topic: &str, action: ClusterAction, volume: i64) -> ClusterRecord {
         ClusterRecord {
@@ -121,7 +121,10 @@ mod tests {
         }
     }
 
-    fn plan(dataset: &ResultsDataset, query: &str) -> Result<Vec<(String, Vec<String>)>, ApiError> {
+    fn plan(
+        dataset: &ResultsDataset,
+        query: &str,
+    ) -> Result<Vec<(String, Vec<String>)>, FieldError> {
         let query = QueryParams::parse(query)?;
         let slice = content_plan(
             dataset,

@@ -10,8 +10,8 @@ use kr_core::dataset::{
     ArchivedKeywordRecord, ClusterRecord, Intent, JobResults, KeywordRecord, KeywordSource,
     Persona, ResultsDataset, SerpFeature, TopicRecord,
 };
-use kr_http::extract::QueryParams;
-use kr_http::ApiError;
+use kr_core::query_params::QueryParams;
+use kr_core::validation::FieldError;
 
 use crate::columns::{feature_bit, Columns, NONE};
 
@@ -214,25 +214,25 @@ fn bound(
     low: f64,
     high: Option<f64>,
     whole: bool,
-) -> Result<Option<f64>, ApiError> {
+) -> Result<Option<f64>, FieldError> {
     let Some(raw) = query.value(name) else {
         return Ok(None);
     };
     let value = if whole {
         raw.parse::<i64>()
             .map(|v| v as f64)
-            .map_err(|_| ApiError::field(name, format!("must be a whole number, got {raw:?}")))?
+            .map_err(|_| FieldError::new(name, format!("must be a whole number, got {raw:?}")))?
     } else {
         raw.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
-            .ok_or_else(|| ApiError::field(name, format!("must be a number, got {raw:?}")))?
+            .ok_or_else(|| FieldError::new(name, format!("must be a number, got {raw:?}")))?
     };
     if value < low {
-        return Err(ApiError::field(name, format!("must be at least {low}")));
+        return Err(FieldError::new(name, format!("must be at least {low}")));
     }
     if let Some(high) = high.filter(|high| value > *high) {
-        return Err(ApiError::field(name, format!("must be at most {high}")));
+        return Err(FieldError::new(name, format!("must be at most {high}")));
     }
     Ok(Some(value))
 }
@@ -245,7 +245,7 @@ fn list(raw: &str) -> Vec<String> {
 }
 
 impl KeywordQuery {
-    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+    pub fn parse(query: &QueryParams) -> Result<Self, FieldError> {
         let (limit, offset) = query.paging(MAX_LIMIT, DEFAULT_LIMIT)?;
         let intents = match query.str("intent") {
             None => None,
@@ -254,7 +254,7 @@ impl KeywordQuery {
                     .iter()
                     .map(|name| {
                         Intent::ALL.into_iter().find(|i| i.as_str() == name).ok_or_else(|| {
-                            ApiError::field("intent", format!("{name:?} is not one of informational, commercial, transactional, navigational"))
+                            FieldError::new("intent", format!("{name:?} is not one of informational, commercial, transactional, navigational"))
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?,
@@ -285,7 +285,7 @@ impl KeywordQuery {
             let max = bound(query, max_name, lowest, highest, whole_numbers)?;
             if let (Some(min), Some(max)) = (min, max) {
                 if min > max {
-                    return Err(ApiError::field(
+                    return Err(FieldError::new(
                         min_name,
                         format!("must not be above {max_name}"),
                     ));
@@ -306,7 +306,7 @@ impl KeywordQuery {
                     .iter()
                     .map(|name| {
                         name.parse::<KeywordSource>().map_err(|_| {
-                            ApiError::field(
+                            FieldError::new(
                                 "source",
                                 format!("{name:?} is not one of imported, ranked, crawl, idea"),
                             )
@@ -322,7 +322,7 @@ impl KeywordQuery {
                     .iter()
                     .map(|name| {
                         name.parse::<SerpFeature>()
-                            .map_err(|err| ApiError::field("serpFeature", err))
+                            .map_err(|err| FieldError::new("serpFeature", err))
                     })
                     .collect::<Result<Vec<_>, _>>()?,
             ),

@@ -10,9 +10,9 @@ use kr_core::store::{get_json, ArtifactStore, StoreError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use kr_http::ApiError;
-
-use crate::{ClusterFilter, ClusterQuery, DatasetCache, IndexedDataset, KeywordQuery, TopicQuery};
+use crate::{
+    ClusterFilter, ClusterQuery, DatasetCache, IndexedDataset, KeywordQuery, QueryError, TopicQuery,
+};
 
 #[derive(Serialize, ToSchema)]
 pub struct KeywordPage {
@@ -121,7 +121,11 @@ impl Results<'_> {
     }
 
     /// A page of clusters; a `topicId` the completed job does not have is refused.
-    pub async fn clusters(&self, job: &Job, query: &ClusterQuery) -> Result<ClusterPage, ApiError> {
+    pub async fn clusters(
+        &self,
+        job: &Job,
+        query: &ClusterQuery,
+    ) -> Result<ClusterPage, QueryError> {
         let (clusters, total) = match self.dataset(job).await? {
             Some(dataset) => {
                 let (page, total) = query.page(dataset.as_ref())?;
@@ -160,7 +164,7 @@ impl Results<'_> {
         job: &Job,
         topics: &TopicQuery,
         filter: &ClusterFilter,
-    ) -> Result<ContentPlanPage, ApiError> {
+    ) -> Result<ContentPlanPage, QueryError> {
         let Some(dataset) = self.dataset(job).await? else {
             return Ok(ContentPlanPage {
                 topics: Vec::new(),

@@ -3,14 +3,14 @@
 
 use std::cmp::Ordering;
 
-use kr_http::extract::QueryParams;
-use kr_http::ApiError;
+use kr_core::query_params::QueryParams;
+use kr_core::validation::FieldError;
 
 /// `sortBy` (one of `sorts`, default the first) and whether `sortOrder` is `desc` (default).
 pub(crate) fn parse_sort(
     query: &QueryParams,
     sorts: &[&'static str],
-) -> Result<(&'static str, bool), ApiError> {
+) -> Result<(&'static str, bool), FieldError> {
     let sort = query
         .choice("sortBy", sorts, Some(sorts[0]))?
         .unwrap_or(sorts[0]);

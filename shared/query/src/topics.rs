@@ -3,8 +3,8 @@
 use std::cmp::Ordering;
 
 use kr_core::dataset::TopicRecord;
-use kr_http::extract::QueryParams;
-use kr_http::ApiError;
+use kr_core::query_params::QueryParams;
+use kr_core::validation::FieldError;
 
 use crate::sorting::{directed, parse_sort, sorted_page};
 
@@ -30,7 +30,7 @@ pub struct TopicQuery {
 }
 
 impl TopicQuery {
-    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+    pub fn parse(query: &QueryParams) -> Result<Self, FieldError> {
         let (limit, offset) = query.paging(MAX_TOPIC_LIMIT, DEFAULT_TOPIC_LIMIT)?;
         let (sort, descending) = parse_sort(query, &TOPIC_SORTS)?;
         Ok(Self {

@@ -271,7 +271,6 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
         changes: std::sync::Arc::new(kr_notifier::StoredChangeDigests::new(
             store.clone(),
             objects,
-            std::sync::Arc::new(config.clone()),
         )),
         jobs: store.clone(),
         fan_outs: store.clone(),

@@ -254,7 +254,7 @@ async fn query(job: &str, key: &str) -> Result<()> {
 
 /// The handler's own work, without the store round trips to the emulator.
 async fn engine_times(job: &str) -> Result<Vec<Duration>> {
-    use kr_http::extract::QueryParams;
+    use kr_core::query_params::QueryParams;
     use kr_query::KeywordQuery;
     let config = Config::from_env()?;
     let clients = AwsClients::from_config(&config).await;

@@ -1,6 +1,6 @@
 //! The tree reads as the architecture (README, "Layout"): `functions/` holds only Lambdas that
-//! `template.yaml` deploys, `shared/` holds libraries whose dependencies point down only, and no
-//! function links another.
+//! `template.yaml` deploys, `shared/` holds libraries whose dependencies point down only, no
+//! function links another, and only the functions behind the API link the HTTP layer.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -51,11 +51,13 @@ fn libraries_depend_only_on_the_layers_below() {
             }
             // The Bedrock persona generator implements the research engine's seam.
             "aws" => BTreeSet::from(["kr-core".to_string(), "kr-research".to_string()]),
-            "query" => BTreeSet::from(["kr-core".to_string(), "kr-http".to_string()]),
-            // Briefs read pages (crawler) and compose them (research) for the API (http).
-            "brief-maker" => BTreeSet::from(
-                ["kr-core", "kr-research", "kr-crawler", "kr-http"].map(String::from),
-            ),
+            // The query engine and the brief maker know no HTTP: they refuse with their own
+            // errors, and each function says how it tells them.
+            "query" => BTreeSet::from(["kr-core".to_string()]),
+            // Briefs read pages (crawler) and compose them (research).
+            "brief-maker" => {
+                BTreeSet::from(["kr-core", "kr-research", "kr-crawler"].map(String::from))
+            }
             other => panic!("shared/{other} is not in the layering; add it here and to the README"),
         }
     };
@@ -104,6 +106,40 @@ fn functions_are_the_deployed_lambdas_and_link_no_other_function() {
                 .join("src/main.rs")
                 .exists(),
             "functions/{function} has a main.rs"
+        );
+    }
+}
+
+/// The queue consumers (the pipeline, the notifier) answer no HTTP request, so they link no
+/// `kr-http`, not even for one of its types: what they share with the API is in the libraries.
+#[test]
+fn only_the_functions_behind_the_api_link_the_http_layer() {
+    let template = Template::load_default().unwrap();
+    let behind_the_api: BTreeSet<String> = template
+        .api_routes()
+        .unwrap()
+        .into_iter()
+        .map(|route| route.binary)
+        .collect();
+    let consumers: Vec<String> = crate_dirs("functions")
+        .into_iter()
+        .filter(|function| !behind_the_api.contains(function))
+        .collect();
+    assert!(
+        ["notifier", "pipeline"]
+            .map(String::from)
+            .iter()
+            .all(|f| consumers.contains(f)),
+        "the queue consumers are no API route's: {consumers:?}"
+    );
+    for function in &consumers {
+        let manifest = workspace_root()
+            .join("functions")
+            .join(function)
+            .join("Cargo.toml");
+        assert!(
+            !own_dependencies(&manifest).contains("kr-http"),
+            "functions/{function} answers no HTTP request but links kr-http"
         );
     }
 }

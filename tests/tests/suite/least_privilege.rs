@@ -401,7 +401,6 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
                 changes: Arc::new(StoredChangeDigests::new(
                     wiring.store.clone(),
                     wiring.objects.clone(),
-                    wiring.config.clone(),
                 )),
                 jobs: wiring.store.clone(),
                 fan_outs: wiring.store.clone(),

@@ -109,7 +109,6 @@ pub(crate) fn notifier(rig: &Rig, receiver: std::net::SocketAddr, timeout: Durat
         changes: Arc::new(StoredChangeDigests::new(
             rig.store.clone(),
             rig.objects.clone(),
-            Arc::new(harness::config()),
         )),
         jobs: rig.store.clone(),
         fan_outs: rig.store.clone(),

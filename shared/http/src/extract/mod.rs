@@ -14,6 +14,6 @@ pub use body::{
 };
 pub use caller::{foreign_origin_refused, from_foreign_origin, CurrentUser, Viewer};
 pub use path::PathParams;
-pub use query::QueryParams;
+pub use query::Query;
 pub use source::SourceAddress;
 pub use viewable::viewable_job;

@@ -9,17 +9,15 @@ mod summary;
 mod tests;
 
 use chrono::{DateTime, Utc};
-use kr_core::config::Config;
 use kr_core::dataset::{objects, RunSummary};
 use kr_core::domain::{Job, JobId, JobStatus, UserId};
+use kr_core::query_params::QueryParams;
 use kr_core::store::{get_json, JobStore};
-use kr_http::error::ErrorCode;
-use kr_http::extract::{viewable_job, QueryParams, Viewer};
-use kr_http::ApiError;
+use kr_core::validation::FieldError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::{IndexedDataset, Results};
+use crate::{IndexedDataset, QueryError, Results};
 use compare::{compare, RunView};
 
 pub const DEFAULT_CHANGE_LIMIT: u32 = 20;
@@ -35,6 +33,8 @@ const LEGACY_DECODES_PER_VIEW: usize = 1;
 /// `since` (a job id) and `limit` (items per list).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangeQuery {
+    /// The earlier run asked for: the caller resolves it to a job the asker may read and
+    /// passes that to [`job_changes`].
     pub since: Option<JobId>,
     pub limit: u32,
     /// Whether the history (each earlier run decoded) is wanted.
@@ -42,13 +42,13 @@ pub struct ChangeQuery {
 }
 
 impl ChangeQuery {
-    pub fn parse(query: &QueryParams) -> Result<Self, ApiError> {
+    pub fn parse(query: &QueryParams) -> Result<Self, FieldError> {
         let (limit, _) = query.paging(MAX_CHANGE_LIMIT, DEFAULT_CHANGE_LIMIT)?;
         let since = match query.value("since") {
             None => None,
             Some(raw) => Some(
                 raw.parse()
-                    .map_err(|_| ApiError::field("since", "must be a job id (a UUID)"))?,
+                    .map_err(|_| FieldError::new("since", "must be a job id (a UUID)"))?,
             ),
         };
         Ok(Self {
@@ -215,16 +215,13 @@ fn same_market(a: &Job, b: &Job) -> bool {
         && a.location_code == b.location_code
 }
 
-fn since_not_completed() -> ApiError {
-    ApiError::new(
-        ErrorCode::JobNotReady,
-        "The `since` job has not completed; name a completed run.",
-    )
-}
-
 /// The owner's completed runs of `job`'s domain and market that completed before it, newest
 /// first, from the newest `JOBS_SCANNED` completed jobs (one read of the status index).
-async fn earlier_runs(jobs: &dyn JobStore, owner: UserId, job: &Job) -> Result<Vec<Job>, ApiError> {
+async fn earlier_runs(
+    jobs: &dyn JobStore,
+    owner: UserId,
+    job: &Job,
+) -> Result<Vec<Job>, QueryError> {
     let page = jobs
         .list_jobs(owner, Some(JobStatus::Completed), JOBS_SCANNED, 0)
         .await?;
@@ -246,7 +243,7 @@ async fn earlier_point(
     run: &Job,
     decodes_left: &mut usize,
     view: &impl Fn(&IndexedDataset) -> RunView,
-) -> Result<Option<RunPoint>, ApiError> {
+) -> Result<Option<RunPoint>, QueryError> {
     if let Some(summary) = get_json(results.objects, run.id, &objects::run_summary()).await? {
         return Ok(Some(RunPoint::from_summary(run, summary)));
     }
@@ -264,23 +261,19 @@ async fn earlier_point(
 pub struct ChangeSources<'a> {
     pub results: &'a Results<'a>,
     pub jobs: &'a dyn JobStore,
-    pub config: &'a Config,
 }
 
-/// The changes of `job` (which `viewer` may read) since `query.since` (a job `viewer` may
-/// read, of the same owner, domain and market), else since the owner's previous completed run
-/// of that domain and market.
+/// The changes of `job` since `since`, else since the owner's previous completed run of its
+/// domain and market. Both jobs are ones the asker may read: the caller has authorised them
+/// (`since` is the job `query.since` names, `None` when it names none); `since` must also be
+/// of `job`'s owner, domain and market, and be another run.
 pub async fn job_changes(
     sources: &ChangeSources<'_>,
-    viewer: Viewer,
     job: &Job,
+    since: Option<Job>,
     query: &ChangeQuery,
-) -> Result<JobChanges, ApiError> {
+) -> Result<JobChanges, QueryError> {
     let (results, jobs, limit) = (sources.results, sources.jobs, query.limit);
-    let since = match query.since {
-        Some(id) => Some(viewable_job(jobs, sources.config, viewer, &id.to_string()).await?),
-        None => None,
-    };
     // Like the job's other results: empty until it completes.
     let Some(current) = results.dataset(job).await? else {
         return Ok(JobChanges::empty(job, summary::not_completed(), Vec::new()));
@@ -289,19 +282,20 @@ pub async fn job_changes(
     if let Some(other) = &since {
         // Another account's job (a demo job is readable by all) is not this one's history.
         if other.owner != job.owner {
-            return Err(ApiError::not_found("Job"));
+            return Err(QueryError::SinceNotFound);
         }
         if other.id == job.id {
-            return Err(ApiError::field("since", "is this job; name an earlier run"));
+            return Err(FieldError::new("since", "is this job; name an earlier run").into());
         }
         if !same_market(other, job) {
-            return Err(ApiError::field(
+            return Err(FieldError::new(
                 "since",
                 format!(
                     "is a job of another domain or market; this job is {domain}, language {}, location {}",
                     job.language_code, job.location_code
                 ),
-            ));
+            )
+            .into());
         }
     }
     let earlier = earlier_runs(jobs, job.owner, job).await?;
@@ -325,7 +319,7 @@ pub async fn job_changes(
             let dataset = results
                 .dataset(run)
                 .await?
-                .ok_or_else(since_not_completed)?;
+                .ok_or(QueryError::SinceNotCompleted)?;
             Some(view(&dataset))
         }
         None => None,

@@ -4,10 +4,12 @@
 
 use axum::response::Response;
 use kr_core::domain::{Job, SharedTab};
+use kr_core::query_params::QueryParams;
 use kr_http::auth::{AuthMethod, Principal};
-use kr_http::extract::{QueryParams, Viewer};
+use kr_http::extract::{viewable_job, Viewer};
 use kr_query::{
-    job_changes, ChangeQuery, ChangeSources, JobChanges, KeywordChange, PositionMove, Results,
+    job_changes, ChangeQuery, ChangeSources, JobChanges, KeywordChange, PositionMove, QueryError,
+    Results,
 };
 use maud::{html, Markup};
 
@@ -53,7 +55,19 @@ pub async fn load(
     };
     let query = match ChangeQuery::parse(&params) {
         Ok(query) => query,
-        Err(refused) => return Ok(Some(Err(refused.message))),
+        Err(refused) => return Ok(Some(Err(refused.to_string()))),
+    };
+    let since = match query.since {
+        Some(id) => {
+            match viewable_job(state.jobs.as_ref(), &state.config, viewer, &id.to_string()).await {
+                Ok(since) => Some(since),
+                Err(err) if err.status().is_server_error() => {
+                    return Err(layout::internal_error(err.message))
+                }
+                Err(refused) => return Ok(Some(Err(refused.message))),
+            }
+        }
+        None => None,
     };
     let results = Results {
         cache: &state.cache,
@@ -62,12 +76,11 @@ pub async fn load(
     let sources = ChangeSources {
         results: &results,
         jobs: state.jobs.as_ref(),
-        config: &state.config,
     };
-    match job_changes(&sources, viewer, job, &query).await {
+    match job_changes(&sources, job, since, &query).await {
         Ok(changes) => Ok(Some(Ok(changes))),
-        Err(err) if err.status().is_server_error() => Err(layout::internal_error(err.message)),
-        Err(refused) => Ok(Some(Err(refused.message))),
+        Err(QueryError::Store(err)) => Err(layout::internal_error(err)),
+        Err(refused) => Ok(Some(Err(refused.to_string()))),
     }
 }
 

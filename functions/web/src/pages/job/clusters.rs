@@ -41,7 +41,7 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
         Err(err) => {
             return (
                 StatusCode::BAD_REQUEST,
-                html! { p.error role="alert" { (err.message) } },
+                html! { p.error role="alert" { (err.to_string()) } },
             )
         }
     };

@@ -2,7 +2,7 @@
 //! and the best opportunities by value.
 
 use kr_core::dataset::{Intent, KeywordRecord};
-use kr_http::extract::QueryParams;
+use kr_core::query_params::QueryParams;
 use kr_query::{IndexedDataset, KeywordQuery, Page};
 use maud::{html, Markup};
 

@@ -1,7 +1,8 @@
 //! The page's query string: read once, passed to the same query engine as the API, and
 //! rewritten for links (sorting, paging, filtering) so every view has a shareable URL.
 
-use kr_http::extract::QueryParams;
+use kr_core::query_params::QueryParams;
+use kr_core::validation::FieldError;
 
 /// Filters whose value is a comma list; a form's checkboxes send them once per value.
 const LISTS: [&str; 2] = ["intent", "personaAvatarNames"];
@@ -54,7 +55,7 @@ impl Params {
     }
 
     /// For the query engine, which refuses what the API refuses.
-    pub fn query(&self) -> Result<QueryParams, kr_http::ApiError> {
+    pub fn query(&self) -> Result<QueryParams, FieldError> {
         QueryParams::parse(&serde_urlencoded::to_string(&self.pairs).unwrap_or_default())
     }
 

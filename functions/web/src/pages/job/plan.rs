@@ -36,7 +36,7 @@ pub fn render(view: &View) -> (StatusCode, Markup) {
                 StatusCode::BAD_REQUEST,
                 html! {
                     (filters(view))
-                    p.error role="alert" #filter-error { (err.message) }
+                    p.error role="alert" #filter-error { (err.to_string()) }
                 },
             )
         }
