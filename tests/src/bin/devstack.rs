@@ -311,7 +311,19 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
     let dataset: ResultsDataset = kr_core::store::get_dataset(&*rig.objects, completed[0])
         .await?
         .ok_or_else(|| anyhow!("the completed demo job has no dataset"))?;
-    let cluster_ids: Vec<&str> = dataset.clusters.iter().map(|c| c.id.as_str()).collect();
+    let own_dataset: ResultsDataset = kr_core::store::get_dataset(&*rig.objects, completed[1])
+        .await?
+        .ok_or_else(|| anyhow!("the user's completed job has no dataset"))?;
+    // Both jobs' clusters: only the owner may have a brief made (`POST …/brief`), and the
+    // run's user owns the second job only.
+    let mut cluster_ids: Vec<&str> = dataset
+        .clusters
+        .iter()
+        .chain(&own_dataset.clusters)
+        .map(|c| c.id.as_str())
+        .collect();
+    cluster_ids.sort_unstable();
+    cluster_ids.dedup();
     let topic_ids: Vec<&str> = dataset.topics.iter().map(|t| t.id.as_str()).collect();
 
     let listener = tokio::net::TcpListener::bind(address).await?;
