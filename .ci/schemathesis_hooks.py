@@ -30,9 +30,11 @@ later request would be a 401); and a share link a case made is revoked once ten 
 `POST /jobs/{jobId}/share-links` on a 403 alone; the ten kept let a stateful scenario revoke the
 link it has just made).
 
-And one that lets an operation be tested at all: a positive `DELETE
+And two that let an operation be tested at all: a positive `DELETE
 /jobs/{jobId}/share-links/{linkId}` on the user's own job names a link that exists (made just
-before, as a client revokes what it made); a generated id is a 404 every time.
+before, as a client revokes what it made); a generated id is a 404 every time. And a positive
+`POST /jobs/{jobId}/clusters/{clusterId}/brief` on the user's own job names one of its clusters:
+only a job's owner may have a brief made, and the demo job's clusters are not the own job's.
 
 A logo upload (`PUT /users/me/branding/logo`) must be a whole PNG, JPEG or WebP of the type it
 is sent as (the document says so in words; arbitrary bytes are what a binary schema allows): a
@@ -60,6 +62,7 @@ PROTECTED_KEY_ID = os.environ.get("KR_ST_API_KEY_ID", "")
 API_KEY = os.environ.get("KR_ST_API_KEY", "")
 BASE_URL = os.environ.get("KR_ST_BASE_URL", "")
 OWN_JOB_ID = os.environ.get("KR_ST_OWN_JOB_ID", "")
+OWN_CLUSTER_IDS = [c for c in os.environ.get("KR_ST_OWN_CLUSTER_IDS", "").split(",") if c]
 SHARE_LINKS_KEPT = 10
 # (the POST's URL, the link's id) of the share links the run made and has not revoked, oldest first.
 _share_links = deque()
@@ -267,6 +270,8 @@ def before_call(context, case, kwargs):
         _fix_logo(case)
     elif method == "DELETE" and path.endswith("/share-links/{linkId}"):
         _existing_share_link(case)
+    elif method == "POST" and path.endswith("/clusters/{clusterId}/brief"):
+        _own_cluster(case)
     elif method == "POST" and path == "/api/v1/schedules":
         if isinstance(case.body, MutableMapping):
             _fix_job_fields(case.body)
@@ -294,6 +299,13 @@ def _existing_schedule(case):
     if made.status_code == 201:
         params["scheduleId"] = made.json()["schedule"]["id"]
         _keep_schedule(params["scheduleId"])
+
+
+def _own_cluster(case):
+    params = case.path_parameters
+    if OWN_CLUSTER_IDS and params.get("jobId") == OWN_JOB_ID and params.get("clusterId") not in OWN_CLUSTER_IDS:
+        digest = hashlib.sha256(str(params.get("clusterId")).encode()).digest()
+        params["clusterId"] = OWN_CLUSTER_IDS[digest[0] % len(OWN_CLUSTER_IDS)]
 
 
 def _existing_share_link(case):

@@ -324,6 +324,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         .collect();
     cluster_ids.sort_unstable();
     cluster_ids.dedup();
+    let own_cluster_ids: Vec<&str> = own_dataset.clusters.iter().map(|c| c.id.as_str()).collect();
     let topic_ids: Vec<&str> = dataset.topics.iter().map(|t| t.id.as_str()).collect();
 
     let listener = tokio::net::TcpListener::bind(address).await?;
@@ -339,6 +340,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         "jobId": completed[0].to_string(),
         "ownJobId": completed[1].to_string(),
         "clusterIds": cluster_ids,
+        "ownClusterIds": own_cluster_ids,
         "topicIds": topic_ids,
         "devEmail": seeded.dev_email,
         "devPassword": seeded.dev_password,
