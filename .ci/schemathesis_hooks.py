@@ -33,8 +33,9 @@ link it has just made).
 And two that let an operation be tested at all: a positive `DELETE
 /jobs/{jobId}/share-links/{linkId}` on the user's own job names a link that exists (made just
 before, as a client revokes what it made); a generated id is a 404 every time. And a positive
-`POST /jobs/{jobId}/clusters/{clusterId}/brief` on the user's own job names one of its clusters:
-only a job's owner may have a brief made, and the demo job's clusters are not the own job's.
+`POST /jobs/{jobId}/clusters/{clusterId}/brief` naming a job the run knows (the demo job or the
+user's own) is sent for the user's own job and one of its clusters: only a job's owner may have
+a brief made, so on the demo job every case would be the same 404.
 
 A logo upload (`PUT /users/me/branding/logo`) must be a whole PNG, JPEG or WebP of the type it
 is sent as (the document says so in words; arbitrary bytes are what a binary schema allows): a
@@ -63,6 +64,7 @@ API_KEY = os.environ.get("KR_ST_API_KEY", "")
 BASE_URL = os.environ.get("KR_ST_BASE_URL", "")
 OWN_JOB_ID = os.environ.get("KR_ST_OWN_JOB_ID", "")
 OWN_CLUSTER_IDS = [c for c in os.environ.get("KR_ST_OWN_CLUSTER_IDS", "").split(",") if c]
+DEMO_JOB_ID = os.environ.get("KR_ST_DEMO_JOB_ID", "")
 SHARE_LINKS_KEPT = 10
 # (the POST's URL, the link's id) of the share links the run made and has not revoked, oldest first.
 _share_links = deque()
@@ -303,7 +305,10 @@ def _existing_schedule(case):
 
 def _own_cluster(case):
     params = case.path_parameters
-    if OWN_CLUSTER_IDS and params.get("jobId") == OWN_JOB_ID and params.get("clusterId") not in OWN_CLUSTER_IDS:
+    if not OWN_CLUSTER_IDS or params.get("jobId") not in (OWN_JOB_ID, DEMO_JOB_ID):
+        return
+    params["jobId"] = OWN_JOB_ID
+    if params.get("clusterId") not in OWN_CLUSTER_IDS:
         digest = hashlib.sha256(str(params.get("clusterId")).encode()).digest()
         params["clusterId"] = OWN_CLUSTER_IDS[digest[0] % len(OWN_CLUSTER_IDS)]
 
