@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kr_aws::bedrock::BedrockPersonas;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::signing_key::SigningKeySource;
@@ -21,6 +20,7 @@ use kr_dataforseo::DataForSeo;
 use kr_pipeline::stages::ResearchSettings;
 use kr_pipeline::wiring::{self, Parts};
 use kr_pipeline::Pipeline;
+use kr_research::personas::model::PersonaModel;
 
 use crate::bridge::{Bridge, InProcessPipeline};
 use crate::harness;
@@ -110,7 +110,7 @@ pub async fn rig_with_personas_model(
     aliases: &[(&str, &str)],
     settings: ResearchSettings,
     delay: Duration,
-    personas_model: Option<Arc<BedrockPersonas>>,
+    personas_model: Option<Arc<dyn PersonaModel>>,
 ) -> Rig {
     let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
         .await

@@ -1,12 +1,12 @@
 //! `/openapi.json` and a readable docs page rendered on the server from the same document
-//! ([`crate::reference`]), so the page needs no script or stylesheet from anywhere else.
+//! (`kr_api_reference`), so the page needs no script or stylesheet from anywhere else.
 
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS,
 };
 use axum::response::IntoResponse;
 
-use crate::{reference, OPENAPI_JSON};
+use crate::{reference_page, OPENAPI_JSON};
 
 /// The docs page has no script and loads nothing; its one `<style>` element is the only
 /// exception to "nothing inline".
@@ -47,7 +47,7 @@ pub async fn docs_page() -> impl IntoResponse {
             (CONTENT_SECURITY_POLICY, DOCS_POLICY),
             (X_CONTENT_TYPE_OPTIONS, "nosniff"),
         ],
-        reference::page(),
+        reference_page(),
     )
 }
 

@@ -5,7 +5,6 @@
 
 mod docs;
 mod lists;
-mod reference;
 
 use std::sync::OnceLock;
 
@@ -30,6 +29,13 @@ pub fn api() -> OpenApiRouter {
 fn document() -> &'static Value {
     static DOCUMENT: OnceLock<Value> = OnceLock::new();
     DOCUMENT.get_or_init(|| serde_json::from_str(OPENAPI_JSON).expect("openapi.json is JSON"))
+}
+
+/// The API reference page for the published document (`kr_api_reference`), rendered once per
+/// instance.
+fn reference_page() -> &'static str {
+    static PAGE: OnceLock<String> = OnceLock::new();
+    PAGE.get_or_init(|| kr_api_reference::render(document()))
 }
 
 pub fn router() -> Router {

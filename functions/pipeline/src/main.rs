@@ -9,6 +9,7 @@ use kr_dataforseo::{DataForSeo, ProviderSettings};
 use kr_pipeline::provider_credentials::resolve_credentials;
 use kr_pipeline::stages::ResearchSettings;
 use kr_pipeline::wiring::{self, Parts};
+use kr_research::personas::model::PersonaModel;
 use lambda_runtime::{service_fn, LambdaEvent};
 use serde_json::Value;
 
@@ -38,7 +39,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         None => None,
     };
     tracing::info!(provider = provider.is_some(), "keyword data provider");
-    let personas_model = match BedrockSettings::from_vars(env)? {
+    let personas_model: Option<Arc<dyn PersonaModel>> = match BedrockSettings::from_vars(env)? {
         Some(settings) => Some(Arc::new(BedrockPersonas::new(
             &kr_aws::sdk_config(None).await,
             settings,

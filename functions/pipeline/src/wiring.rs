@@ -5,13 +5,13 @@
 
 use std::sync::Arc;
 
-use kr_aws::bedrock::BedrockPersonas;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_core::service::webhooks::{EventOutbox, NotifyingTransitions, QueuedJobEvents};
 use kr_core::store::{JobQueue, WebhookQueue};
 use kr_crawler::Crawler;
 use kr_dataforseo::DataForSeo;
+use kr_research::personas::model::PersonaModel;
 
 use crate::stages::{ResearchRunner, ResearchSettings};
 use crate::Pipeline;
@@ -34,7 +34,7 @@ pub struct Parts {
     /// Measured data; `None` (no credentials) means the offline estimate.
     pub provider: Option<Arc<DataForSeo>>,
     /// Personas written by a language model; `None` means the deterministic ones.
-    pub personas_model: Option<Arc<BedrockPersonas>>,
+    pub personas_model: Option<Arc<dyn PersonaModel>>,
     /// Jobs of one owner running at once.
     pub running_cap: u32,
 }

@@ -14,7 +14,7 @@
 
 pub mod charts;
 pub mod format;
-mod history_chart;
+pub mod safe_link;
 
 mod assets;
 mod layout;

@@ -11,6 +11,9 @@
 //! - `result_url`: search results' URLs without click trackers, as every part keeps them.
 //! - `query_params`: a query string's named parameters, read with refusals that name them.
 
+#[macro_use]
+mod string_enum;
+
 pub mod address;
 pub mod config;
 pub mod dataset;

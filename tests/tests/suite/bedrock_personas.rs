@@ -7,9 +7,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use kr_aws::bedrock::{BedrockPersonas, BedrockSettings, Origin};
+use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_pipeline::stages::ResearchSettings;
 use kr_research::intent::Intent;
+use kr_research::personas::model::{Origin, PersonaModel};
 use kr_research::personas::{PersonaInput, PersonaKeyword, SiteProfile};
 use kr_research::text::Language;
 use kr_research::{PageContent, SiteRole};

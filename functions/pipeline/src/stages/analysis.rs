@@ -1,4 +1,3 @@
-use kr_aws::bedrock::{BedrockPersonas, Origin};
 use kr_core::dataset::export::write_csv;
 use kr_core::dataset::stored;
 use kr_core::dataset::{objects, ResultsDataset, RunSummary, DATASET_FORMAT};
@@ -8,6 +7,7 @@ use kr_core::domain::Stage;
 use kr_core::store::get_json;
 use kr_core::store::put_job_json;
 use kr_dataforseo::UsageSink;
+use kr_research::personas::model::{Origin, PersonaModel};
 use kr_research::personas::{OfflinePersonaGenerator, PersonaInput, PersonaSet, SiteProfile};
 use kr_research::plan::PageOutline;
 use kr_research::research::{assemble, persona_input, replace_personas, Measured, ResearchInput};
@@ -36,7 +36,7 @@ impl ResearchRunner {
     async fn model_personas(
         &self,
         job: &Job,
-        model: &BedrockPersonas,
+        model: &dyn PersonaModel,
         input: &PersonaInput,
         pages: &[PageContent],
         progress: &ProgressReporter,
@@ -64,7 +64,7 @@ impl ResearchRunner {
             .await
             .map_err(storage_failure)?;
         let mut usage = progress.usage().unwrap_or_else(|| ProviderUsage {
-            provider: kr_aws::bedrock::PROVIDER.to_string(),
+            provider: model.provider().to_string(),
             ..ProviderUsage::default()
         });
         usage.cost_usd += spend.cost_usd;
@@ -120,7 +120,7 @@ impl ResearchRunner {
             let set = self
                 .model_personas(
                     job,
-                    model,
+                    model.as_ref(),
                     &persona_input(&output.keywords, &input),
                     &pages,
                     progress,

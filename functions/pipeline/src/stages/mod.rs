@@ -11,7 +11,6 @@ mod settings;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use kr_aws::bedrock::BedrockPersonas;
 use kr_core::dataset::objects;
 use kr_core::domain::Job;
 use kr_core::domain::Stage;
@@ -21,6 +20,7 @@ use kr_dataforseo::{DataForSeo, SerpMethod};
 use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
 use kr_research::metrics::estimate_all;
 use kr_research::offline::offline_keywords;
+use kr_research::personas::model::PersonaModel;
 use kr_research::research::Measured;
 use kr_research::text::Language;
 use kr_research::PageContent;
@@ -52,7 +52,7 @@ pub struct ResearchRunner {
     pub provider: Option<Arc<DataForSeo>>,
     /// Personas written by a language model; `None` (no model configured) means the
     /// deterministic ones.
-    pub personas_model: Option<Arc<BedrockPersonas>>,
+    pub personas_model: Option<Arc<dyn PersonaModel>>,
 }
 
 fn storage_failure(err: StoreError) -> StageError {

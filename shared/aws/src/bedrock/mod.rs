@@ -1,26 +1,27 @@
-//! Personas written by a language model on Amazon Bedrock (Converse API), behind the same
-//! seam as the deterministic ones and falling back to them; the same model words cluster
-//! briefs for the writer ([`BedrockBriefs`]). Off unless a model is configured
-//! ([`BedrockSettings`]). One request per job: the primary site's pages (titles, headings,
-//! snippets; bounded) and its top keywords ([`prompt`]); the answer is read strictly
-//! ([`answer`]). The request is only sent when its worst case (the prompt's estimated tokens
-//! and the output tokens asked for) stays within the job's cap; its real cost, from the
-//! response's token counts, is returned for the job's usage.
+//! Personas written by a language model on Amazon Bedrock (Converse API): research's
+//! persona-model seam ([`PersonaModel`]) implemented, falling back to the deterministic
+//! personas; the same model words cluster briefs for the writer ([`BedrockBriefs`], kr-core's
+//! `BriefWriter`). Off unless a model is configured ([`BedrockSettings`]). What the model is
+//! asked and how its answer is read are kr-research's (`kr_research::personas::model::{prompt,
+//! answer}`, `kr_research::brief::wording`); this module sends the requests. One request per
+//! job, only when its worst case (the prompt's estimated tokens and the output tokens asked
+//! for) stays within the job's cap; its real cost, from the response's token counts, is
+//! returned for the job's usage.
 
-pub mod answer;
 mod brief;
-pub mod prompt;
 mod settings;
 
+use async_trait::async_trait;
 use aws_sdk_bedrockruntime::types::{
     ContentBlock, ConversationRole, ConverseOutput, InferenceConfiguration, Message,
     SystemContentBlock,
 };
-use kr_research::personas::{OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaSet};
+use kr_research::personas::model::{answer, prompt, Origin, Outcome, PersonaModel, Spend};
+use kr_research::personas::PersonaInput;
 use kr_research::PageContent;
 
 use crate::clients::{intercept, SdkConfig};
-pub use brief::{BedrockBriefs, BRIEF_OUTPUT_TOKENS};
+pub use brief::BedrockBriefs;
 pub use settings::{BedrockSettings, MIN_OUTPUT_TOKENS};
 
 /// Usage reported for Bedrock spend in a job's usage record when it is the job's only one.
@@ -37,30 +38,6 @@ pub struct BedrockModel {
 #[derive(Debug, Clone)]
 pub struct BedrockPersonas {
     model: BedrockModel,
-}
-
-/// What one request cost.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Spend {
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cost_usd: f64,
-}
-
-/// Where a job's personas came from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Origin {
-    Model,
-    /// The deterministic personas, and why.
-    Fallback(String),
-}
-
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    pub personas: PersonaSet,
-    pub origin: Origin,
-    /// Set when a request was answered (and paid), whether or not its answer was used.
-    pub spend: Option<Spend>,
 }
 
 /// Why a request gave no text, with what it cost when it was answered (and paid).
@@ -153,17 +130,18 @@ impl BedrockPersonas {
     pub fn settings(&self) -> &BedrockSettings {
         self.model.settings()
     }
+}
 
-    /// The model's personas for `input`, or the deterministic ones when the request would
-    /// exceed the cap, fails, or is answered with anything but what was asked for.
-    pub async fn generate(&self, input: &PersonaInput, pages: &[PageContent]) -> Outcome {
+#[async_trait]
+impl PersonaModel for BedrockPersonas {
+    fn provider(&self) -> &str {
+        PROVIDER
+    }
+
+    async fn generate(&self, input: &PersonaInput, pages: &[PageContent]) -> Outcome {
         let fallback = |why: String, spend: Option<Spend>| {
             tracing::warn!(reason = %why, "Bedrock personas: deterministic fallback");
-            Outcome {
-                personas: OfflinePersonaGenerator.generate(input),
-                origin: Origin::Fallback(why),
-                spend,
-            }
+            Outcome::fallback(input, why, spend)
         };
         let prompt = prompt::build(input, pages);
         let Some(max_tokens) = self.settings().output_budget(prompt.estimated_tokens()) else {
@@ -190,6 +168,3 @@ impl BedrockPersonas {
         }
     }
 }
-
-#[cfg(test)]
-mod answer_tests;

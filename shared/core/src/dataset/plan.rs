@@ -56,27 +56,13 @@ pub enum ClusterAction {
     Consolidate,
 }
 
-impl ClusterAction {
-    pub const ALL: [ClusterAction; 3] = [Self::Create, Self::Improve, Self::Consolidate];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Create => "create",
-            Self::Improve => "improve",
-            Self::Consolidate => "consolidate",
-        }
+string_enum! {
+    ClusterAction {
+        Create => "create",
+        Improve => "improve",
+        Consolidate => "consolidate",
     }
-}
-
-impl std::str::FromStr for ClusterAction {
-    type Err = String;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|action| action.as_str().eq_ignore_ascii_case(raw.trim()))
-            .ok_or_else(|| "must be one of create, improve, consolidate".to_string())
-    }
+    from_str(ignore_case, |_| "must be one of create, improve, consolidate".to_string())
 }
 
 /// A site's best organic position for a cluster's keywords, and the page at it.

@@ -151,28 +151,14 @@ pub enum KeywordSource {
     Idea,
 }
 
-impl KeywordSource {
-    pub const ALL: [KeywordSource; 4] = [Self::Imported, Self::Ranked, Self::Crawl, Self::Idea];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Imported => "imported",
-            Self::Ranked => "ranked",
-            Self::Crawl => "crawl",
-            Self::Idea => "idea",
-        }
+string_enum! {
+    KeywordSource {
+        Imported => "imported",
+        Ranked => "ranked",
+        Crawl => "crawl",
+        Idea => "idea",
     }
-}
-
-impl std::str::FromStr for KeywordSource {
-    type Err = String;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|source| source.as_str().eq_ignore_ascii_case(raw.trim()))
-            .ok_or_else(|| "must be one of imported, ranked, crawl, idea".to_string())
-    }
+    from_str(ignore_case, |_| "must be one of imported, ranked, crawl, idea".to_string())
 }
 
 impl KeywordRecord {
@@ -302,21 +288,12 @@ pub enum Intent {
     Navigational,
 }
 
-impl Intent {
-    pub const ALL: [Intent; 4] = [
-        Intent::Informational,
-        Intent::Commercial,
-        Intent::Transactional,
-        Intent::Navigational,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Intent::Informational => "informational",
-            Intent::Commercial => "commercial",
-            Intent::Transactional => "transactional",
-            Intent::Navigational => "navigational",
-        }
+string_enum! {
+    Intent {
+        Informational => "informational",
+        Commercial => "commercial",
+        Transactional => "transactional",
+        Navigational => "navigational",
     }
 }
 

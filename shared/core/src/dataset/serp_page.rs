@@ -38,34 +38,6 @@ pub enum SerpFeature {
 }
 
 impl SerpFeature {
-    pub const ALL: [SerpFeature; 10] = [
-        Self::AiOverview,
-        Self::FeaturedSnippet,
-        Self::PeopleAlsoAsk,
-        Self::LocalPack,
-        Self::Shopping,
-        Self::Video,
-        Self::Images,
-        Self::TopStories,
-        Self::KnowledgeGraph,
-        Self::Sitelinks,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AiOverview => "ai_overview",
-            Self::FeaturedSnippet => "featured_snippet",
-            Self::PeopleAlsoAsk => "people_also_ask",
-            Self::LocalPack => "local_pack",
-            Self::Shopping => "shopping",
-            Self::Video => "video",
-            Self::Images => "images",
-            Self::TopStories => "top_stories",
-            Self::KnowledgeGraph => "knowledge_graph",
-            Self::Sitelinks => "sitelinks",
-        }
-    }
-
     /// The name SEO tools show.
     pub fn label(self) -> &'static str {
         match self {
@@ -83,18 +55,23 @@ impl SerpFeature {
     }
 }
 
-impl std::str::FromStr for SerpFeature {
-    type Err = String;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|feature| feature.as_str().eq_ignore_ascii_case(raw.trim()))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|f| f.as_str()).collect();
-                format!("{raw:?} is not one of {}", names.join(", "))
-            })
+string_enum! {
+    SerpFeature {
+        AiOverview => "ai_overview",
+        FeaturedSnippet => "featured_snippet",
+        PeopleAlsoAsk => "people_also_ask",
+        LocalPack => "local_pack",
+        Shopping => "shopping",
+        Video => "video",
+        Images => "images",
+        TopStories => "top_stories",
+        KnowledgeGraph => "knowledge_graph",
+        Sitelinks => "sitelinks",
     }
+    from_str(ignore_case, |raw| {
+        let names: Vec<&str> = SerpFeature::ALL.iter().map(|f| f.as_str()).collect();
+        format!("{raw:?} is not one of {}", names.join(", "))
+    })
 }
 
 /// A top-10 organic result from a site where anyone posts: an easy page to outrank.

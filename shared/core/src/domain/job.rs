@@ -1,5 +1,4 @@
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,17 +15,6 @@ pub enum JobStatus {
 }
 
 impl JobStatus {
-    pub const ALL: [JobStatus; 4] = [Self::Queued, Self::Running, Self::Completed, Self::Failed];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Running => "running",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-        }
-    }
-
     pub fn is_finished(self) -> bool {
         matches!(self, Self::Completed | Self::Failed)
     }
@@ -43,15 +31,14 @@ impl JobStatus {
     }
 }
 
-impl FromStr for JobStatus {
-    type Err = String;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|status| status.as_str().eq_ignore_ascii_case(raw.trim()))
-            .ok_or_else(|| "must be one of queued, running, completed, failed".to_string())
+string_enum! {
+    JobStatus {
+        Queued => "queued",
+        Running => "running",
+        Completed => "completed",
+        Failed => "failed",
     }
+    from_str(ignore_case, |_| "must be one of queued, running, completed, failed".to_string())
 }
 
 impl fmt::Display for JobStatus {
@@ -80,14 +67,6 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Stage; 5] = [
-        Self::References,
-        Self::Crawl,
-        Self::Discovery,
-        Self::Metrics,
-        Self::Analysis,
-    ];
-
     pub fn first() -> Self {
         Self::ALL[0]
     }
@@ -102,15 +81,15 @@ impl Stage {
     pub fn next(self) -> Option<Self> {
         Self::ALL.get(self.index() + 1).copied()
     }
+}
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::References => "references",
-            Self::Crawl => "crawl",
-            Self::Discovery => "discovery",
-            Self::Metrics => "metrics",
-            Self::Analysis => "analysis",
-        }
+string_enum! {
+    Stage {
+        References => "references",
+        Crawl => "crawl",
+        Discovery => "discovery",
+        Metrics => "metrics",
+        Analysis => "analysis",
     }
 }
 

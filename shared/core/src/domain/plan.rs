@@ -1,5 +1,4 @@
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -17,29 +16,18 @@ impl Plan {
     pub fn can_create_api_keys(self) -> bool {
         matches!(self, Plan::Agency)
     }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Plan::Free => "free",
-            Plan::Pro => "pro",
-            Plan::Agency => "agency",
-        }
-    }
 }
 
-impl FromStr for Plan {
-    type Err = String;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        match raw.trim().to_ascii_lowercase().as_str() {
-            "free" => Ok(Plan::Free),
-            "pro" => Ok(Plan::Pro),
-            "agency" => Ok(Plan::Agency),
-            other => Err(format!(
-                "unknown plan {other:?}: expected free, pro or agency"
-            )),
-        }
+string_enum! {
+    Plan {
+        Free => "free",
+        Pro => "pro",
+        Agency => "agency",
     }
+    from_str(ignore_case, |raw| {
+        let other = raw.trim().to_ascii_lowercase();
+        format!("unknown plan {other:?}: expected free, pro or agency")
+    })
 }
 
 impl fmt::Display for Plan {

@@ -31,17 +31,19 @@ pub enum SharedTab {
     Changes,
 }
 
-impl SharedTab {
-    /// In the dashboard's order.
-    pub const ALL: [SharedTab; 6] = [
-        SharedTab::Keywords,
-        SharedTab::Clusters,
-        SharedTab::Plan,
-        SharedTab::Personas,
-        SharedTab::Overview,
-        SharedTab::Changes,
-    ];
+// `ALL` in the dashboard's order; `as_str` as the API and the dashboard's `?tab=` write it.
+string_enum! {
+    SharedTab {
+        Keywords => "keywords",
+        Clusters => "clusters",
+        Plan => "plan",
+        Personas => "personas",
+        Overview => "overview",
+        Changes => "changes",
+    }
+}
 
+impl SharedTab {
     /// What a share link shows when no tabs are chosen: this job's results. The changes tab
     /// came later and reads the account's other runs, so it is shown only when chosen.
     pub const SHARED_BY_DEFAULT: [SharedTab; 5] = [
@@ -51,18 +53,6 @@ impl SharedTab {
         SharedTab::Personas,
         SharedTab::Overview,
     ];
-
-    /// As the API and the dashboard's `?tab=` write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SharedTab::Keywords => "keywords",
-            SharedTab::Clusters => "clusters",
-            SharedTab::Plan => "plan",
-            SharedTab::Personas => "personas",
-            SharedTab::Overview => "overview",
-            SharedTab::Changes => "changes",
-        }
-    }
 
     pub fn parse(raw: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|tab| tab.as_str() == raw)

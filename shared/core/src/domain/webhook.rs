@@ -1,7 +1,6 @@
 //! Webhooks: where an account wants to be told about its jobs, and what it is told.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -90,24 +89,9 @@ pub enum WebhookEvent {
 }
 
 impl WebhookEvent {
-    pub const ALL: [WebhookEvent; 4] = [
-        Self::JobCompleted,
-        Self::JobFailed,
-        Self::JobChanges,
-        Self::ScheduleRunSkipped,
-    ];
     /// What `events` must hold, for error messages.
     pub const NAMES: &'static str =
         "job.completed, job.failed, job.changes or schedule.run_skipped";
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::JobCompleted => "job.completed",
-            Self::JobFailed => "job.failed",
-            Self::JobChanges => "job.changes",
-            Self::ScheduleRunSkipped => "schedule.run_skipped",
-        }
-    }
 
     /// The event a job's status means; `None` while it is unfinished.
     pub fn for_status(status: JobStatus) -> Option<Self> {
@@ -119,15 +103,14 @@ impl WebhookEvent {
     }
 }
 
-impl FromStr for WebhookEvent {
-    type Err = String;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|event| event.as_str() == raw.trim())
-            .ok_or_else(|| format!("must be {}", Self::NAMES))
+string_enum! {
+    WebhookEvent {
+        JobCompleted => "job.completed",
+        JobFailed => "job.failed",
+        JobChanges => "job.changes",
+        ScheduleRunSkipped => "schedule.run_skipped",
     }
+    from_str(exact, |_| format!("must be {}", WebhookEvent::NAMES))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 mod outline;
 mod terms;
+pub mod wording;
 
 use kr_core::dataset::{KeywordRecord, PageType, WordCountRange};
 

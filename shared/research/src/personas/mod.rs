@@ -1,7 +1,8 @@
 //! Personas: who searches for a job's keywords, and which keyword belongs to whom.
 //!
-//! [`PersonaGenerator`] is the seam for a language-model implementation; the default
-//! [`OfflinePersonaGenerator`] is deterministic. It starts from who the site serves
+//! [`PersonaGenerator`] is the seam of the research run, and [`OfflinePersonaGenerator`] is
+//! deterministic; a language model writes personas through the async seam in [`model`] (its
+//! prompt and the strict reading of its answer are there too). It starts from who the site serves
 //! ([`SiteProfile`], read from the primary site's pages: consumers or businesses,
 //! homeowners, the places it serves, its offerings, its price level) and sorts each keyword
 //! into the searcher types it fits: local (a served place or "near me"), budget,
@@ -20,6 +21,7 @@ mod describe;
 mod extend;
 mod fit;
 pub(crate) mod lexicon;
+pub mod model;
 mod offerings;
 mod places;
 mod profile;
@@ -73,8 +75,9 @@ pub struct PersonaSet {
     pub assignments: Vec<Option<usize>>,
 }
 
-/// Produces personas and keyword assignments. Implementations that can fail (a remote
-/// language model) should fall back to [`OfflinePersonaGenerator`] rather than return none.
+/// Produces personas and keyword assignments. A remote language model, which answers later,
+/// reads the pages too and costs money, has its own async seam ([`model::PersonaModel`]) and
+/// falls back to [`OfflinePersonaGenerator`] rather than return none.
 pub trait PersonaGenerator {
     fn generate(&self, input: &PersonaInput) -> PersonaSet;
 }

@@ -14,10 +14,9 @@ use kr_query::{
 use maud::{html, Markup};
 
 use super::View;
-use crate::format;
-use crate::history_chart;
 use crate::layout;
 use crate::WebState;
+use crate::{charts, format};
 
 /// The tab's data: the changes, or why they cannot be shown (a bad `since`, a run not
 /// finished), said on the tab.
@@ -99,7 +98,7 @@ pub(super) fn render(view: &View, loaded: Option<&Loaded>) -> Markup {
             @if changes.history.len() > 1 {
                 section.history {
                     h2 { "Visibility per run" }
-                    (history_chart::visibility(&changes.history))
+                    (charts::visibility(&changes.history))
                 }
             } @else {
                 p.muted { "The chart of the site's visibility starts with the next run of this domain and market." }

@@ -7,7 +7,7 @@ use kr_query::{KeywordQuery, Page, SortKey, NO_PERSONA};
 use maud::{html, Markup};
 
 use super::View;
-use crate::format;
+use crate::{charts, format};
 
 const PAGE_SIZES: [u32; 4] = [25, 50, 100, 200];
 
@@ -224,7 +224,7 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
                 @for secondary in &keyword.secondary_intents { " " (format::secondary_intent_badge(*secondary)) }
             }
             td.num title=(format::volume_exact(keyword.search_volume)) data-volume=[keyword.search_volume] { (format::volume(keyword.search_volume)) }
-            td.trend { @if let Some(line) = format::sparkline(&keyword.monthly_searches) { (line) } }
+            td.trend { @if let Some(line) = charts::sparkline(&keyword.monthly_searches) { (line) } }
             td.num { (format::difficulty_badge(keyword.difficulty)) }
             td.num { (format::cpc(keyword.cpc)) }
             td.num { (format::competition(keyword.competition)) }

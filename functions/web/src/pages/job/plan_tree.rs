@@ -1,6 +1,6 @@
 //! The content plan as a tree: topic → its clusters → their first keywords, each level a
 //! `<details>` so it opens and closes without the script. Every URL here was found on a crawled
-//! site and goes through `format::external_link`.
+//! site and goes through `safe_link::external_link`.
 
 use std::collections::HashMap;
 
@@ -11,6 +11,7 @@ use maud::{html, Markup};
 use super::keywords::urlencode;
 use super::View;
 use crate::format;
+use crate::safe_link;
 use kr_core::domain::SharedTab;
 
 /// Keywords shown under a cluster; the keyword table has all of them, in the same order.
@@ -148,7 +149,7 @@ fn cluster_node(
                     dd.target { (target(cluster)) }
                     @if !cluster.cannibalizing_urls.is_empty() {
                         dt { "Competing pages" }
-                        dd { ul.urls { @for url in &cluster.cannibalizing_urls { li { (format::external_link(url, format::url_text(url))) } } } }
+                        dd { ul.urls { @for url in &cluster.cannibalizing_urls { li { (safe_link::external_link(url, safe_link::url_text(url))) } } } }
                     }
                     @if !cluster.competitor_positions.is_empty() {
                         dt { "Competitors" }
@@ -179,7 +180,7 @@ fn target(cluster: &ClusterRecord) -> Markup {
         };
     };
     html! {
-        span.url { (format::external_link(url, format::url_text(url))) }
+        span.url { (safe_link::external_link(url, safe_link::url_text(url))) }
         @if let Some(position) = cluster.target_position {
             " " span.rank title="Its best position for the cluster's keywords" { "#" (position) }
         } @else if let Some(score) = cluster.target_score.filter(|s| s.is_finite()) {
@@ -194,7 +195,7 @@ fn competitor(position: &SitePosition) -> Markup {
     let label = format!("{} #{}", position.domain, position.position);
     html! {
         span.rank title={(position.domain) "'s best position, and that page"} {
-            (format::external_link(&position.url, label))
+            (safe_link::external_link(&position.url, label))
         }
     }
 }

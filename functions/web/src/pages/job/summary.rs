@@ -15,6 +15,7 @@ use maud::{html, Markup};
 use crate::format;
 use crate::layout;
 use crate::pages::jobs::{progress, status_badge};
+use crate::safe_link;
 use crate::WebState;
 
 /// What the page shows of a job's sites: one preview per site, the primary first, `None`
@@ -206,7 +207,7 @@ pub fn reference_cards(job: &Job, previews: &SitePreviews, base: &str) -> Markup
                     @match reference {
                         Some(reference) => {
                             @let title = reference.title.as_deref().unwrap_or(domain.as_str());
-                            h2 { (format::external_link(reference.link.as_deref().unwrap_or_default(), title)) }
+                            h2 { (safe_link::external_link(reference.link.as_deref().unwrap_or_default(), title)) }
                             @if let Some(description) = &reference.description { p { (description) } }
                             p.muted { (domain.as_str()) }
                         },

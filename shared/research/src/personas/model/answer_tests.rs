@@ -1,10 +1,9 @@
-use kr_research::intent::Intent;
-use kr_research::personas::{PersonaKeyword, SiteProfile};
-use kr_research::text::Language;
+use crate::intent::Intent;
+use crate::personas::{PersonaInput, PersonaKeyword, SiteProfile};
+use crate::text::Language;
 use serde_json::json;
 
 use super::answer::read;
-use super::*;
 
 fn input(count: usize) -> PersonaInput {
     PersonaInput {

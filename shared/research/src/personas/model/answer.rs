@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use kr_research::personas::{
+use crate::personas::{
     extend_assignments, persona_capacity, Persona, PersonaInput, PersonaSet, MAX_PERSONAS,
     MIN_PERSONAS,
 };
@@ -60,7 +60,7 @@ fn refuse<T>(why: impl Into<String>) -> Result<T, Refused> {
 }
 
 /// Plain text within `max` characters: no markup, links, braces or control characters.
-pub(super) fn plain(field: &str, text: &str, max: usize, min: usize) -> Result<String, Refused> {
+pub(crate) fn plain(field: &str, text: &str, max: usize, min: usize) -> Result<String, Refused> {
     let text = text.trim();
     let count = text.chars().count();
     if count < min || count > max {
@@ -107,7 +107,7 @@ fn slug(name: &str) -> String {
 }
 
 /// The JSON object in `text` (the model may wrap it in a code fence).
-pub(super) fn json_part(text: &str) -> Option<&str> {
+pub(crate) fn json_part(text: &str) -> Option<&str> {
     let start = text.find('{')?;
     let end = text.rfind('}')?;
     (start < end).then(|| &text[start..=end])

@@ -2,8 +2,8 @@
 //! top keywords, with the answer's JSON shape. Page text is untrusted: it goes in as quoted
 //! data, cut to size, and the instructions say so.
 
-use kr_research::personas::{PersonaInput, MAX_PERSONAS, MIN_PERSONAS};
-use kr_research::{PageContent, SiteRole};
+use crate::personas::{PersonaInput, MAX_PERSONAS, MIN_PERSONAS};
+use crate::{PageContent, SiteRole};
 
 /// Bounds on what is sent, whatever the crawl holds.
 pub const MAX_PAGES: usize = 20;
@@ -28,7 +28,7 @@ impl Prompt {
 }
 
 /// Text cut to `max` characters, on one line, without control characters.
-pub(super) fn clip(text: &str, max: usize) -> String {
+pub(crate) fn clip(text: &str, max: usize) -> String {
     let single: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
