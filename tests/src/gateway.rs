@@ -9,6 +9,7 @@ use axum::body::Body;
 use axum::extract::Request;
 use axum::response::Response;
 use axum::Router;
+use kr_aws::Resources;
 use kr_core::config::Config;
 use kr_http::routes::{Function, ROUTES};
 use tower::ServiceExt;
@@ -35,36 +36,42 @@ pub fn matches(pattern: &str, path: &str) -> bool {
     }
 }
 
-/// A function's router with the state it builds at cold start from `config`.
-pub async fn function_router(function: Function, config: Config) -> Router {
+/// A function's router with the state it builds at cold start from `config` and `resources`.
+pub async fn function_router(function: Function, config: Config, resources: Resources) -> Router {
     match function {
         Function::Account => {
-            kr_account::router(kr_account::AccountState::from_config(config).await)
+            kr_account::router(kr_account::AccountState::from_config(config, resources).await)
         }
-        Function::Jobs => kr_jobs::router(kr_jobs::JobsState::from_config(config).await),
+        Function::Jobs => kr_jobs::router(kr_jobs::JobsState::from_config(config, resources).await),
         Function::Results => {
-            kr_results::router(kr_results::ResultsState::from_config(config).await)
+            kr_results::router(kr_results::ResultsState::from_config(config, resources).await)
         }
         Function::Briefs => kr_briefs::router(
-            kr_briefs::BriefsState::from_config(config)
+            kr_briefs::BriefsState::from_config(config, resources)
                 .await
                 .expect("crawler settings from KR_CRAWL_* are valid"),
         ),
-        Function::Export => kr_export::router(kr_export::ExportState::from_config(config).await),
+        Function::Export => {
+            kr_export::router(kr_export::ExportState::from_config(config, resources).await)
+        }
         Function::Locales => kr_locales::router(),
     }
 }
 
 impl Gateway {
-    /// Every function of the route table and the dashboard, all configured with `config`.
-    pub async fn with_every_function(config: Config) -> Self {
+    /// Every function of the route table and the dashboard, all configured with `config` and
+    /// `resources`.
+    pub async fn with_every_function(config: Config, resources: Resources) -> Self {
         let mut functions = HashMap::new();
         for function in Function::ALL {
-            functions.insert(function, function_router(function, config.clone()).await);
+            functions.insert(
+                function,
+                function_router(function, config.clone(), resources.clone()).await,
+            );
         }
         Self {
             functions,
-            dashboard: kr_web::router(kr_web::WebState::from_config(config).await),
+            dashboard: kr_web::router(kr_web::WebState::from_config(config, resources).await),
         }
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use kr_aws::dynamo::DynamoStore;
-use kr_aws::AwsClients;
+use kr_aws::{AwsClients, Resources};
 use kr_core::config::Config;
 use kr_core::domain::{ApiKeySecret, Email, Password, Plan, UserId};
 use kr_core::service::account::{create_account, issue_api_key};
@@ -63,27 +63,34 @@ pub fn job_record(
     }
 }
 
-/// The configuration the functions would get, pointing at the emulator.
+/// The configuration the functions would get.
 pub fn config() -> Config {
-    let config = Config::from_env().unwrap_or_else(|err| {
+    Config::from_env().unwrap_or_else(|err| {
+        panic!("{err}: run the tests through .ci/test, which starts the AWS emulator and sets KR_* variables")
+    })
+}
+
+/// The AWS resources the functions would get, in the emulator.
+pub fn resources() -> Resources {
+    let resources = Resources::from_env().unwrap_or_else(|err| {
         panic!("{err}: run the tests through .ci/test, which starts the AWS emulator and sets KR_* variables")
     });
     assert!(
-        config.aws_endpoint.is_some(),
+        resources.aws_endpoint.is_some(),
         "KR_AWS_ENDPOINT must point at the AWS emulator, never at AWS"
     );
-    config
+    resources
 }
 
 pub async fn clients() -> AwsClients {
-    AwsClients::from_config(&config()).await
+    AwsClients::from_resources(&resources()).await
 }
 
 pub async fn store() -> Arc<DynamoStore> {
-    let config = config();
+    let resources = resources();
     Arc::new(DynamoStore::new(
-        AwsClients::from_config(&config).await.dynamodb,
-        config.table_name,
+        AwsClients::from_resources(&resources).await.dynamodb,
+        resources.table_name,
     ))
 }
 

@@ -148,7 +148,7 @@ pub async fn rig_with_personas_model(
     let store = harness::store().await;
     let objects = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
-        harness::config().results_bucket,
+        harness::resources().results_bucket,
     ));
     // The queue finished jobs send their events through, made to fail on demand.
     let webhook_queue = Arc::new(FlakyWebhookQueue {
@@ -220,7 +220,7 @@ impl Rig {
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
         let signing = SigningKeySource::new(
             self.clients.secrets.clone(),
-            harness::config().webhook_signing_key_arn,
+            harness::resources().webhook_signing_key_arn,
         );
         let callback_key = match &request.callback_url {
             Some(_) => Some(signing.key().await.unwrap()),
@@ -313,7 +313,7 @@ pub async fn provider_at(
     let clients = harness::clients().await;
     let cache = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
-        harness::config().results_bucket,
+        harness::resources().results_bucket,
     ));
     Arc::new(DataForSeo::new(settings, cache, harness::store().await).unwrap())
 }

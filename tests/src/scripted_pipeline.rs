@@ -97,7 +97,7 @@ impl StageRunner for ScriptedRunner {
         }
         if self.delete_during == Some(stage) {
             let clients = self.clients.as_ref().unwrap();
-            let bucket = harness::config().results_bucket;
+            let bucket = harness::resources().results_bucket;
             clients
                 .s3
                 .put_object()
@@ -271,7 +271,7 @@ pub async fn rig_with_cap(
     let store = harness::store().await;
     let objects = Arc::new(S3ObjectStore::new(
         clients.s3.clone(),
-        harness::config().results_bucket,
+        harness::resources().results_bucket,
     ));
     runner.store = Some(store.clone());
     runner.objects = Some(objects.clone());
@@ -300,7 +300,7 @@ pub async fn rig_with_cap(
         schedules: store.clone(),
         artifacts: Arc::new(S3ObjectStore::new(
             clients.s3.clone(),
-            harness::config().results_bucket,
+            harness::resources().results_bucket,
         )),
     });
     Rig {

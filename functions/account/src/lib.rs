@@ -12,7 +12,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 use kr_aws::signing_key::SigningKeySource;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::store::{
     ApiKeyStore, BrandingStore, CredentialStore, RequestCounters, SessionStore, UserStore,
@@ -37,17 +37,18 @@ pub struct AccountState {
 }
 
 impl AccountState {
-    pub async fn from_config(config: Config) -> Self {
+    pub async fn from_config(config: Config, resources: Resources) -> Self {
         let Wiring {
             config,
+            resources,
             store,
             clients,
             ..
-        } = Wiring::from_config(config).await;
+        } = Wiring::from_config(config, resources).await;
         Self {
             signing: Arc::new(SigningKeySource::new(
                 clients.secrets,
-                config.webhook_signing_key_arn.clone(),
+                resources.webhook_signing_key_arn.clone(),
             )),
             webhooks: store.clone(),
             branding: store.clone(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::Router;
 use kr_aws::bedrock::BedrockBriefs;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
 use kr_core::dataset::BriefWriter;
@@ -39,12 +39,12 @@ pub struct BriefsState {
 }
 
 impl BriefsState {
-    pub async fn from_config(config: Config) -> Result<Self, String> {
+    pub async fn from_config(config: Config, resources: Resources) -> Result<Self, String> {
         let crawler = Crawler::new(CrawlConfig::from_env().map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
         let settings = BriefSettings::from_vars(|name| std::env::var(name).ok())?;
         let writer = BedrockBriefs::from_env().await.map_err(|e| e.to_string())?;
-        let mut state = Self::with(config, crawler, settings).await;
+        let mut state = Self::with(config, resources, crawler, settings).await;
         state.writer = writer;
         Ok(state)
     }
@@ -56,8 +56,13 @@ impl BriefsState {
     }
 
     /// The state with a crawler and settings of the caller's (tests and benchmarks).
-    pub async fn with(config: Config, crawler: Crawler, settings: BriefSettings) -> Self {
-        let wiring = Wiring::from_config(config).await;
+    pub async fn with(
+        config: Config,
+        resources: Resources,
+        crawler: Crawler,
+        settings: BriefSettings,
+    ) -> Self {
+        let wiring = Wiring::from_config(config, resources).await;
         Self {
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             config: wiring.config,

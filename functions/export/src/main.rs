@@ -1,3 +1,4 @@
+use kr_aws::Resources;
 use kr_core::config::Config;
 
 /// Streams the response (Lambda response streaming behind API Gateway's STREAM mode), so
@@ -6,6 +7,7 @@ use kr_core::config::Config;
 async fn main() -> Result<(), lambda_http::Error> {
     lambda_http::tracing::init_default_subscriber();
     let config = Config::from_env()?;
-    let state = kr_export::ExportState::from_config(config).await;
+    let resources = Resources::from_env()?;
+    let state = kr_export::ExportState::from_config(config, resources).await;
     lambda_http::run_with_streaming_response(kr_export::router(state)).await
 }

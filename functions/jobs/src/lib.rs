@@ -16,7 +16,7 @@ use axum::Router;
 pub use keyword_lists::EstimateSettings;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsJobQueue;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::store::{
     ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, ScheduleStore,
@@ -46,15 +46,15 @@ pub struct JobsState {
 }
 
 impl JobsState {
-    pub async fn from_config(config: Config) -> Self {
+    pub async fn from_config(config: Config, resources: Resources) -> Self {
         let estimates = EstimateSettings::from_vars(|name| std::env::var(name).ok())
             .unwrap_or_else(|err| panic!("configuration: {err}"));
-        let wiring = Wiring::from_config(config).await;
+        let wiring = Wiring::from_config(config, resources).await;
         Self {
             estimates,
             signing: Arc::new(SigningKeySource::new(
                 wiring.clients.secrets.clone(),
-                wiring.config.webhook_signing_key_arn.clone(),
+                wiring.resources.webhook_signing_key_arn.clone(),
             )),
             users: wiring.store.clone(),
             artifacts: wiring.objects.clone(),
@@ -64,7 +64,7 @@ impl JobsState {
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs,
-                wiring.config.jobs_queue_url.clone(),
+                wiring.resources.jobs_queue_url.clone(),
             )),
             jobs: wiring.store,
             objects: wiring.objects,

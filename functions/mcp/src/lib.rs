@@ -20,7 +20,7 @@ use axum::Router;
 use kr_aws::bedrock::BedrockBriefs;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsJobQueue;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_brief_maker::BriefSettings;
 use kr_core::config::Config;
 use kr_core::dataset::BriefWriter;
@@ -61,17 +61,17 @@ pub struct McpState {
 }
 
 impl McpState {
-    pub async fn from_config(config: Config) -> Self {
-        let wiring = Wiring::from_config(config).await;
+    pub async fn from_config(config: Config, resources: Resources) -> Self {
+        let wiring = Wiring::from_config(config, resources).await;
         Self {
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs.clone(),
-                wiring.config.jobs_queue_url.clone(),
+                wiring.resources.jobs_queue_url.clone(),
             )),
             signing: Arc::new(SigningKeySource::new(
                 wiring.clients.secrets.clone(),
-                wiring.config.webhook_signing_key_arn.clone(),
+                wiring.resources.webhook_signing_key_arn.clone(),
             )),
             jobs: wiring.store.clone(),
             ledger: wiring.store.clone(),

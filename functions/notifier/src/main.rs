@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsWebhookQueue;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_notifier::{Notifier, StoredChangeDigests};
@@ -17,11 +17,12 @@ async fn main() -> Result<(), lambda_runtime::Error> {
     lambda_runtime::tracing::init_default_subscriber();
     let env = |name: &str| std::env::var(name).ok();
     let Wiring {
-        config,
+        resources,
         clients,
         store,
         objects,
-    } = Wiring::from_config(Config::from_env()?).await;
+        ..
+    } = Wiring::from_config(Config::from_env()?, Resources::from_env()?).await;
     let notifier = Arc::new(Notifier {
         changes: Arc::new(StoredChangeDigests::new(store.clone(), objects)),
         jobs: store.clone(),
@@ -29,11 +30,11 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         webhooks: store,
         queue: Arc::new(SqsWebhookQueue::new(
             clients.sqs,
-            config.webhooks_queue_url.clone(),
+            resources.webhooks_queue_url.clone(),
         )),
         signing: Arc::new(SigningKeySource::new(
             clients.secrets,
-            config.webhook_signing_key_arn.clone(),
+            resources.webhook_signing_key_arn.clone(),
         )),
         client: Notifier::client_from_vars(env)?,
         retries: RetrySchedule::from_vars(env)?,

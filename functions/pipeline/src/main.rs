@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::{DataForSeo, ProviderSettings};
@@ -19,15 +19,16 @@ async fn main() -> Result<(), lambda_runtime::Error> {
     let config = Config::from_env()?;
     let Wiring {
         config,
+        resources,
         clients,
         store,
         objects,
         ..
-    } = Wiring::from_config(config).await;
+    } = Wiring::from_config(config, Resources::from_env()?).await;
     let env = |name: &str| std::env::var(name).ok();
     let credentials = resolve_credentials(
         env,
-        &kr_aws::sdk_config(config.aws_endpoint.as_deref()).await,
+        &kr_aws::sdk_config(resources.aws_endpoint.as_deref()).await,
     )
     .await?;
     let provider = match ProviderSettings::from_vars(env, credentials)? {
@@ -52,11 +53,11 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         objects,
         jobs_queue: Arc::new(SqsJobQueue::new(
             clients.sqs.clone(),
-            config.jobs_queue_url.clone(),
+            resources.jobs_queue_url.clone(),
         )),
         webhooks_queue: Arc::new(SqsWebhookQueue::new(
             clients.sqs,
-            config.webhooks_queue_url.clone(),
+            resources.webhooks_queue_url.clone(),
         )),
         crawler: Crawler::new(CrawlConfig::from_env()?)?,
         settings: ResearchSettings::from_vars(env)?,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use axum::Router;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::store::{ArtifactStore, JobStore};
 use kr_http::auth::Authenticator;
@@ -29,8 +29,8 @@ pub struct ResultsState {
 }
 
 impl ResultsState {
-    pub async fn from_config(config: Config) -> Self {
-        let wiring = Wiring::from_config(config).await;
+    pub async fn from_config(config: Config, resources: Resources) -> Self {
+        let wiring = Wiring::from_config(config, resources).await;
         Self {
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             config: wiring.config,

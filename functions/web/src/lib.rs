@@ -34,7 +34,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use kr_aws::Wiring;
+use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::store::{
     ApiKeyStore, ArtifactStore, CredentialStore, JobQueue, JobStore, RegisteredDomains,
@@ -70,13 +70,13 @@ pub struct WebState {
 }
 
 impl WebState {
-    pub async fn from_config(config: Config) -> Self {
-        let wiring = Wiring::from_config(config).await;
+    pub async fn from_config(config: Config, resources: Resources) -> Self {
+        let wiring = Wiring::from_config(config, resources).await;
         let store = wiring.store;
         Self {
             queue: Arc::new(kr_aws::sqs::SqsJobQueue::new(
                 wiring.clients.sqs,
-                wiring.config.jobs_queue_url.clone(),
+                wiring.resources.jobs_queue_url.clone(),
             )),
             auth: Authenticator::on(store.clone(), wiring.config.limits.clone()),
             config: wiring.config,

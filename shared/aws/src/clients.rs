@@ -7,7 +7,7 @@ pub use aws_config::SdkConfig;
 use aws_sdk_dynamodb::config::SharedInterceptor;
 use aws_smithy_http_client::tls;
 
-use kr_core::config::Config;
+use crate::resources::Resources;
 
 /// The clients the service uses; cheap to clone (building one makes no request).
 #[derive(Clone, Debug)]
@@ -23,13 +23,13 @@ tokio::task_local! {
 }
 
 impl AwsClients {
-    pub async fn from_config(config: &Config) -> Self {
-        let sdk = sdk_config(config.aws_endpoint.as_deref()).await;
+    pub async fn from_resources(resources: &Resources) -> Self {
+        let sdk = sdk_config(resources.aws_endpoint.as_deref()).await;
         let mut dynamodb = aws_sdk_dynamodb::config::Builder::from(&sdk);
         let mut sqs = aws_sdk_sqs::config::Builder::from(&sdk);
         let mut s3 = aws_sdk_s3::config::Builder::from(&sdk)
             // moto serves buckets by path, not by virtual host.
-            .force_path_style(config.aws_endpoint.is_some());
+            .force_path_style(resources.aws_endpoint.is_some());
         let mut secrets = aws_sdk_secretsmanager::config::Builder::from(&sdk);
         if let Ok(interceptor) = INTERCEPTOR.try_with(SharedInterceptor::clone) {
             dynamodb.push_interceptor(interceptor.clone());
@@ -46,7 +46,7 @@ impl AwsClients {
     }
 
     /// Runs `build` (a function's own cold-start wiring) so that every client
-    /// [`from_config`](Self::from_config) makes inside it also calls `interceptor` on each
+    /// [`from_resources`](Self::from_resources) makes inside it also calls `interceptor` on each
     /// request. The tests record with it every AWS request each function makes, to check them
     /// against the function's IAM policy in `template.yaml`; nothing sets it when deployed.
     pub async fn intercepted<T>(
@@ -58,7 +58,7 @@ impl AwsClients {
 }
 
 /// The interceptor of [`AwsClients::intercepted`], for clients built outside
-/// [`AwsClients::from_config`] (the Bedrock persona generator).
+/// [`AwsClients::from_resources`] (the Bedrock persona generator).
 pub(crate) fn intercept() -> Option<SharedInterceptor> {
     INTERCEPTOR.try_with(SharedInterceptor::clone).ok()
 }

@@ -25,17 +25,11 @@ pub fn max_keywords_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result
     }
 }
 
-/// Everything a function needs to know about its environment.
+/// What the use cases and the HTTP layer need to know about their environment. The AWS
+/// resources a function uses (table, queues, bucket, endpoint, secrets) are not here but in
+/// `kr_aws::Resources`.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// DynamoDB table holding users, keys, sessions and jobs (single-table design).
-    pub table_name: String,
-    /// SQS queue the pipeline consumes.
-    pub jobs_queue_url: String,
-    /// S3 bucket for job results and exports.
-    pub results_bucket: String,
-    /// Endpoint override for every AWS client (moto locally); `None` in AWS.
-    pub aws_endpoint: Option<String>,
     /// Jobs owned by this user are readable by anyone.
     pub demo_user_id: Option<Uuid>,
     /// Origins allowed to send cookie-authenticated POST/DELETE requests.
@@ -46,11 +40,6 @@ pub struct Config {
     /// Days a job and its results are kept (`KR_RESULTS_RETENTION_DAYS`, as the bucket's
     /// lifecycle rule); `None` keeps them for ever. The demo account's jobs are always kept.
     pub results_retention_days: Option<u32>,
-    /// SQS queue of webhook events and deliveries (`KR_WEBHOOKS_QUEUE_URL`).
-    pub webhooks_queue_url: String,
-    /// The Secrets Manager secret every webhook signing secret derives from
-    /// (`KR_WEBHOOK_SIGNING_KEY_ARN`); `None` where no function needs it.
-    pub webhook_signing_key_arn: Option<String>,
 }
 
 /// A required variable is missing or malformed; functions refuse to start rather than guess.
@@ -73,8 +62,6 @@ impl Config {
     /// process environment.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let get = |name: &str| lookup(name).filter(|value| !value.trim().is_empty());
-        let required =
-            |name: &str| get(name).ok_or_else(|| ConfigError(format!("{name} is not set")));
         let demo_user_id = get("KR_DEMO_USER_ID")
             .map(|raw| {
                 Uuid::parse_str(raw.trim())
@@ -93,12 +80,6 @@ impl Config {
             None => 7 * 24 * 3600,
         };
         Ok(Self {
-            table_name: required("KR_TABLE_NAME")?,
-            jobs_queue_url: get("KR_JOBS_QUEUE_URL").unwrap_or_default(),
-            webhooks_queue_url: get("KR_WEBHOOKS_QUEUE_URL").unwrap_or_default(),
-            webhook_signing_key_arn: get("KR_WEBHOOK_SIGNING_KEY_ARN"),
-            results_bucket: get("KR_RESULTS_BUCKET").unwrap_or_default(),
-            aws_endpoint: get("KR_AWS_ENDPOINT"),
             demo_user_id,
             allowed_origins: get("KR_ALLOWED_ORIGINS")
                 .map(|raw| {
@@ -146,18 +127,13 @@ mod tests {
     }
 
     #[test]
-    fn table_name_is_required() {
-        assert!(config(&[]).is_err());
-        assert!(config(&[("KR_TABLE_NAME", "t")]).is_ok());
+    fn nothing_is_required() {
+        assert!(config(&[]).is_ok());
     }
 
     #[test]
     fn origins_are_compared_without_case_or_trailing_slash() {
-        let cfg = config(&[
-            ("KR_TABLE_NAME", "t"),
-            ("KR_ALLOWED_ORIGINS", "https://App.example.com/, http://x"),
-        ])
-        .unwrap();
+        let cfg = config(&[("KR_ALLOWED_ORIGINS", "https://App.example.com/, http://x")]).unwrap();
         assert!(cfg.is_allowed_origin("https://app.example.com"));
         assert!(cfg.is_allowed_origin("http://x/"));
         assert!(!cfg.is_allowed_origin("https://evil.example.com"));
@@ -165,6 +141,6 @@ mod tests {
 
     #[test]
     fn malformed_demo_user_is_refused() {
-        assert!(config(&[("KR_TABLE_NAME", "t"), ("KR_DEMO_USER_ID", "nope")]).is_err());
+        assert!(config(&[("KR_DEMO_USER_ID", "nope")]).is_err());
     }
 }

@@ -1,6 +1,5 @@
 use kr_aws::dynamo::DynamoStore;
-use kr_aws::AwsClients;
-use kr_core::config::Config;
+use kr_aws::{AwsClients, Resources};
 use kr_core::domain::{Email, Password, UserId};
 use kr_core::service::account::{create_account, issue_api_key, ApiKeyView, UserView};
 use kr_core::store::{CreateUserError, User, UserStore};
@@ -9,9 +8,9 @@ use serde_json::{json, Value};
 use crate::{Command, Outcome};
 
 async fn store() -> Result<DynamoStore, String> {
-    let config = Config::from_env().map_err(|e| e.to_string())?;
-    let clients = AwsClients::from_config(&config).await;
-    Ok(DynamoStore::new(clients.dynamodb, config.table_name))
+    let resources = Resources::from_env().map_err(|e| e.to_string())?;
+    let clients = AwsClients::from_resources(&resources).await;
+    Ok(DynamoStore::new(clients.dynamodb, resources.table_name))
 }
 
 async fn user_by_email(store: &DynamoStore, raw: &str) -> Result<User, String> {

@@ -6,7 +6,7 @@ use kr_tests::harness;
 use serde_json::Value;
 
 fn admin(args: &[&str]) -> (bool, Value) {
-    harness::config();
+    harness::resources();
     let output = Command::new(env!("CARGO_BIN_EXE_kr-admin"))
         .args(args)
         .output()

@@ -158,7 +158,7 @@ async fn main() -> Result<()> {
     store.import_jobs(std::slice::from_ref(&job)).await?;
     let objects = kr_aws::s3::S3ObjectStore::new(
         harness::clients().await.s3,
-        harness::config().results_bucket,
+        harness::resources().results_bucket,
     );
     let (dataset, measured) = dataset(job.id);
     kr_core::store::put_dataset(&objects, &dataset).await?;

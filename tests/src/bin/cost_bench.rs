@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use async_trait::async_trait;
+use kr_aws::Resources;
 use kr_core::config::Config;
 use kr_tests::aws_calls::{CallRecorder, SdkCall};
 use kr_tests::bridge::{Bridge, InProcessPipeline, Invoker};
@@ -225,24 +226,32 @@ async fn api(
 }
 
 /// The results and export functions, each recording its own AWS requests.
-async fn readers(config: &Config) -> (axum::Router, CallRecorder, axum::Router, CallRecorder) {
+async fn readers(
+    config: &Config,
+    resources: &Resources,
+) -> (axum::Router, CallRecorder, axum::Router, CallRecorder) {
     let results_calls = CallRecorder::new();
     let results = results_calls
         .build(async {
-            kr_results::router(kr_results::ResultsState::from_config(config.clone()).await)
+            kr_results::router(
+                kr_results::ResultsState::from_config(config.clone(), resources.clone()).await,
+            )
         })
         .await;
     let export_calls = CallRecorder::new();
     let export = export_calls
         .build(async {
-            kr_export::router(kr_export::ExportState::from_config(config.clone()).await)
+            kr_export::router(
+                kr_export::ExportState::from_config(config.clone(), resources.clone()).await,
+            )
         })
         .await;
     (results, results_calls, export, export_calls)
 }
 
 async fn demo() -> Result<()> {
-    let mut config = Config::from_env()?;
+    let config = Config::from_env()?;
+    let mut resources = Resources::from_env()?;
     let store = harness::store().await;
     let (_, key) = harness::new_user_with_key(&store).await;
     let key = key.expose().to_string();
@@ -250,12 +259,16 @@ async fn demo() -> Result<()> {
     let rig = pipeline_calls
         .build(kr_tests::pipeline_rig::rig(None, &[]))
         .await;
-    config.jobs_queue_url = rig.queue_url.clone();
+    resources.jobs_queue_url = rig.queue_url.clone();
     let jobs_calls = CallRecorder::new();
     let jobs = jobs_calls
-        .build(async { kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await) })
+        .build(async {
+            kr_jobs::router(
+                kr_jobs::JobsState::from_config(config.clone(), resources.clone()).await,
+            )
+        })
         .await;
-    let (results, results_calls, export, export_calls) = readers(&config).await;
+    let (results, results_calls, export, export_calls) = readers(&config, &resources).await;
     let bill = std::sync::Mutex::new(Bill::default());
     let created = api(
         &bill,
@@ -325,17 +338,18 @@ async fn demo() -> Result<()> {
 
 async fn read(job: &str, key: &str, keywords: usize) -> Result<()> {
     let config = Config::from_env()?;
+    let resources = Resources::from_env()?;
     let clients = harness::clients().await;
     let listed = clients
         .s3
         .list_objects_v2()
-        .bucket(&config.results_bucket)
+        .bucket(&resources.results_bucket)
         .prefix(format!("jobs/{job}/"))
         .send()
         .await?;
     let objects = listed.contents();
     let bytes: i64 = objects.iter().filter_map(|o| o.size()).sum();
-    let (results, results_calls, export, export_calls) = readers(&config).await;
+    let (results, results_calls, export, export_calls) = readers(&config, &resources).await;
     let bill = std::sync::Mutex::new(Bill {
         written_elsewhere: (objects.len(), bytes as usize),
         ..Bill::default()

@@ -11,6 +11,7 @@ use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::AwsClients;
+use kr_aws::Resources;
 use kr_core::config::Config;
 use kr_tests::bridge::{Bridge, HttpInvoker, Invoker};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
@@ -120,13 +121,13 @@ async fn main() -> Result<()> {
         } => {
             let endpoint = std::env::var("KR_AWS_ENDPOINT")
                 .context("KR_AWS_ENDPOINT must name the emulator")?;
-            let config = Config::from_lookup(|name| match name {
+            let resources = Resources::from_lookup(|name| match name {
                 "KR_TABLE_NAME" => Some("unused".into()),
                 "KR_AWS_ENDPOINT" => Some(endpoint.clone()),
                 _ => None,
             })?;
             let template = Template::load_default()?;
-            let clients = AwsClients::from_config(&config).await;
+            let clients = AwsClients::from_resources(&resources).await;
             let provisioned = provision(&clients, &template, &prefix).await?;
             let parameters: BTreeMap<String, String> = params.into_iter().collect();
             let mut environment = function_environment(&template, &provisioned, &parameters)?;
@@ -146,10 +147,11 @@ async fn main() -> Result<()> {
             let demo = config
                 .demo_user_id
                 .ok_or_else(|| anyhow!("KR_DEMO_USER_ID must be set to seed the demo account"))?;
-            let clients = AwsClients::from_config(&config).await;
-            let objects = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
-            let store = DynamoStore::new(clients.dynamodb, config.table_name);
-            let queue = SqsJobQueue::new(clients.sqs, config.jobs_queue_url.clone());
+            let resources = Resources::from_env()?;
+            let clients = AwsClients::from_resources(&resources).await;
+            let objects = S3ObjectStore::new(clients.s3.clone(), resources.results_bucket.clone());
+            let store = DynamoStore::new(clients.dynamodb, resources.table_name);
+            let queue = SqsJobQueue::new(clients.sqs, resources.jobs_queue_url.clone());
             let report =
                 kr_tests::seed::seed(&store, &store, &store, &queue, &objects, demo.into()).await?;
             println!("{}", serde_json::to_string(&report)?);
@@ -161,11 +163,11 @@ async fn main() -> Result<()> {
             batch_size,
             sweep_every,
         } => {
-            let config = Config::from_env()?;
-            let clients = AwsClients::from_config(&config).await;
+            let resources = Resources::from_env()?;
+            let clients = AwsClients::from_resources(&resources).await;
             let (queue_url, sweeps) = match queue.as_str() {
-                "jobs" => (config.jobs_queue_url, true),
-                "webhooks" => (config.webhooks_queue_url, false),
+                "jobs" => (resources.jobs_queue_url, true),
+                "webhooks" => (resources.webhooks_queue_url, false),
                 other => bail!("--queue must be jobs or webhooks, not {other}"),
             };
             let bridge = Bridge {
@@ -328,7 +330,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
     let topic_ids: Vec<&str> = dataset.topics.iter().map(|t| t.id.as_str()).collect();
 
     let listener = tokio::net::TcpListener::bind(address).await?;
-    let bound = kr_tests::gateway::Gateway::with_every_function(config)
+    let bound = kr_tests::gateway::Gateway::with_every_function(config, Resources::from_env()?)
         .await
         .serve(listener)
         .await;

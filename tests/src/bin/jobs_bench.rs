@@ -8,7 +8,7 @@ use chrono::{Duration, Utc};
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::sqs::SqsJobQueue;
 use kr_aws::AwsClients;
-use kr_core::config::Config;
+use kr_aws::Resources;
 use kr_core::domain::Job;
 use kr_core::domain::{DomainName, JobId, JobStatus, LanguageCode, LocationCode, Plan, Progress};
 use kr_core::service::account::issue_api_key;
@@ -32,12 +32,12 @@ fn print_row(label: &str, counts: &std::collections::BTreeMap<String, u32>, item
 
 #[tokio::main]
 async fn main() -> Result<()> {
-    let config = Config::from_env()?;
+    let resources = Resources::from_env()?;
     let counter = RequestCounter::default();
-    let clients = counter.instrument(&AwsClients::from_config(&config).await);
+    let clients = counter.instrument(&AwsClients::from_resources(&resources).await);
     let store = Arc::new(DynamoStore::new(
         clients.dynamodb.clone(),
-        config.table_name.clone(),
+        resources.table_name.clone(),
     ));
 
     let user = harness::new_user(&store, Plan::Agency, 100, 100).await;
@@ -126,7 +126,7 @@ async fn main() -> Result<()> {
         .await?;
     print_row("auth lookup (API key, per request)", &counter.take(), None);
 
-    let queue = SqsJobQueue::new(clients.sqs.clone(), config.jobs_queue_url.clone());
+    let queue = SqsJobQueue::new(clients.sqs.clone(), resources.jobs_queue_url.clone());
     let request = |primary: &str| CreateJobRequest {
         primary_domain: DomainName::parse(primary).unwrap(),
         competitor_domains: vec![],
@@ -136,7 +136,8 @@ async fn main() -> Result<()> {
         discover_keywords: true,
         callback_url: None,
     };
-    let objects = kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let objects =
+        kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), resources.results_bucket.clone());
     // Imported jobs register no domain, so the first create on a domain is a new domain.
     for label in [
         "POST /jobs, first job on a new domain",

@@ -31,6 +31,7 @@ use clap::Parser;
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::AwsClients;
+use kr_aws::Resources;
 use kr_core::config::Config;
 use kr_core::domain::{JobId, Plan, UserId};
 use kr_core::service::account::issue_api_key;
@@ -397,8 +398,9 @@ async fn main() -> Result<()> {
         bail!("--clients and --seconds must be at least 1");
     }
     let mut config = Config::from_env()?;
-    let clients_aws = AwsClients::from_config(&config).await;
-    let store = DynamoStore::new(clients_aws.dynamodb.clone(), config.table_name.clone());
+    let resources = Resources::from_env()?;
+    let clients_aws = AwsClients::from_resources(&resources).await;
+    let store = DynamoStore::new(clients_aws.dynamodb.clone(), resources.table_name.clone());
 
     let job_id = seed_job(args.keywords)?;
     let mut job = store.job(job_id).await?.context("the seeded job")?;
@@ -431,6 +433,7 @@ async fn main() -> Result<()> {
             recorder
                 .build(kr_tests::gateway::Gateway::with_every_function(
                     config.clone(),
+                    resources.clone(),
                 ))
                 .await
                 .serve(listener)
@@ -546,7 +549,7 @@ async fn main() -> Result<()> {
 
     if handed_to_demo {
         // Leave the running service's demo account as it was.
-        let results = S3ObjectStore::new(clients_aws.s3.clone(), config.results_bucket.clone());
+        let results = S3ObjectStore::new(clients_aws.s3.clone(), resources.results_bucket.clone());
         delete_job(&store, &results, job.owner, job.id).await?;
     }
     if all.server_errors > 0 || all.transport_errors > 0 {

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use async_trait::async_trait;
+use kr_aws::Resources;
 use kr_core::config::Config;
 use kr_core::domain::WebhookEvent;
 use kr_core::domain::{DomainName, JobId, KeywordList, LanguageCode, LocationCode};
@@ -94,7 +95,9 @@ async fn ok(app: &axum::Router, call: Call) -> Result<()> {
 async fn account(config: Config, times: &mut Timings, key: &str) -> Result<()> {
     let store = harness::store().await;
     let user = harness::new_user(&store, kr_core::domain::Plan::Agency, 1, 1).await;
-    let app = kr_account::router(kr_account::AccountState::from_config(config).await);
+    let app = kr_account::router(
+        kr_account::AccountState::from_config(config, Resources::from_env()?).await,
+    );
     for _ in 0..10 {
         let login = Call::post("/api/v1/auth/login")
             .json(json!({"email": user.email.as_str(), "password": harness::TEST_PASSWORD}));
@@ -106,7 +109,8 @@ async fn account(config: Config, times: &mut Timings, key: &str) -> Result<()> {
 }
 
 async fn jobs(config: Config, times: &mut Timings, job: &str, key: &str) -> Result<()> {
-    let app = kr_jobs::router(kr_jobs::JobsState::from_config(config).await);
+    let app =
+        kr_jobs::router(kr_jobs::JobsState::from_config(config, Resources::from_env()?).await);
     let body = json!({"primaryDomain": "example.com", "competitorDomains": ["example.org"],
         "languageCode": "en", "locationCode": 2840});
     for _ in 0..10 {
@@ -143,7 +147,9 @@ const QUERIES: [&str; 6] = [
 ];
 
 async fn results(config: Config, times: &mut Timings, job: &str, key: &str) -> Result<()> {
-    let app = kr_results::router(kr_results::ResultsState::from_config(config).await);
+    let app = kr_results::router(
+        kr_results::ResultsState::from_config(config, Resources::from_env()?).await,
+    );
     for _ in 0..4 {
         for query in QUERIES {
             let page = Call::get(&format!("/api/v1/jobs/{job}/keywords{query}")).api_key(key);
@@ -156,7 +162,9 @@ async fn results(config: Config, times: &mut Timings, job: &str, key: &str) -> R
 }
 
 async fn export(config: Config, times: &mut Timings, job: &str, key: &str) -> Result<()> {
-    let app = kr_export::router(kr_export::ExportState::from_config(config).await);
+    let app = kr_export::router(
+        kr_export::ExportState::from_config(config, Resources::from_env()?).await,
+    );
     for _ in 0..3 {
         let csv = Call::get(&format!("/api/v1/jobs/{job}/export-keywords")).api_key(key);
         times.time(ok(&app, csv)).await?;
@@ -165,7 +173,7 @@ async fn export(config: Config, times: &mut Timings, job: &str, key: &str) -> Re
 }
 
 async fn briefs(config: Config, times: &mut Timings, job: &str, key: &str) -> Result<()> {
-    let state = kr_briefs::BriefsState::from_config(config)
+    let state = kr_briefs::BriefsState::from_config(config, Resources::from_env()?)
         .await
         .map_err(|e| anyhow!(e))?;
     let app = kr_briefs::router(state);
@@ -179,7 +187,7 @@ async fn briefs(config: Config, times: &mut Timings, job: &str, key: &str) -> Re
 }
 
 async fn web(config: Config, times: &mut Timings, job: &str, key: &str) -> Result<()> {
-    let app = kr_web::router(kr_web::WebState::from_config(config).await);
+    let app = kr_web::router(kr_web::WebState::from_config(config, Resources::from_env()?).await);
     for _ in 0..3 {
         for query in QUERIES {
             let path =
@@ -196,7 +204,7 @@ async fn web(config: Config, times: &mut Timings, job: &str, key: &str) -> Resul
 
 /// MCP over its HTTP transport: initialize, then tool calls on the job.
 async fn mcp(config: Config, times: &mut Timings, job: &str, key: &str) -> Result<()> {
-    let app = kr_mcp::router(kr_mcp::McpState::from_config(config).await);
+    let app = kr_mcp::router(kr_mcp::McpState::from_config(config, Resources::from_env()?).await);
     let rpc = |body: Value, session: Option<&str>| {
         let call = Call::post("/mcp")
             .bearer(key)
@@ -246,7 +254,9 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
         let app = axum::Router::new().fallback(|| async { axum::http::StatusCode::NO_CONTENT });
         axum::serve(receiver, app).await
     });
-    let account = kr_account::router(kr_account::AccountState::from_config(config.clone()).await);
+    let account = kr_account::router(
+        kr_account::AccountState::from_config(config.clone(), Resources::from_env()?).await,
+    );
     let created = Call::post("/api/v1/webhooks")
         .api_key(key)
         .json(json!({"url": "http://hooks.bench/hook", "events": ["job.completed"]}))
@@ -264,8 +274,11 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
         other => std::env::var(other).ok(),
     };
     let kr_aws::Wiring {
-        clients, objects, ..
-    } = kr_aws::Wiring::from_config(config.clone()).await;
+        clients,
+        objects,
+        resources,
+        ..
+    } = kr_aws::Wiring::from_config(config.clone(), Resources::from_env()?).await;
     let store = harness::store().await;
     let notifier = kr_notifier::Notifier {
         changes: std::sync::Arc::new(kr_notifier::StoredChangeDigests::new(
@@ -277,11 +290,11 @@ async fn notifier(config: Config, times: &mut Timings, job: &str, key: &str) -> 
         webhooks: store,
         queue: std::sync::Arc::new(kr_aws::sqs::SqsWebhookQueue::new(
             clients.sqs,
-            config.webhooks_queue_url.clone(),
+            resources.webhooks_queue_url.clone(),
         )),
         signing: std::sync::Arc::new(kr_aws::signing_key::SigningKeySource::new(
             clients.secrets,
-            config.webhook_signing_key_arn.clone(),
+            resources.webhook_signing_key_arn.clone(),
         )),
         client: kr_notifier::Notifier::client_from_vars(env).map_err(|e| anyhow!(e))?,
         retries: kr_core::service::webhooks::RetrySchedule::from_vars(env)

@@ -18,6 +18,7 @@ use anyhow::{bail, Context, Result};
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::AwsClients;
+use kr_aws::Resources;
 use kr_core::config::Config;
 use kr_core::dataset::export::write_csv;
 use kr_core::dataset::stored::DatasetBytes;
@@ -146,10 +147,10 @@ fn synthetic(job: JobId, count: usize) -> ResultsDataset {
 }
 
 async fn seed(count: usize) -> Result<()> {
-    let config = Config::from_env()?;
-    let clients = AwsClients::from_config(&config).await;
-    let store = DynamoStore::new(clients.dynamodb.clone(), config.table_name.clone());
-    let results = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let resources = Resources::from_env()?;
+    let clients = AwsClients::from_resources(&resources).await;
+    let store = DynamoStore::new(clients.dynamodb.clone(), resources.table_name.clone());
+    let results = S3ObjectStore::new(clients.s3.clone(), resources.results_bucket.clone());
     let user = harness::new_user(&store, Plan::Agency, 1, 1).await;
     let (_, key) = issue_api_key(&store, &store, user.id, Some("bench"))
         .await
@@ -207,7 +208,9 @@ const QUERIES: [&str; 9] = [
 ];
 
 async fn query(job: &str, key: &str) -> Result<()> {
-    let app = kr_results::router(kr_results::ResultsState::from_config(Config::from_env()?).await);
+    let app = kr_results::router(
+        kr_results::ResultsState::from_config(Config::from_env()?, Resources::from_env()?).await,
+    );
     let path = |q: &str| format!("/api/v1/jobs/{job}/keywords{q}");
     let started = Instant::now();
     let first = Call::get(&path(QUERIES[0])).api_key(key).send(&app).await;
@@ -256,9 +259,9 @@ async fn query(job: &str, key: &str) -> Result<()> {
 async fn engine_times(job: &str) -> Result<Vec<Duration>> {
     use kr_core::query_params::QueryParams;
     use kr_query::KeywordQuery;
-    let config = Config::from_env()?;
-    let clients = AwsClients::from_config(&config).await;
-    let results = S3ObjectStore::new(clients.s3, config.results_bucket);
+    let resources = Resources::from_env()?;
+    let clients = AwsClients::from_resources(&resources).await;
+    let results = S3ObjectStore::new(clients.s3, resources.results_bucket);
     let started = Instant::now();
     let stored = results
         .get_artifact(job.parse()?, &objects::stored_dataset())
@@ -308,7 +311,9 @@ async fn engine_times(job: &str) -> Result<Vec<Duration>> {
 async fn export(job: &str, key: &str) -> Result<()> {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
-    let app = kr_export::router(kr_export::ExportState::from_config(Config::from_env()?).await);
+    let app = kr_export::router(
+        kr_export::ExportState::from_config(Config::from_env()?, Resources::from_env()?).await,
+    );
     let baseline = peak_memory_mib();
     let request = axum::http::Request::get(format!("/api/v1/jobs/{job}/export-keywords"))
         .header("x-api-key", key)
@@ -348,7 +353,9 @@ fn dashboard_paths(job: &str) -> Vec<String> {
 }
 
 async fn dashboard(job: &str, key: &str) -> Result<()> {
-    let app = kr_web::router(kr_web::WebState::from_config(Config::from_env()?).await);
+    let app = kr_web::router(
+        kr_web::WebState::from_config(Config::from_env()?, Resources::from_env()?).await,
+    );
     let paths = dashboard_paths(job);
     for path in &paths {
         let reply = Call::get(path).api_key(key).send(&app).await;
@@ -435,9 +442,9 @@ async fn dashboard(job: &str, key: &str) -> Result<()> {
 /// The page's own work: the job and its dataset already in memory, as on a warm instance.
 async fn dashboard_render_times(job: &str) -> Result<Vec<Duration>> {
     use kr_core::store::JobStore;
-    let config = Config::from_env()?;
-    let clients = AwsClients::from_config(&config).await;
-    let objects_store = S3ObjectStore::new(clients.s3, config.results_bucket);
+    let resources = Resources::from_env()?;
+    let clients = AwsClients::from_resources(&resources).await;
+    let objects_store = S3ObjectStore::new(clients.s3, resources.results_bucket);
     let id: JobId = job.parse()?;
     let records = kr_core::store::get_stored_dataset(&objects_store, id)
         .await?
@@ -547,7 +554,7 @@ async fn serve_gateway(job: &str) -> Result<String> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base = format!("http://127.0.0.1:{}", listener.local_addr()?.port());
     config.allowed_origins.push(base.clone());
-    kr_tests::gateway::Gateway::with_every_function(config)
+    kr_tests::gateway::Gateway::with_every_function(config, Resources::from_env()?)
         .await
         .serve(listener)
         .await;
@@ -564,7 +571,9 @@ async fn serve(job: &str) -> Result<()> {
     let store = harness::store().await;
     let job = store.job(job.parse()?).await?.context("the job exists")?;
     let owner = store.user(job.owner).await?.context("its owner")?;
-    let web = kr_web::router(kr_web::WebState::from_config(Config::from_env()?).await);
+    let web = kr_web::router(
+        kr_web::WebState::from_config(Config::from_env()?, Resources::from_env()?).await,
+    );
     let cookie = harness::web_session(&web, owner.email.as_str()).await;
     let (_, token) = kr_core::service::share_links::create_share_link(
         &*store,

@@ -16,7 +16,7 @@ const ALLOWED_ORIGIN: &str = "https://app.keyword-research.test";
 async fn account() -> Router {
     let mut config = harness::config();
     config.allowed_origins = vec![ALLOWED_ORIGIN.to_string()];
-    router(AccountState::from_config(config).await)
+    router(AccountState::from_config(config, harness::resources()).await)
 }
 
 async fn log_in(app: &Router, email: &str) -> String {

@@ -266,7 +266,7 @@ async fn the_mcp_tool_makes_the_owners_briefs_and_only_reads_a_demo_jobs() {
     let briefs = briefs(5).await;
     let mut config = harness::config();
     config.demo_user_id = Some(briefs.job.owner.as_uuid());
-    let state = McpState::from_config(config)
+    let state = McpState::from_config(config, harness::resources())
         .await
         .with_crawler(briefs.crawler());
     let url = serve(mcp_router(state)).await;

@@ -63,7 +63,7 @@ pub(crate) async fn briefs(max_per_job: u32) -> Briefs {
         max_per_job,
         ..BriefSettings::default()
     };
-    let state = BriefsState::with(harness::config(), crawler, settings).await;
+    let state = BriefsState::with(harness::config(), harness::resources(), crawler, settings).await;
     Briefs {
         owner_key: secret.expose().to_string(),
         app: router(state),
@@ -103,7 +103,7 @@ impl Briefs {
         settings: BriefSettings,
         writer: Option<Arc<dyn BriefWriter>>,
     ) -> axum::Router {
-        let state = BriefsState::with(config, self.crawler(), settings).await;
+        let state = BriefsState::with(config, harness::resources(), self.crawler(), settings).await;
         router(match writer {
             Some(writer) => state.with_writer(writer),
             None => state,

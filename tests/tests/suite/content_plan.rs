@@ -239,7 +239,7 @@ async fn topics_and_cluster_filters_through_the_api_and_the_export() {
     let mut config = harness::config();
     config.demo_user_id = Some(job.owner.as_uuid());
     let api = Api {
-        app: router(ResultsState::from_config(config.clone()).await),
+        app: router(ResultsState::from_config(config.clone(), harness::resources()).await),
         base: format!("/api/v1/jobs/{}", job.id),
     };
 
@@ -312,7 +312,8 @@ async fn topics_and_cluster_filters_through_the_api_and_the_export() {
     }
 
     // The export: the keyword's topic, its cluster's action and page.
-    let export = kr_export::router(kr_export::ExportState::from_config(config).await);
+    let export =
+        kr_export::router(kr_export::ExportState::from_config(config, harness::resources()).await);
     let csv = Call::get(&format!("{}/export-keywords", api.base))
         .send(&export)
         .await
@@ -354,7 +355,7 @@ async fn a_running_job_answers_topics_like_the_other_results() {
     assert_eq!(job.status, JobStatus::Queued);
     let mut config = harness::config();
     config.demo_user_id = Some(job.owner.as_uuid());
-    let app = router(ResultsState::from_config(config).await);
+    let app = router(ResultsState::from_config(config, harness::resources()).await);
     let base = format!("/api/v1/jobs/{}", job.id);
     for path in [
         "topics",

@@ -36,16 +36,23 @@ async fn stack(demo_owner: &User, estimates: Option<EstimateSettings>) -> Stack 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let mut config: Config = harness::config();
-    config.jobs_queue_url = rig.queue_url.clone();
+    let mut resources = harness::resources();
+    resources.jobs_queue_url = rig.queue_url.clone();
     config.allowed_origins.push(base.clone());
     config.demo_user_id = Some(demo_owner.id.as_uuid());
-    let mut gateway = Gateway::with_every_function(config.clone()).await;
+    let mut gateway = Gateway::with_every_function(config.clone(), resources.clone()).await;
     // Briefs read the sample sites, where the rig's crawler found them, and nothing else.
     let crawler = sample_sites_crawler().await;
-    let briefs = BriefsState::with(config.clone(), crawler, BriefSettings::default()).await;
+    let briefs = BriefsState::with(
+        config.clone(),
+        resources.clone(),
+        crawler,
+        BriefSettings::default(),
+    )
+    .await;
     gateway = gateway.with_router(Function::Briefs, kr_briefs::router(briefs));
     if let Some(estimates) = estimates {
-        let mut jobs = kr_jobs::JobsState::from_config(config).await;
+        let mut jobs = kr_jobs::JobsState::from_config(config, resources).await;
         jobs.estimates = estimates;
         gateway = gateway.with_router(Function::Jobs, kr_jobs::router(jobs));
     }

@@ -19,7 +19,7 @@ mod serp_page;
 mod share_page;
 
 async fn app() -> axum::Router {
-    kr_web::router(kr_web::WebState::from_config(harness::config()).await)
+    kr_web::router(kr_web::WebState::from_config(harness::config(), harness::resources()).await)
 }
 
 /// The session cookie of a signed-in user, through the sign-in form.
@@ -123,7 +123,7 @@ async fn page_views_past_the_limit_are_refused_per_user_and_per_address() {
         anonymous_per_minute: 2,
         ..Default::default()
     };
-    let app = kr_web::router(kr_web::WebState::from_config(config).await);
+    let app = kr_web::router(kr_web::WebState::from_config(config, harness::resources()).await);
     let store = harness::store().await;
     let user = harness::new_user(&store, Plan::Free, 2, 2).await;
     let cookie = session(&app, user.email.as_str()).await;

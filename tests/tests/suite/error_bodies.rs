@@ -61,7 +61,7 @@ async fn path_values_that_are_not_utf8_get_the_json_404_of_any_unknown_id() {
     let key = key.expose().to_string();
     let mut checked = 0;
     for route in ROUTES.iter().filter(|route| route.path.contains('{')) {
-        let router = function_router(route.function, harness::config()).await;
+        let router = function_router(route.function, harness::config(), harness::resources()).await;
         for name in params(route) {
             // What an id that exists nowhere gets: the same status and the same body.
             let unknown = Call::new(method(route), &concrete(route, name, "no-such-id"))
@@ -119,7 +119,7 @@ async fn request_bodies_that_are_not_utf8_are_a_400_naming_the_body() {
     let key = key.expose().to_string();
     for path in body_endpoints() {
         let route = ROUTES.iter().find(|r| r.path == path).unwrap();
-        let router = function_router(route.function, harness::config()).await;
+        let router = function_router(route.function, harness::config(), harness::resources()).await;
         for body in bodies() {
             let reply = Call::post(path)
                 .api_key(&key)
@@ -170,7 +170,7 @@ async fn through_the_lambda_adapter_too() {
     let key = key.expose().to_string();
     for path in body_endpoints() {
         let route = ROUTES.iter().find(|r| r.path == path).unwrap();
-        let router = function_router(route.function, harness::config()).await;
+        let router = function_router(route.function, harness::config(), harness::resources()).await;
         for body in bodies() {
             let request = lambda_http::request::from_str(&rest_event(path, &key, &body))
                 .expect("an API Gateway REST event")

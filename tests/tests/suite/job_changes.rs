@@ -176,7 +176,7 @@ async fn a_second_run_after_the_site_changed_reports_exactly_the_edits() {
     );
     let second = run(&rig, user.id, SITE, COMPETITOR).await;
 
-    let app = router(ResultsState::from_config(harness::config()).await);
+    let app = router(ResultsState::from_config(harness::config(), harness::resources()).await);
     let body = changes(&app, &key, second.id, "?limit=200", 200).await;
     assert_eq!(body["since"]["jobId"], first.id.to_string(), "{body}");
     let new = strings(&body["newKeywords"], "keyword");
@@ -354,7 +354,9 @@ async fn refusals(
 
 /// The dashboard's Changes tab shows the summary, the chart and the new keywords, escaped.
 async fn dashboard_tab(job: &Job, user: &kr_core::store::User, new_keyword: &str) {
-    let app = kr_web::router(kr_web::WebState::from_config(harness::config()).await);
+    let app = kr_web::router(
+        kr_web::WebState::from_config(harness::config(), harness::resources()).await,
+    );
     let cookie = harness::web_session(&app, user.email.as_str()).await;
     let page = Call::get(&format!("/jobs/{}?tab=changes", job.id))
         .header("cookie", &cookie)
@@ -442,7 +444,7 @@ async fn with_measured_data_the_changes_are_exactly_what_moved_in_search() {
     });
     let second = provider_run(data.path(), user.id).await;
 
-    let app = router(ResultsState::from_config(harness::config()).await);
+    let app = router(ResultsState::from_config(harness::config(), harness::resources()).await);
     let body = changes(&app, &key, second.id, "?limit=200", 200).await;
     assert_eq!(body["since"]["jobId"], first.id.to_string());
     let moves = |list: &str| -> Vec<(String, Value, Value, i64)> {

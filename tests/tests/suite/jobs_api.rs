@@ -25,10 +25,11 @@ async fn fixture_with(demo: Option<kr_core::domain::UserId>) -> Fixture {
     let clients = harness::clients().await;
     let queue_url = harness::fresh_queue(&clients).await;
     let mut config = harness::config();
-    config.jobs_queue_url = queue_url.clone();
+    let mut resources = harness::resources();
+    resources.jobs_queue_url = queue_url.clone();
     config.demo_user_id = demo.map(|id| id.as_uuid());
     Fixture {
-        app: router(JobsState::from_config(config).await),
+        app: router(JobsState::from_config(config, resources).await),
         store: harness::store().await,
         queue_url,
         clients,
@@ -352,7 +353,7 @@ async fn an_idempotent_retry_returns_the_first_response_and_charges_once() {
 /// such items for a while before its TTL deletes them.
 async fn expire_idempotency_records(f: &Fixture, user: kr_core::domain::UserId) {
     use aws_sdk_dynamodb::types::AttributeValue;
-    let table = harness::config().table_name;
+    let table = harness::resources().table_name;
     let records = f
         .clients
         .dynamodb
@@ -544,7 +545,7 @@ async fn delete_removes_the_job_its_results_and_its_count() {
         .await
         .expect(201);
     let id: JobId = created.json["job"]["id"].as_str().unwrap().parse().unwrap();
-    let bucket = harness::config().results_bucket;
+    let bucket = harness::resources().results_bucket;
     let object_key = format!("jobs/{id}/keywords.bin");
     f.clients
         .s3
@@ -611,7 +612,7 @@ impl kr_core::store::ResultStore for FailsFirstDelete {
 #[tokio::test]
 async fn a_delete_that_fails_part_way_keeps_the_job_and_a_retry_finishes_it() {
     let f = fixture().await;
-    let mut state = JobsState::from_config(harness::config()).await;
+    let mut state = JobsState::from_config(harness::config(), harness::resources()).await;
     state.objects = Arc::new(FailsFirstDelete {
         inner: state.objects.clone(),
         calls: Default::default(),
@@ -622,7 +623,7 @@ async fn a_delete_that_fails_part_way_keeps_the_job_and_a_retry_finishes_it() {
         .await
         .expect(201);
     let id: JobId = created.json["job"]["id"].as_str().unwrap().parse().unwrap();
-    let bucket = harness::config().results_bucket;
+    let bucket = harness::resources().results_bucket;
     f.clients
         .s3
         .put_object()
@@ -662,12 +663,12 @@ async fn a_delete_that_fails_part_way_keeps_the_job_and_a_retry_finishes_it() {
 #[tokio::test]
 async fn a_lost_send_is_healed_by_the_sweeper() {
     let clients = harness::clients().await;
-    let mut config = harness::config();
-    config.jobs_queue_url = format!(
+    let mut resources = harness::resources();
+    resources.jobs_queue_url = format!(
         "{}/123456789012/no-such-queue",
-        config.aws_endpoint.clone().unwrap()
+        resources.aws_endpoint.clone().unwrap()
     );
-    let app = router(JobsState::from_config(config).await);
+    let app = router(JobsState::from_config(harness::config(), resources).await);
     let store = harness::store().await;
     let (_, key) = harness::user_with_key(&store, 1, 1).await;
 

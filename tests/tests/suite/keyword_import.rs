@@ -22,10 +22,10 @@ struct Fixture {
 
 async fn fixture_with(estimates: EstimateSettings) -> Fixture {
     let clients = harness::clients().await;
-    let mut config = harness::config();
-    config.jobs_queue_url = harness::fresh_queue(&clients).await;
-    let objects = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
-    let mut state = JobsState::from_config(config).await;
+    let mut resources = harness::resources();
+    resources.jobs_queue_url = harness::fresh_queue(&clients).await;
+    let objects = S3ObjectStore::new(clients.s3.clone(), resources.results_bucket.clone());
+    let mut state = JobsState::from_config(harness::config(), resources).await;
     state.estimates = estimates;
     Fixture {
         app: router(state),

@@ -110,7 +110,12 @@ struct Service {
 
 impl Service {
     /// Briefs are worded by the personas' model (`bedrock`), as deployed with one configured.
-    async fn build(config: &Config, pipeline: CallRecorder, bedrock: &BedrockSettings) -> Self {
+    async fn build(
+        config: &Config,
+        aws: &kr_aws::Resources,
+        pipeline: CallRecorder,
+        bedrock: &BedrockSettings,
+    ) -> Self {
         let mut recorders = BTreeMap::from([(PIPELINE, pipeline)]);
         let mut api = HashMap::new();
         for function in Function::ALL {
@@ -130,6 +135,7 @@ impl Service {
                             );
                             let state = kr_briefs::BriefsState::with(
                                 config.clone(),
+                                aws.clone(),
                                 crawler,
                                 kr_brief_maker::BriefSettings::default(),
                             )
@@ -141,7 +147,7 @@ impl Service {
                 }
                 _ => {
                     recorder
-                        .build(function_router(function, config.clone()))
+                        .build(function_router(function, config.clone(), aws.clone()))
                         .await
                 }
             };
@@ -150,7 +156,9 @@ impl Service {
         }
         let recorder = CallRecorder::new();
         let web = recorder
-            .build(async { kr_web::router(kr_web::WebState::from_config(config.clone()).await) })
+            .build(async {
+                kr_web::router(kr_web::WebState::from_config(config.clone(), aws.clone()).await)
+            })
             .await;
         recorders.insert(WEB, recorder);
         Self {
@@ -328,7 +336,8 @@ impl Gate {
 #[tokio::test]
 async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let template = Template::load_default().unwrap();
-    let mut config = harness::config();
+    let config = harness::config();
+    let mut aws = harness::resources();
     let origin = config
         .allowed_origins
         .first()
@@ -337,7 +346,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // The test's own set-up and inspection go through clients no function has.
     let store = harness::store().await;
     let clients = harness::clients().await;
-    let objects = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let objects = S3ObjectStore::new(clients.s3.clone(), aws.results_bucket.clone());
 
     // The pipeline: the rig's wiring (with the DataForSEO client on the mock) records; making
     // its private queue is the test's doing, so recording starts after.
@@ -382,9 +391,9 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     };
     let invoker = InProcessPipeline(rig.pipeline.clone());
     // Jobs created through the API and the dashboard reach the rig's pipeline.
-    config.jobs_queue_url = rig.queue_url.clone();
-    config.webhooks_queue_url = rig.webhooks_queue_url.clone();
-    let mut service = Service::build(&config, pipeline.clone(), &bedrock_settings).await;
+    aws.jobs_queue_url = rig.queue_url.clone();
+    aws.webhooks_queue_url = rig.webhooks_queue_url.clone();
+    let mut service = Service::build(&config, &aws, pipeline.clone(), &bedrock_settings).await;
     // The notifier, wired as its main does, delivering to a receiver on loopback.
     let receiver = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let receiver_address = receiver.local_addr().unwrap();
@@ -396,7 +405,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let notifier_recorder = CallRecorder::new();
     let notifier = notifier_recorder
         .build(async {
-            let wiring = kr_aws::Wiring::from_config(config.clone()).await;
+            let wiring = kr_aws::Wiring::from_config(config.clone(), aws.clone()).await;
             Arc::new(Notifier {
                 changes: Arc::new(StoredChangeDigests::new(
                     wiring.store.clone(),
@@ -407,11 +416,11 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
                 webhooks: wiring.store.clone(),
                 queue: Arc::new(SqsWebhookQueue::new(
                     wiring.clients.sqs.clone(),
-                    config.webhooks_queue_url.clone(),
+                    aws.webhooks_queue_url.clone(),
                 )),
                 signing: Arc::new(SigningKeySource::new(
                     wiring.clients.secrets.clone(),
-                    config.webhook_signing_key_arn.clone(),
+                    aws.webhook_signing_key_arn.clone(),
                 )),
                 client: GuardedClient::new(
                     &[("hooks.test".into(), receiver_address)],
@@ -660,7 +669,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     clients
         .dynamodb
         .update_item()
-        .table_name(&config.table_name)
+        .table_name(&aws.table_name)
         .key(
             kr_aws::dynamo::PK,
             AttributeValue::S(format!("JOB#{waiting}")),
@@ -713,7 +722,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     clients
         .dynamodb
         .update_item()
-        .table_name(&config.table_name)
+        .table_name(&aws.table_name)
         .key(
             kr_aws::dynamo::PK,
             AttributeValue::S(format!("USER#{}", user.id)),
@@ -775,9 +784,8 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     );
 
     // The secret the pipeline reads at start-up when the template names one.
-    let secrets = aws_sdk_secretsmanager::Client::new(
-        &kr_aws::sdk_config(config.aws_endpoint.as_deref()).await,
-    );
+    let secrets =
+        aws_sdk_secretsmanager::Client::new(&kr_aws::sdk_config(aws.aws_endpoint.as_deref()).await);
     let secret_arn = secrets
         .create_secret()
         .name(format!("dataforseo-{}", uuid::Uuid::new_v4().simple()))
@@ -788,7 +796,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .arn()
         .unwrap()
         .to_string();
-    let sdk = pipeline.sdk_config(&kr_aws::sdk_config(config.aws_endpoint.as_deref()).await);
+    let sdk = pipeline.sdk_config(&kr_aws::sdk_config(aws.aws_endpoint.as_deref()).await);
     let credentials = resolve_credentials(
         |name| (name == SECRET_ARN_VAR).then(|| secret_arn.clone()),
         &sdk,
@@ -806,7 +814,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
             let writer =
                 BedrockBriefs::new(&kr_aws::sdk_config(None).await, bedrock_settings.clone());
             kr_mcp::router(
-                kr_mcp::McpState::from_config(config.clone())
+                kr_mcp::McpState::from_config(config.clone(), aws.clone())
                     .await
                     .with_crawler(crawler)
                     .with_brief_writer(Arc::new(writer)),
@@ -1201,7 +1209,7 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         ("BedrockPersonaModel".to_string(), BEDROCK_MODEL.to_string()),
         (
             "WebhookSigningKey".to_string(),
-            config.webhook_signing_key_arn.clone().unwrap(),
+            aws.webhook_signing_key_arn.clone().unwrap(),
         ),
     ]);
     let policies = iam::function_policies(&template, &parameters).unwrap();

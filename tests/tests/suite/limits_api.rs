@@ -14,7 +14,7 @@ use std::time::Duration;
 async fn account_with(limits: RateLimits) -> Router {
     let mut config = harness::config();
     config.limits = limits;
-    router(AccountState::from_config(config).await)
+    router(AccountState::from_config(config, harness::resources()).await)
 }
 
 #[tokio::test]
@@ -353,7 +353,9 @@ async fn anonymous_reads_are_limited_per_address() {
         anonymous_per_minute: 3,
         ..RateLimits::default()
     };
-    let app = kr_results::router(kr_results::ResultsState::from_config(config).await);
+    let app = kr_results::router(
+        kr_results::ResultsState::from_config(config, harness::resources()).await,
+    );
     let address = "198.51.100.7";
     let path = format!("/api/v1/jobs/{}/keywords", uuid::Uuid::new_v4());
     let mut remaining = Vec::new();

@@ -77,11 +77,13 @@ async fn an_assistant_researches_through_the_tools() {
     let (_, key) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), user.id, Some("mcp"))
         .await
         .unwrap();
-    let mut config = harness::config();
-    config.jobs_queue_url = rig.queue_url.clone();
+    let mut resources = harness::resources();
+    resources.jobs_queue_url = rig.queue_url.clone();
     // Briefs read the sample sites only, where the rig's crawler found them.
     let crawler = sample_sites_crawler().await;
-    let state = McpState::from_config(config).await.with_crawler(crawler);
+    let state = McpState::from_config(harness::config(), resources)
+        .await
+        .with_crawler(crawler);
     let url = serve(router(state)).await;
     let client = connect(&url, key.expose()).await;
     let server = client.peer_info().and_then(|info| info.server_info.clone());
@@ -330,9 +332,12 @@ async fn an_assistant_researches_through_the_tools() {
 async fn a_retried_create_job_with_its_idempotency_key_is_charged_once() {
     let store = harness::store().await;
     let (user, key) = harness::user_with_key(&store, 5, 5).await;
-    let mut config = harness::config();
-    config.jobs_queue_url = harness::fresh_queue(&harness::clients().await).await;
-    let url = serve(router(McpState::from_config(config).await)).await;
+    let mut resources = harness::resources();
+    resources.jobs_queue_url = harness::fresh_queue(&harness::clients().await).await;
+    let url = serve(router(
+        McpState::from_config(harness::config(), resources).await,
+    ))
+    .await;
     let client = connect(&url, &key).await;
     let args = json!({"primaryDomain": "retried.example.com", "languageCode": "en", "locationCode": 2840, "idempotencyKey": "assistant-call-1"});
     let first = call(&client, "create_job", args.clone()).await;
@@ -354,7 +359,10 @@ async fn a_retried_create_job_with_its_idempotency_key_is_charged_once() {
 async fn a_body_over_the_apis_largest_is_refused_before_the_transport_reads_it() {
     let store = harness::store().await;
     let (_, key) = harness::new_user_with_key(&store).await;
-    let url = serve(router(McpState::from_config(harness::config()).await)).await;
+    let url = serve(router(
+        McpState::from_config(harness::config(), harness::resources()).await,
+    ))
+    .await;
     let padding = "x".repeat(1024 * 1024 + 1);
     let reply = reqwest::Client::new()
         .post(&url)

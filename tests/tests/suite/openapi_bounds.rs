@@ -38,7 +38,7 @@ async fn api() -> Api {
 /// Sends `call` to the function that serves `path` (a path of the route table).
 async fn send(call: Call, path: &str) -> Reply {
     let route = ROUTES.iter().find(|route| route.path == path).unwrap();
-    call.send(&function_router(route.function, harness::config()).await)
+    call.send(&function_router(route.function, harness::config(), harness::resources()).await)
         .await
 }
 

@@ -222,7 +222,7 @@ async fn a_job_deleted_mid_run_stops_and_leaves_nothing_behind() {
         &Stage::ALL[..3],
         "nothing ran after the deletion"
     );
-    let bucket = harness::config().results_bucket;
+    let bucket = harness::resources().results_bucket;
     let left = rig
         .clients
         .s3

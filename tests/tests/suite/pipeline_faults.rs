@@ -44,7 +44,7 @@ async fn age_heartbeat(rig: &Rig, id: JobId) {
     rig.clients
         .dynamodb
         .update_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .key("PK", AttributeValue::S(format!("JOB#{id}")))
         .key("SK", AttributeValue::S("JOB".into()))
         .update_expression("SET heartbeatAt = :then, GSI3SK = :beat")

@@ -23,15 +23,15 @@ fn pool() -> String {
 }
 
 async fn results() -> (Arc<S3ObjectStore>, aws_sdk_s3::Client, String) {
-    let config = harness::config();
+    let resources = harness::resources();
     let clients = harness::clients().await;
     (
         Arc::new(S3ObjectStore::new(
             clients.s3.clone(),
-            config.results_bucket.clone(),
+            resources.results_bucket.clone(),
         )),
         clients.s3,
-        config.results_bucket,
+        resources.results_bucket,
     )
 }
 
@@ -110,7 +110,9 @@ async fn concurrent_usage_adds_are_all_counted_and_transitions_never_overwrite_t
     };
     assert!(store.add_usage(&running, &reached).await.unwrap());
 
-    let app = kr_jobs::router(kr_jobs::JobsState::from_config(harness::config()).await);
+    let app = kr_jobs::router(
+        kr_jobs::JobsState::from_config(harness::config(), harness::resources()).await,
+    );
     let reply = Call::get(&format!("/api/v1/jobs/{}", running.id))
         .api_key(key.expose())
         .send(&app)
@@ -338,7 +340,7 @@ fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
 
 #[tokio::test]
 async fn credentials_come_from_the_environment_first() {
-    let sdk = kr_aws::sdk_config(harness::config().aws_endpoint.as_deref()).await;
+    let sdk = kr_aws::sdk_config(harness::resources().aws_endpoint.as_deref()).await;
     let both = vars(&[
         ("KR_DATAFORSEO_LOGIN", "env-login"),
         ("KR_DATAFORSEO_PASSWORD", "env-password"),
@@ -363,7 +365,7 @@ async fn credentials_come_from_the_environment_first() {
 
 #[tokio::test]
 async fn credentials_come_from_the_secret_through_the_emulator() {
-    let sdk = kr_aws::sdk_config(harness::config().aws_endpoint.as_deref()).await;
+    let sdk = kr_aws::sdk_config(harness::resources().aws_endpoint.as_deref()).await;
     let secrets = aws_sdk_secretsmanager::Client::new(&sdk);
     let create = |value: &str| {
         secrets

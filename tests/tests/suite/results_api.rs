@@ -159,7 +159,10 @@ async fn fixture(demo: bool) -> Fixture {
     let mut config = harness::config();
     config.demo_user_id = demo.then(|| owner.id.as_uuid());
     let clients = harness::clients().await;
-    let results = S3ObjectStore::new(clients.s3.clone(), config.results_bucket.clone());
+    let results = S3ObjectStore::new(
+        clients.s3.clone(),
+        harness::resources().results_bucket.clone(),
+    );
     let job = stored_job(&store, &owner, JobStatus::Completed).await;
     let data = dataset(job.id);
     let mut csv = Vec::new();
@@ -180,8 +183,10 @@ async fn fixture(demo: bool) -> Fixture {
     put_json(&results, job.id, objects::REFERENCES, &references)
         .await
         .unwrap();
-    let export = kr_export::router(kr_export::ExportState::from_config(config.clone()).await);
-    let app = router(ResultsState::from_config(config).await);
+    let export = kr_export::router(
+        kr_export::ExportState::from_config(config.clone(), harness::resources()).await,
+    );
+    let app = router(ResultsState::from_config(config, harness::resources()).await);
     Fixture {
         app,
         export,
@@ -445,7 +450,7 @@ async fn pages_cover_every_keyword_exactly_once() {
 async fn a_job_stored_as_json_only_reads_the_same() {
     let f = fixture(false).await;
     let clients = harness::clients().await;
-    let bucket = harness::config().results_bucket;
+    let bucket = harness::resources().results_bucket;
     let old = stored_job(&f.store, &f.owner, JobStatus::Completed).await;
     let results = S3ObjectStore::new(clients.s3.clone(), bucket.clone());
     put_json(&results, old.id, &objects::json_dataset(), &dataset(old.id))

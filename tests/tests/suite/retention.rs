@@ -19,7 +19,7 @@ async fn item_attribute(id: JobId, name: &str) -> Option<AttributeValue> {
     let item = clients
         .dynamodb
         .get_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .key("PK", AttributeValue::S(format!("JOB#{id}")))
         .key("SK", AttributeValue::S("JOB".into()))
         .send()
@@ -38,8 +38,12 @@ async fn a_job_expires_with_its_results_and_the_demo_accounts_never_do() {
     let mut config = harness::config();
     config.results_retention_days = Some(30);
     config.demo_user_id = Some(demo.id.as_uuid());
-    let jobs = kr_jobs::router(kr_jobs::JobsState::from_config(config.clone()).await);
-    let results = kr_results::router(kr_results::ResultsState::from_config(config).await);
+    let jobs = kr_jobs::router(
+        kr_jobs::JobsState::from_config(config.clone(), harness::resources()).await,
+    );
+    let results = kr_results::router(
+        kr_results::ResultsState::from_config(config, harness::resources()).await,
+    );
     let create = |key: String| {
         let jobs = jobs.clone();
         async move {
@@ -76,7 +80,7 @@ async fn a_job_expires_with_its_results_and_the_demo_accounts_never_do() {
 
     // Its objects are tagged for the bucket's expiry; the demo job's are not.
     let clients = harness::clients().await;
-    let bucket = harness::config().results_bucket;
+    let bucket = harness::resources().results_bucket;
     let objects = S3ObjectStore::new(clients.s3.clone(), bucket.clone());
     for (job, tagged) in [(id, true), (demo_id, false)] {
         let job = store.job(job).await.unwrap().unwrap();
@@ -105,7 +109,7 @@ async fn a_job_expires_with_its_results_and_the_demo_accounts_never_do() {
     clients
         .dynamodb
         .update_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .key("PK", AttributeValue::S(format!("JOB#{id}")))
         .key("SK", AttributeValue::S("JOB".into()))
         .update_expression("SET expiresAt = :at, #ttl = :ttl")

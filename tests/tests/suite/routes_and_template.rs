@@ -334,7 +334,7 @@ fn http_method(method: Method) -> &'static str {
 #[tokio::test]
 async fn each_function_answers_exactly_the_tables_methods() {
     for function in Function::ALL {
-        let router = function_router(function, harness::config()).await;
+        let router = function_router(function, harness::config(), harness::resources()).await;
         let paths: BTreeSet<&str> = routes_of(function).map(|route| route.path).collect();
         for path in paths {
             let concrete = path

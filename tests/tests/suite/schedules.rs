@@ -37,7 +37,7 @@ fn events(received: &[crate::webhooks::Received]) -> Vec<(String, Value)> {
 }
 
 async fn app() -> axum::Router {
-    router(JobsState::from_config(harness::config()).await)
+    router(JobsState::from_config(harness::config(), harness::resources()).await)
 }
 
 fn weekly() -> Value {

@@ -25,7 +25,7 @@ struct Fixture {
 
 async fn fixture() -> Fixture {
     Fixture {
-        app: router(JobsState::from_config(harness::config()).await),
+        app: router(JobsState::from_config(harness::config(), harness::resources()).await),
         store: harness::store().await,
     }
 }

@@ -100,7 +100,7 @@ pub(crate) async fn receiver(answers: Vec<Answer>) -> (Receiver, std::net::Socke
 fn signing(rig: &Rig) -> Arc<SigningKeySource> {
     Arc::new(SigningKeySource::new(
         rig.clients.secrets.clone(),
-        harness::config().webhook_signing_key_arn,
+        harness::resources().webhook_signing_key_arn,
     ))
 }
 
@@ -240,7 +240,8 @@ fn request(callback: Option<&str>) -> CreateJobRequest {
 #[tokio::test]
 async fn webhooks_are_per_account_validated_and_capped() {
     let store = harness::store().await;
-    let app = account_router(AccountState::from_config(harness::config()).await);
+    let app =
+        account_router(AccountState::from_config(harness::config(), harness::resources()).await);
     let (_, key) = harness::new_user_with_key(&store).await;
     let key = key.expose().to_string();
     let (_, other) = harness::new_user_with_key(&store).await;
@@ -334,7 +335,8 @@ async fn a_finished_job_is_delivered_signed_retried_and_logged() {
     let rig = rig(None, &[]).await;
     let (receiver_state, address) = receiver(vec![Answer::Status(500), Answer::Status(204)]).await;
     let (user, job) = rig.start_request(request(None)).await;
-    let app = account_router(AccountState::from_config(harness::config()).await);
+    let app =
+        account_router(AccountState::from_config(harness::config(), harness::resources()).await);
     let (_, key) = kr_core::service::account::issue_api_key(
         rig.store.as_ref(),
         rig.store.as_ref(),
@@ -461,10 +463,10 @@ async fn a_hanging_receiver_costs_one_timeout_and_a_callback_gets_its_own_secret
 #[tokio::test]
 async fn a_job_request_takes_a_callback_url_and_answers_its_secret_once() {
     let store = harness::store().await;
-    let mut config = harness::config();
+    let mut resources = harness::resources();
     let clients = harness::clients().await;
-    config.jobs_queue_url = harness::fresh_queue(&clients).await;
-    let app = kr_jobs::router(kr_jobs::JobsState::from_config(config).await);
+    resources.jobs_queue_url = harness::fresh_queue(&clients).await;
+    let app = kr_jobs::router(kr_jobs::JobsState::from_config(harness::config(), resources).await);
     let (user, key) = harness::new_user_with_key(&store).await;
     store.set_balance(user.id, Some(5), Some(5)).await.unwrap();
     let key = key.expose().to_string();
@@ -626,7 +628,7 @@ async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_onc
     rig.clients
         .dynamodb
         .update_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .key("PK", AttributeValue::S(format!("OUTBOX#{}", job.id)))
         .key("SK", AttributeValue::S("EVENT#job.completed".into()))
         .update_expression("SET GSI3SK = :then")

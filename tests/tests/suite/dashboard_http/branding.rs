@@ -18,7 +18,7 @@ const BRANDING: &str = "/api/v1/users/me/branding";
 const LOGO: &str = "/api/v1/users/me/branding/logo";
 
 async fn account() -> axum::Router {
-    account_router(AccountState::from_config(harness::config()).await)
+    account_router(AccountState::from_config(harness::config(), harness::resources()).await)
 }
 
 async fn upload(app: &axum::Router, key: &str, content_type: &str, bytes: Vec<u8>) -> Reply {

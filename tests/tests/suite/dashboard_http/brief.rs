@@ -78,8 +78,8 @@ fn brief() -> ClusterBrief {
 #[tokio::test]
 async fn a_stored_brief_shows_as_a_page_with_crawled_text_inert() {
     let (app, job, cookie) = job_with(dataset).await;
-    let config = harness::config();
-    let objects = S3ObjectStore::new(harness::clients().await.s3, config.results_bucket);
+    let resources = harness::resources();
+    let objects = S3ObjectStore::new(harness::clients().await.s3, resources.results_bucket);
     put_json(&objects, job.id, &objects::brief("cold-brew"), &brief())
         .await
         .unwrap();
@@ -145,7 +145,7 @@ async fn a_demo_jobs_visitors_are_told_the_brief_is_not_made_and_get_no_button()
     let (_, job, _) = job_with(dataset).await;
     let mut config = harness::config();
     config.demo_user_id = Some(job.owner.as_uuid());
-    let app = kr_web::router(kr_web::WebState::from_config(config).await);
+    let app = kr_web::router(kr_web::WebState::from_config(config, harness::resources()).await);
     let page = Call::get(&format!("/jobs/{}/clusters/espresso/brief", job.id))
         .send(&app)
         .await

@@ -146,8 +146,8 @@ pub(super) async fn job_with(
         )
     };
     store.import_jobs(std::slice::from_ref(&job)).await.unwrap();
-    let config = harness::config();
-    let results = S3ObjectStore::new(harness::clients().await.s3, config.results_bucket);
+    let resources = harness::resources();
+    let results = S3ObjectStore::new(harness::clients().await.s3, resources.results_bucket);
     kr_core::store::put_dataset(&results, &dataset(job.id))
         .await
         .unwrap();

@@ -21,8 +21,8 @@ fn og_home() -> Vec<u8> {
 /// What the references stage keeps for a job whose primary site has an image and whose
 /// competitor has none.
 async fn keep_previews(job: &Job) -> S3ObjectStore {
-    let config = harness::config();
-    let results = S3ObjectStore::new(harness::clients().await.s3, config.results_bucket);
+    let resources = harness::resources();
+    let results = S3ObjectStore::new(harness::clients().await.s3, resources.results_bucket);
     let reference = |domain: &str, image: &str| Reference {
         url: format!("https://{domain}/"),
         title: Some(format!("{domain} home")),

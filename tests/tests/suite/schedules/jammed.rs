@@ -204,7 +204,7 @@ async fn unreadable_entry(rig: &Rig, slot: DateTime<Utc>) -> (String, String) {
     rig.clients
         .dynamodb
         .put_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .item("PK", AttributeValue::S(keys.0.clone()))
         .item("SK", AttributeValue::S(keys.1.clone()))
         .item("GSI3PK", AttributeValue::S("SCHEDULES".into()))
@@ -219,7 +219,7 @@ async fn remove_entry(rig: &Rig, (pk, sk): (String, String)) {
     rig.clients
         .dynamodb
         .delete_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .key("PK", AttributeValue::S(pk))
         .key("SK", AttributeValue::S(sk))
         .send()

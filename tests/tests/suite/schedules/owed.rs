@@ -56,7 +56,7 @@ pub(super) async fn a_skipped_runs_event_whose_send_failed_is_raised_by_the_swee
     rig.clients
         .dynamodb
         .update_item()
-        .table_name(harness::config().table_name)
+        .table_name(harness::resources().table_name)
         .key("PK", AttributeValue::S(format!("OUTBOX#{id}")))
         .key(
             "SK",
