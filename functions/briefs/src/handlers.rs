@@ -173,23 +173,11 @@ fn refused(err: BriefError) -> Response {
 
 /// A brief refused, as the API tells it (the MCP tool `cluster_brief` tells it the same way).
 fn api_error(err: BriefError) -> ApiError {
-    match err {
-        BriefError::NotCompleted => ApiError::new(
-            ErrorCode::JobNotReady,
-            "The job has not completed yet: briefs are made from its finished clusters.",
-        ),
-        BriefError::UnknownCluster => ApiError::not_found("Cluster"),
-        BriefError::LimitReached { max } => ApiError::forbidden(format!(
-            "This job has had its {max} briefs made; the ones made can still be read."
-        )),
-        BriefError::NotMade => ApiError::new(
-            ErrorCode::NotFound,
-            "This cluster's brief has not been made yet; the job's owner makes it with POST on this address.",
-        ),
-        BriefError::InProgress { retry_after_secs } => ApiError::new(
-            ErrorCode::JobNotReady,
-            format!("This cluster's brief is being made; ask again in {retry_after_secs} s."),
-        ),
-        BriefError::Store(err) => ApiError::internal(err),
-    }
+    let code = match &err {
+        BriefError::NotCompleted | BriefError::InProgress { .. } => ErrorCode::JobNotReady,
+        BriefError::UnknownCluster | BriefError::NotMade => ErrorCode::NotFound,
+        BriefError::LimitReached { .. } => ErrorCode::Forbidden,
+        BriefError::Store(cause) => return ApiError::internal(cause),
+    };
+    ApiError::new(code, err.to_string())
 }

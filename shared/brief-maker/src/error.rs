@@ -1,7 +1,7 @@
 use kr_core::store::StoreError;
 
-/// Why a brief could not be had. The callers (the briefs API, the MCP tool) say how they tell
-/// each to the client.
+/// Why a brief could not be had, in the words a client is told (`Display`); the callers (the
+/// briefs API, the MCP tool) pick the status and code.
 #[derive(Debug)]
 pub enum BriefError {
     /// The job has not completed: its clusters are not known yet.
@@ -30,11 +30,23 @@ impl From<StoreError> for BriefError {
 impl std::fmt::Display for BriefError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NotCompleted => write!(f, "the job has not completed"),
-            Self::UnknownCluster => write!(f, "no such cluster"),
-            Self::LimitReached { max } => write!(f, "the job has had its {max} briefs"),
-            Self::NotMade => write!(f, "the brief has not been made"),
-            Self::InProgress { .. } => write!(f, "the brief is being made"),
+            Self::NotCompleted => write!(
+                f,
+                "The job has not completed yet: briefs are made from its finished clusters."
+            ),
+            Self::UnknownCluster => write!(f, "Cluster not found."),
+            Self::LimitReached { max } => write!(
+                f,
+                "This job has had its {max} briefs made; the ones made can still be read."
+            ),
+            Self::NotMade => write!(
+                f,
+                "This cluster's brief has not been made yet; the job's owner makes it with POST on this address."
+            ),
+            Self::InProgress { retry_after_secs } => write!(
+                f,
+                "This cluster's brief is being made; ask again in {retry_after_secs} s."
+            ),
             Self::Store(_) => write!(f, "the store failed"),
         }
     }

@@ -1,5 +1,5 @@
 //! Load: N concurrent clients for a fixed time over a mix of reads and writes, against every
-//! function on this machine (run through `.ci/bench load`; README "Performance").
+//! function on this machine (run through `.ci/bench load`; tests/README.md, "Load").
 //!
 //!   load-bench [--clients 16] [--seconds 30] [--warmup 5] [--keywords 10000] [--base-url URL]
 //!

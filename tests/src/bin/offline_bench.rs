@@ -110,7 +110,7 @@ async fn main() -> ExitCode {
     if !sites.iter().any(|s| chosen(&s)) {
         // Once measured, a held-out half becomes tune; a new one needs new sites.
         println!(
-            "No site in \"{split}\" (tests/fixtures/real-sites/sites.tsv). The README lists each held-out half's figure at the commit it was measured."
+            "No site in \"{split}\" (tests/fixtures/real-sites/sites.tsv). shared/research/README.md lists each held-out half's figure at the commit it was measured."
         );
         return ExitCode::SUCCESS;
     }
@@ -121,7 +121,7 @@ async fn main() -> ExitCode {
         .collect();
     if !missing.is_empty() {
         eprintln!(
-            "offline-bench: {} lacks {} (README \"Offline keywords on real sites\" says how to fetch them)",
+            "offline-bench: {} lacks {} (shared/research/README.md, \"Offline keywords on real sites\", says how to fetch them)",
             sites_dir.display(),
             missing.join(", ")
         );

@@ -1,4 +1,4 @@
-//! The tree reads as the architecture (README, "Layout"): `functions/` holds only Lambdas that
+//! The tree reads as the architecture (README.md, "Architecture"): `functions/` holds only Lambdas that
 //! `template.yaml` deploys, `shared/` holds libraries whose dependencies point down only, no
 //! function links another, and only the functions behind the API link the HTTP layer.
 

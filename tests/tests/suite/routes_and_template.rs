@@ -427,12 +427,12 @@ fn the_callback_url_is_documented_alike_in_the_body_and_the_import_query() {
         assert_eq!(body[key], query["schema"][key], "{key}");
     }
     // Any absolute http(s) URL is accepted: no pattern could say which without calling some
-    // accepted URL invalid (README, Schemathesis).
+    // accepted URL invalid (tests/README.md, Schemathesis).
     assert!(body["pattern"].is_null());
     assert_eq!(body["maxLength"], 2048);
 }
 
-/// Each function states the memory `.ci/bench memory` chose for it (README, Memory settings),
+/// Each function states the memory `.ci/bench memory` chose for it (tests/README.md, Memory settings),
 /// within what Lambda allows.
 #[test]
 fn every_function_has_its_own_memory_setting() {

@@ -1,5 +1,5 @@
 //! The single-table key layout. Every item's partition and sort key is built here, so the
-//! layout can be read in one place (README, "DynamoDB layout").
+//! layout can be read in one place (shared/aws/README.md, "DynamoDB layout").
 
 use chrono::{DateTime, SecondsFormat, Utc};
 

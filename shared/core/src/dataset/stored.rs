@@ -1,6 +1,6 @@
 //! A completed job's dataset in the form its readers load fastest: the records archived with
 //! rkyv, so a reader uses them in place (validated once, never parsed into objects), then
-//! LZ4-compressed for the trip from S3. The README (Results) says why this form won over the
+//! LZ4-compressed for the trip from S3. shared/query/README.md (Results) says why this form won over the
 //! others measured.
 
 use rkyv::de::Pool;

@@ -1,7 +1,7 @@
 //! The sites whose results count as weak spots: anyone can post there, so a page written for
-//! the query can usually outrank them. The README lists the same sites (Weak spots); change
-//! both together. A listed site matches its subdomains too (`old.reddit.com`,
-//! `cooking.stackexchange.com`, `someone.blogspot.com`).
+//! the query can usually outrank them. shared/research/README.md lists the same sites (SERP
+//! features and weak spots); change both together. A listed site matches its subdomains too
+//! (`old.reddit.com`, `cooking.stackexchange.com`, `someone.blogspot.com`).
 
 use kr_core::dataset::WeakSpotKind;
 

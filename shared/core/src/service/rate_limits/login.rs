@@ -1,6 +1,6 @@
 //! Failed sign-ins, limited so that guessing is slow and nobody else can lock an account
-//! (OWASP Authentication Cheat Sheet, "Login Throttling" and "Account Lockout"; README,
-//! "Limits"):
+//! (OWASP Authentication Cheat Sheet, "Login Throttling" and "Account Lockout";
+//! shared/http/README.md, "Limits"):
 //!
 //! - per e-mail and source address, strictly (10 per 15 minutes): one attacker's guesses;
 //! - per source address for any e-mail (50), and per source network (an IPv4 /24 or an IPv6

@@ -19,7 +19,7 @@ pub const REQUEST_WINDOW_SECS: i64 = 60;
 pub const LOGIN_WINDOW_SECS: i64 = 15 * 60;
 
 /// The limits of one deployment, from `KR_RATE_LIMIT_*`, `KR_LOGIN_LIMIT_*` and
-/// `KR_MAX_RUNNING_JOBS` (README, "Limits").
+/// `KR_MAX_RUNNING_JOBS` (shared/http/README.md, "Limits").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RateLimits {
     /// Authenticated requests per user per minute, by plan.
