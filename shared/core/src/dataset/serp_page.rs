@@ -92,7 +92,7 @@ pub struct WeakSpot {
     /// Organic position, from 1.
     pub position: u32,
     pub url: String,
-    /// The site, as listed in shared/research/README.md's weak-spot sites (`reddit.com`), or the host for a
+    /// The site, as listed in the README's weak-spot sites (`reddit.com`), or the host for a
     /// forum found by its address (`forum.example.com`).
     pub site: String,
     pub kind: WeakSpotKind,
