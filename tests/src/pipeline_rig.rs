@@ -182,6 +182,17 @@ pub async fn rig_with_personas_model(
 }
 
 impl Rig {
+    /// One run of the sweeper, as EventBridge's schedule starts it: its report.
+    pub async fn sweep(&self) -> serde_json::Value {
+        kr_pipeline::event::handle_event_from(
+            &self.pipeline,
+            serde_json::json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}),
+            &kr_pipeline::event::Source::local(),
+        )
+        .await
+        .expect("the sweep")
+    }
+
     pub async fn start(&self, primary: &str, competitors: &[&str]) -> Job {
         self.start_at(primary, competitors, 2840).await.1
     }

@@ -31,7 +31,6 @@ use kr_core::store::{
 };
 use kr_crawler::GuardedClient;
 use kr_notifier::{ChangeDigests, Notifier, StoredChangeDigests, MAX_RECEIVES};
-use kr_pipeline::event::{handle_event_from, Source};
 use kr_tests::harness::{self, Call, Reply};
 use kr_tests::pipeline_rig::{rig, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
@@ -640,16 +639,7 @@ async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_onc
         .send()
         .await
         .expect("the finishing write recorded the event as owed");
-    let sweep = || async {
-        handle_event_from(
-            &rig.pipeline,
-            json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}),
-            &Source::local(),
-        )
-        .await
-        .unwrap()
-    };
-    let swept = sweep().await;
+    let swept = rig.sweep().await;
     assert!(swept["eventsRaised"].as_u64().unwrap_or(0) >= 1, "{swept}");
     let handled = drive(&rig, &notifier).await;
     assert!(handled
@@ -664,7 +654,7 @@ async fn an_event_whose_send_was_lost_is_raised_by_the_sweeper_and_delivered_onc
     assert_eq!(ours(&receiver_state.received.lock().unwrap()), 1);
 
     // Settled once sent: the next sweep raises it no more.
-    sweep().await;
+    rig.sweep().await;
     let again = drive(&rig, &notifier).await;
     assert!(
         again.iter().all(|m| m.subject.job_id() != Some(job.id)),

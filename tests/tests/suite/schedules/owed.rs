@@ -6,10 +6,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{Duration, SecondsFormat, Utc};
 use kr_core::domain::ScheduleId;
 use kr_core::store::ScheduleStore;
-use kr_pipeline::event::{handle_event_from, Source};
 use kr_tests::harness;
 use kr_tests::pipeline_rig::rig;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{app, create, events, time, weekly};
 use crate::webhooks::{drive, notifier, receiver, verify, webhook_and_secret, Answer, Received};
@@ -71,16 +70,7 @@ pub(super) async fn a_skipped_runs_event_whose_send_failed_is_raised_by_the_swee
         .send()
         .await
         .expect("the tick recorded the event as owed");
-    let sweep = || async {
-        handle_event_from(
-            &rig.pipeline,
-            json!({"detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}),
-            &Source::local(),
-        )
-        .await
-        .unwrap()
-    };
-    let swept = sweep().await;
+    let swept = rig.sweep().await;
     assert!(swept["eventsRaised"].as_u64().unwrap_or(0) >= 1, "{swept}");
     drive(&rig, &notifier).await;
     let sent = ours();
@@ -92,7 +82,7 @@ pub(super) async fn a_skipped_runs_event_whose_send_failed_is_raised_by_the_swee
     assert_eq!(time(&data["slot"]), slot);
 
     // Settled once sent: the next sweep raises it no more.
-    sweep().await;
+    rig.sweep().await;
     drive(&rig, &notifier).await;
     assert_eq!(ours().len(), 1);
     assert!(rig.store.delete_schedule(user.id, id).await.unwrap());
