@@ -6,6 +6,7 @@ pub mod estimate;
 pub mod jobs;
 pub mod rate_limits;
 pub mod schedules;
+pub mod search_console;
 pub mod share_links;
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@ pub mod memory;
 mod message;
 mod models;
 mod schedules;
+mod search_console;
 mod share_links;
 mod webhooks;
 
@@ -15,6 +16,7 @@ pub use branding::{Branding, BrandingStore, LogoInfo};
 pub use message::PipelineMessage;
 pub use models::*;
 pub use schedules::{DueCursor, DuePage, ScheduleStore};
+pub use search_console::{PendingAuthorization, SearchConsoleConnection, SearchConsoleStore};
 pub use share_links::ShareLinkStore;
 pub use webhooks::{
     CreateWebhookOutcome, DeliveryAttempt, DeliveryTarget, EventSubject, FanOutLog, OwedEvent,

@@ -4,6 +4,7 @@
 
 mod jobs;
 mod schedules;
+mod search_console;
 mod share_links;
 mod sweeper;
 

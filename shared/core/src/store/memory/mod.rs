@@ -22,6 +22,7 @@ mod jobs;
 mod objects;
 mod queue;
 mod schedules;
+mod search_console;
 mod share_links;
 mod transitions;
 mod users;
@@ -132,6 +133,9 @@ struct State {
     /// adapter's lookup item is, until its TTL).
     share_lookup: HashMap<SecretHash, ShareLink>,
     owed: HashMap<OwedKey, OwedEvent>,
+    /// Consent flows by their state's hash.
+    search_console_flows: HashMap<SecretHash, crate::store::PendingAuthorization>,
+    search_console: HashMap<UserId, crate::store::SearchConsoleConnection>,
 }
 
 /// How long new jobs are kept, and whose are kept for ever (the demo account's).
