@@ -69,12 +69,12 @@ pub enum GoogleError {
 
 #[async_trait]
 pub trait GoogleAccounts: Send + Sync {
-    /// Google's consent page for this `state` and PKCE S256 `code_challenge`, asking for
-    /// read-only Search Console access and a refresh token.
+    /// Google's consent page for this `state`, with the PKCE S256 challenge of
+    /// `code_verifier`, asking for read-only Search Console access and a refresh token.
     fn authorization_url(
         &self,
         state: &str,
-        code_challenge: &str,
+        code_verifier: &str,
         redirect_uri: &str,
     ) -> Result<String, GoogleError>;
     async fn redeem_code(

@@ -5,10 +5,7 @@
 mod google;
 mod sealing;
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use chrono::{DateTime, Duration, Utc};
-use sha2::{Digest, Sha256};
 
 pub use google::{AccessToken, GoogleAccounts, GoogleCredential, GoogleError, Grant};
 pub use sealing::{CredentialKey, OpenError, SealedCredential};
@@ -44,7 +41,8 @@ impl From<GoogleError> for SearchConsoleError {
     }
 }
 
-/// A random value that stands for a flow, and its PKCE verifier and S256 challenge.
+/// A random value that stands for a flow, and its PKCE verifier (43 characters of
+/// base64url, as RFC 7636 asks).
 struct FlowSecrets {
     state: ShareToken,
     verifier: ShareToken,
@@ -57,16 +55,6 @@ impl FlowSecrets {
             verifier: ShareToken::generate(),
         }
     }
-
-    fn challenge(&self) -> String {
-        URL_SAFE_NO_PAD.encode(Sha256::digest(self.verifier.expose().as_bytes()))
-    }
-}
-
-/// What the account can do, for the API and the dashboard.
-#[derive(Debug, Clone)]
-pub struct ConnectionStatus {
-    pub connection: Option<SearchConsoleConnection>,
 }
 
 /// Begins a consent flow for `owner`: stores it under its state's hash and answers Google's
@@ -82,7 +70,7 @@ pub async fn begin_connection(
 ) -> Result<String, SearchConsoleError> {
     let secrets = FlowSecrets::generate();
     let url =
-        google.authorization_url(secrets.state.expose(), &secrets.challenge(), redirect_uri)?;
+        google.authorization_url(secrets.state.expose(), secrets.verifier.expose(), redirect_uri)?;
     let pending = PendingAuthorization {
         owner,
         session: session.map(|hash| hash.as_str().to_string()),

@@ -49,13 +49,11 @@ impl GoogleAccounts for FakeGoogle {
     fn authorization_url(
         &self,
         state: &str,
-        code_challenge: &str,
+        code_verifier: &str,
         _redirect_uri: &str,
     ) -> Result<String, GoogleError> {
-        self.challenges
-            .lock()
-            .unwrap()
-            .insert(state.into(), code_challenge.into());
+        let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(code_verifier.as_bytes()));
+        self.challenges.lock().unwrap().insert(state.into(), challenge);
         Ok(format!("https://accounts.example/auth?state={state}"))
     }
 

@@ -1,0 +1,242 @@
+//! `GoogleAccounts` on Google's OAuth 2.0 endpoints (the `oauth2` crate: PKCE S256, the
+//! code and refresh grants, RFC 7009 revocation), the userinfo endpoint and `sites.list`.
+
+use std::borrow::Cow;
+
+use async_trait::async_trait;
+use kr_core::domain::{PermissionLevel, PropertyUrl, SearchConsoleProperty};
+use kr_core::service::search_console::{
+    AccessToken, GoogleAccounts, GoogleCredential, GoogleError, Grant,
+};
+use oauth2::basic::{BasicClient, BasicErrorResponseType};
+use oauth2::{
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
+    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, RefreshToken, RequestTokenError,
+    RevocationErrorResponseType, RevocationUrl, Scope, StandardRevocableToken, TokenResponse,
+    TokenUrl,
+};
+use reqwest::Method;
+use serde::Deserialize;
+
+use crate::api::{call, RetryPolicy};
+use crate::settings::{GoogleSettings, SCOPE};
+
+type ConfiguredClient =
+    BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointSet, EndpointSet>;
+
+/// Google, as an account connects it and the service then uses it.
+pub struct Google {
+    settings: GoogleSettings,
+    client: ConfiguredClient,
+    pub(crate) http: reqwest::Client,
+    pub(crate) retry: RetryPolicy,
+}
+
+impl Google {
+    pub fn new(settings: GoogleSettings) -> Result<Self, String> {
+        let client = BasicClient::new(ClientId::new(settings.client_id.clone()))
+            .set_client_secret(ClientSecret::new(settings.client_secret.clone()))
+            .set_auth_uri(AuthUrl::new(settings.auth_url.clone()).map_err(|e| e.to_string())?)
+            .set_token_uri(TokenUrl::new(settings.token_url.clone()).map_err(|e| e.to_string())?)
+            .set_revocation_url(
+                RevocationUrl::new(settings.revoke_url.clone()).map_err(|e| e.to_string())?,
+            );
+        let http = reqwest::Client::builder()
+            // Following redirects would let a token endpoint send our secrets elsewhere.
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .map_err(|err| err.to_string())?;
+        Ok(Self {
+            settings,
+            client,
+            http,
+            retry: RetryPolicy::default(),
+        })
+    }
+
+    /// Shorter waits between retries (tests).
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    pub(crate) fn api_url(&self, path: &str) -> String {
+        format!("{}{path}", self.settings.api_url)
+    }
+}
+
+fn redirect(uri: &str) -> Result<RedirectUrl, GoogleError> {
+    RedirectUrl::new(uri.to_string())
+        .map_err(|err| GoogleError::Unavailable(format!("the redirect URI is not a URL: {err}")))
+}
+
+fn token_error<RE: std::error::Error>(
+    err: RequestTokenError<RE, oauth2::basic::BasicErrorResponse>,
+) -> GoogleError {
+    match err {
+        RequestTokenError::ServerResponse(response) => {
+            let description = response
+                .error_description()
+                .cloned()
+                .unwrap_or_else(|| response.error().to_string());
+            match response.error() {
+                BasicErrorResponseType::InvalidGrant => GoogleError::GrantRefused(description),
+                other => GoogleError::Unavailable(format!("{other}: {description}")),
+            }
+        }
+        RequestTokenError::Request(err) => {
+            GoogleError::Unavailable(format!("no answer from the token endpoint: {err}"))
+        }
+        RequestTokenError::Parse(err, _) => {
+            GoogleError::Unavailable(format!("unreadable token answer: {err}"))
+        }
+        RequestTokenError::Other(other) => GoogleError::Unavailable(other),
+    }
+}
+
+#[derive(Deserialize)]
+struct UserInfo {
+    email: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SiteEntry {
+    site_url: String,
+    permission_level: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SitesList {
+    #[serde(default)]
+    site_entry: Vec<SiteEntry>,
+}
+
+#[async_trait]
+impl GoogleAccounts for Google {
+    fn authorization_url(
+        &self,
+        state: &str,
+        code_verifier: &str,
+        redirect_uri: &str,
+    ) -> Result<String, GoogleError> {
+        let challenge = PkceCodeChallenge::from_code_verifier_sha256(&PkceCodeVerifier::new(
+            code_verifier.to_string(),
+        ));
+        let state = state.to_string();
+        let (url, _) = self
+            .client
+            .authorize_url(move || CsrfToken::new(state))
+            .set_redirect_uri(Cow::Owned(redirect(redirect_uri)?))
+            .add_scope(Scope::new("openid".into()))
+            .add_scope(Scope::new("email".into()))
+            .add_scope(Scope::new(SCOPE.into()))
+            .set_pkce_challenge(challenge)
+            // A refresh token, and a new one each time the account connects again.
+            .add_extra_param("access_type", "offline")
+            .add_extra_param("prompt", "consent")
+            .url();
+        Ok(url.to_string())
+    }
+
+    async fn redeem_code(
+        &self,
+        code: &str,
+        code_verifier: &str,
+        redirect_uri: &str,
+    ) -> Result<Grant, GoogleError> {
+        let tokens = self
+            .client
+            .exchange_code(AuthorizationCode::new(code.to_string()))
+            .set_pkce_verifier(PkceCodeVerifier::new(code_verifier.to_string()))
+            .set_redirect_uri(Cow::Owned(redirect(redirect_uri)?))
+            .request_async(&self.http)
+            .await
+            .map_err(token_error)?;
+        let refresh_token = tokens.refresh_token().ok_or_else(|| {
+            GoogleError::Unavailable("Google granted access without a refresh token".into())
+        })?;
+        Ok(Grant {
+            credential: GoogleCredential::OAuth {
+                refresh_token: refresh_token.secret().clone(),
+            },
+            access: AccessToken(tokens.access_token().secret().clone()),
+        })
+    }
+
+    async fn access_token(
+        &self,
+        credential: &GoogleCredential,
+    ) -> Result<AccessToken, GoogleError> {
+        let GoogleCredential::OAuth { refresh_token } = credential;
+        let tokens = self
+            .client
+            .exchange_refresh_token(&RefreshToken::new(refresh_token.clone()))
+            .request_async(&self.http)
+            .await
+            .map_err(token_error)?;
+        Ok(AccessToken(tokens.access_token().secret().clone()))
+    }
+
+    async fn account_email(&self, token: &AccessToken) -> Result<String, GoogleError> {
+        let info: UserInfo = call(
+            &self.http,
+            self.retry,
+            Method::GET,
+            &self.settings.userinfo_url,
+            token,
+            None,
+        )
+        .await?;
+        Ok(info.email)
+    }
+
+    async fn properties(
+        &self,
+        token: &AccessToken,
+    ) -> Result<Vec<SearchConsoleProperty>, GoogleError> {
+        let url = self.api_url("/webmasters/v3/sites");
+        let list: SitesList = call(&self.http, self.retry, Method::GET, &url, token, None).await?;
+        let mut properties: Vec<SearchConsoleProperty> = list
+            .site_entry
+            .into_iter()
+            .filter_map(|entry| {
+                let parsed = PropertyUrl::parse(&entry.site_url)
+                    .ok()
+                    .zip(entry.permission_level.parse::<PermissionLevel>().ok());
+                if parsed.is_none() {
+                    tracing::warn!(site = %entry.site_url, "a Search Console site was not understood");
+                }
+                parsed.map(|(site_url, permission_level)| SearchConsoleProperty {
+                    site_url,
+                    permission_level,
+                })
+            })
+            .collect();
+        properties.sort_by(|a, b| a.site_url.cmp(&b.site_url));
+        Ok(properties)
+    }
+
+    async fn revoke(&self, credential: &GoogleCredential) -> Result<(), GoogleError> {
+        let GoogleCredential::OAuth { refresh_token } = credential;
+        let token = StandardRevocableToken::RefreshToken(RefreshToken::new(refresh_token.clone()));
+        let request = self
+            .client
+            .revoke_token(token)
+            .map_err(|err| GoogleError::Unavailable(err.to_string()))?;
+        match request.request_async(&self.http).await {
+            Ok(()) => Ok(()),
+            Err(RequestTokenError::ServerResponse(response))
+                if matches!(
+                    response.error(),
+                    RevocationErrorResponseType::UnsupportedTokenType
+                ) || response.error().to_string() == "invalid_token" =>
+            {
+                Err(GoogleError::GrantRefused("Google no longer knows the grant".into()))
+            }
+            Err(err) => Err(GoogleError::Unavailable(format!("revocation failed: {err}"))),
+        }
+    }
+}
