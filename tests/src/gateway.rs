@@ -42,6 +42,9 @@ pub async fn function_router(function: Function, config: Config, resources: Reso
         Function::Account => {
             kr_account::router(kr_account::AccountState::from_config(config, resources).await)
         }
+        Function::Integrations => kr_integrations::router(
+            kr_integrations::IntegrationsState::from_config(config, resources).await,
+        ),
         Function::Jobs => kr_jobs::router(kr_jobs::JobsState::from_config(config, resources).await),
         Function::Results => {
             kr_results::router(kr_results::ResultsState::from_config(config, resources).await)

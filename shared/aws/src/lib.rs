@@ -8,6 +8,7 @@
 pub mod bedrock;
 pub mod clients;
 pub mod dynamo;
+pub mod google;
 pub mod resources;
 pub mod s3;
 pub mod signing_key;

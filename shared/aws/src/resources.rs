@@ -19,6 +19,12 @@ pub struct Resources {
     /// The Secrets Manager secret every webhook signing secret derives from
     /// (`KR_WEBHOOK_SIGNING_KEY_ARN`); `None` where no function needs it.
     pub webhook_signing_key_arn: Option<String>,
+    /// The secret credentials (Search Console grants) are sealed with
+    /// (`KR_CREDENTIALS_KEY_ARN`); only the functions that use Google may read it.
+    pub credentials_key_arn: Option<String>,
+    /// The Google OAuth client's secret (`KR_GOOGLE_CLIENT_SECRET_ARN`); without it,
+    /// `KR_GOOGLE_CLIENT_SECRET` (the local stack).
+    pub google_client_secret_arn: Option<String>,
 }
 
 impl Resources {
@@ -39,6 +45,8 @@ impl Resources {
             results_bucket: get("KR_RESULTS_BUCKET").unwrap_or_default(),
             aws_endpoint: get("KR_AWS_ENDPOINT"),
             webhook_signing_key_arn: get("KR_WEBHOOK_SIGNING_KEY_ARN"),
+            credentials_key_arn: get("KR_CREDENTIALS_KEY_ARN"),
+            google_client_secret_arn: get("KR_GOOGLE_CLIENT_SECRET_ARN"),
         })
     }
 }

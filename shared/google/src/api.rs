@@ -82,8 +82,7 @@ pub async fn call<T: DeserializeOwned>(
                     .map(Duration::from_secs);
                 let body = response.text().await.unwrap_or_default();
                 let message = error_message(status, &body);
-                let retryable =
-                    status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error();
+                let retryable = status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error();
                 if !retryable || attempt + 1 >= retry.attempts {
                     return Err(match status {
                         StatusCode::UNAUTHORIZED => GoogleError::GrantRefused(message),
@@ -116,18 +115,28 @@ mod tests {
         assert_eq!(policy.delay(0, None), Duration::from_millis(500));
         assert_eq!(policy.delay(2, None), Duration::from_secs(2));
         assert_eq!(policy.delay(10, None), Duration::from_secs(30));
-        assert_eq!(policy.delay(0, Some(Duration::from_secs(7))), Duration::from_secs(7));
+        assert_eq!(
+            policy.delay(0, Some(Duration::from_secs(7))),
+            Duration::from_secs(7)
+        );
     }
 
     #[test]
     fn error_messages_come_from_either_error_shape() {
-        let google = r#"{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}"#;
+        let google =
+            r#"{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED"}}"#;
         assert_eq!(
             error_message(StatusCode::TOO_MANY_REQUESTS, google),
             "HTTP 429: Quota exceeded"
         );
         let oauth = r#"{"error":"invalid_grant","error_description":"Bad Request"}"#;
-        assert_eq!(error_message(StatusCode::BAD_REQUEST, oauth), "HTTP 400: Bad Request");
-        assert_eq!(error_message(StatusCode::BAD_GATEWAY, "<html>"), "HTTP 502: no error message");
+        assert_eq!(
+            error_message(StatusCode::BAD_REQUEST, oauth),
+            "HTTP 400: Bad Request"
+        );
+        assert_eq!(
+            error_message(StatusCode::BAD_GATEWAY, "<html>"),
+            "HTTP 502: no error message"
+        );
     }
 }

@@ -234,9 +234,13 @@ impl GoogleAccounts for Google {
                     RevocationErrorResponseType::UnsupportedTokenType
                 ) || response.error().to_string() == "invalid_token" =>
             {
-                Err(GoogleError::GrantRefused("Google no longer knows the grant".into()))
+                Err(GoogleError::GrantRefused(
+                    "Google no longer knows the grant".into(),
+                ))
             }
-            Err(err) => Err(GoogleError::Unavailable(format!("revocation failed: {err}"))),
+            Err(err) => Err(GoogleError::Unavailable(format!(
+                "revocation failed: {err}"
+            ))),
         }
     }
 }

@@ -50,7 +50,10 @@ impl GoogleSettings {
                 "https://accounts.google.com/o/oauth2/v2/auth",
             ),
             token_url: var("KR_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
-            revoke_url: var("KR_GOOGLE_REVOKE_URL", "https://oauth2.googleapis.com/revoke"),
+            revoke_url: var(
+                "KR_GOOGLE_REVOKE_URL",
+                "https://oauth2.googleapis.com/revoke",
+            ),
             userinfo_url: var(
                 "KR_GOOGLE_USERINFO_URL",
                 "https://openidconnect.googleapis.com/v1/userinfo",

@@ -25,6 +25,8 @@ pub enum ErrorCode {
     /// The body is not declared as JSON where only JSON is taken (sign-in).
     UnsupportedMediaType,
     RateLimited,
+    /// A service we depend on (Google) is not configured here or did not answer.
+    UpstreamUnavailable,
     Internal,
 }
 
@@ -41,6 +43,7 @@ impl ErrorCode {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Self::UpstreamUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -54,6 +54,7 @@ impl Modify for SecuritySchemes {
     components(schemas(ErrorBody, ErrorCode, FieldError)),
     tags(
         (name = "account", description = "The current user, sign-in and API keys."),
+        (name = "integrations", description = "Google Search Console connected to the account (OAuth 2.0 with PKCE): the properties jobs can import measured searches from."),
         (name = "locales", description = "Languages and locations usable for jobs."),
         (name = "jobs", description = "Keyword research jobs."),
         (name = "results", description = "A job's keywords, clusters, personas and site references: the owner's, or anyone's for a demo job."),

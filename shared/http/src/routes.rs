@@ -32,6 +32,7 @@ pub const MCP_PATH: &str = "/mcp";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Function {
     Account,
+    Integrations,
     Jobs,
     Results,
     Briefs,
@@ -40,8 +41,9 @@ pub enum Function {
 }
 
 impl Function {
-    pub const ALL: [Function; 6] = [
+    pub const ALL: [Function; 7] = [
         Self::Account,
+        Self::Integrations,
         Self::Jobs,
         Self::Results,
         Self::Briefs,
@@ -53,6 +55,7 @@ impl Function {
     pub fn binary(self) -> &'static str {
         match self {
             Self::Account => "account",
+            Self::Integrations => "integrations",
             Self::Jobs => "jobs",
             Self::Results => "results",
             Self::Briefs => "briefs",
@@ -135,7 +138,7 @@ const fn streamed(
     }
 }
 
-use Function::{Account, Briefs, Export, Jobs, Locales, Results};
+use Function::{Account, Briefs, Export, Integrations, Jobs, Locales, Results};
 use Method::{Delete, Get, Patch, Post, Put};
 
 #[rustfmt::skip]
@@ -155,6 +158,10 @@ pub const ROUTES: &[Route] = &[
     buffered(Get,    "/api/v1/webhooks",                                   Account, "webhooks::list"),
     buffered(Delete, "/api/v1/webhooks/{webhookId}",                       Account, "webhooks::delete"),
     buffered(Get,    "/api/v1/webhooks/{webhookId}/deliveries",            Account, "webhooks::deliveries"),
+    buffered(Post,   "/api/v1/integrations/search-console",                Integrations, "search_console::connect"),
+    buffered(Get,    "/api/v1/integrations/search-console",                Integrations, "search_console::status"),
+    buffered(Delete, "/api/v1/integrations/search-console",                Integrations, "search_console::disconnect"),
+    buffered(Post,   "/api/v1/integrations/search-console/callback",       Integrations, "search_console::callback"),
     buffered(Post,   "/api/v1/jobs",                                       Jobs,    "handlers::create"),
     buffered(Get,    "/api/v1/jobs",                                       Jobs,    "handlers::list"),
     buffered(Post,   "/api/v1/jobs/import",                                Jobs,    "keyword_lists::import"),

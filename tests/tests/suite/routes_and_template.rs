@@ -50,6 +50,7 @@ fn gateway_paths() -> BTreeMap<String, String> {
 fn function_document(function: Function) -> OpenApi {
     match function {
         Function::Account => kr_account::api().into_openapi(),
+        Function::Integrations => kr_integrations::api().into_openapi(),
         Function::Jobs => kr_jobs::api().into_openapi(),
         Function::Results => kr_results::api().into_openapi(),
         Function::Briefs => kr_briefs::api().into_openapi(),

@@ -237,6 +237,16 @@ pub fn schedule_due_key(next_run_at: DateTime<Utc>, schedule: ScheduleId) -> Str
     )
 }
 
+/// A Search Console consent flow, by its state's hash, until its callback or its TTL.
+pub fn search_console_flow_pk(state: &SecretHash) -> String {
+    format!("SCFLOW#{}", state.as_str())
+}
+
+pub const SEARCH_CONSOLE_FLOW_SK: &str = "SCFLOW";
+
+/// An account's Search Console connection, under its user.
+pub const SEARCH_CONSOLE_SK: &str = "SEARCHCONSOLE";
+
 #[cfg(test)]
 mod tests {
     use super::*;

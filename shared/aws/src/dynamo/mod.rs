@@ -10,6 +10,7 @@ mod keys;
 mod outbox;
 mod rate_gate;
 mod schedules;
+mod search_console;
 mod sessions;
 mod share_links;
 mod transitions;

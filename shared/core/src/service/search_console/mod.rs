@@ -69,8 +69,11 @@ pub async fn begin_connection(
     now: DateTime<Utc>,
 ) -> Result<String, SearchConsoleError> {
     let secrets = FlowSecrets::generate();
-    let url =
-        google.authorization_url(secrets.state.expose(), secrets.verifier.expose(), redirect_uri)?;
+    let url = google.authorization_url(
+        secrets.state.expose(),
+        secrets.verifier.expose(),
+        redirect_uri,
+    )?;
     let pending = PendingAuthorization {
         owner,
         session: session.map(|hash| hash.as_str().to_string()),

@@ -53,7 +53,10 @@ impl GoogleAccounts for FakeGoogle {
         _redirect_uri: &str,
     ) -> Result<String, GoogleError> {
         let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(code_verifier.as_bytes()));
-        self.challenges.lock().unwrap().insert(state.into(), challenge);
+        self.challenges
+            .lock()
+            .unwrap()
+            .insert(state.into(), challenge);
         Ok(format!("https://accounts.example/auth?state={state}"))
     }
 
