@@ -31,7 +31,7 @@ pub const BIG_PAIRS: u64 = BIG_ROWS.div_ceil(BIG_DAYS);
 pub const BIG_QUERIES: u64 = BIG_PAIRS.div_ceil(BIG_PAGES_PER_QUERY);
 
 /// A 64-bit mix of a string (FNV-1a), for the keys of the generator.
-fn fnv(text: &str) -> u64 {
+pub(super) fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -103,7 +103,8 @@ impl MockGoogle {
             .data_end_date
             .unwrap_or_else(|| Utc::now().date_naive() - Days::new(2));
         let data = dataset::Dataset::new(config.seed, end, &config.sites_root)?;
-        let sub = format!("1{:020}", fnv_digits(&config.email));
+        // A stable `sub` of 21 digits, as Google's are.
+        let sub = format!("1{:020}", generate::fnv(&config.email) % 10u64.pow(19));
         let shared = Arc::new(server::Shared {
             settings: server::Settings {
                 client_id: config.client_id,
@@ -227,12 +228,4 @@ impl Drop for MockGoogle {
     fn drop(&mut self) {
         self.server.abort();
     }
-}
-
-/// A number of up to 20 digits from a text, for a stable `sub`.
-fn fnv_digits(text: &str) -> u64 {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    hash % 10_000_000_000_000_000_000
 }
