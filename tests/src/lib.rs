@@ -9,6 +9,7 @@ pub mod counting;
 pub mod dataforseo_mock;
 pub mod front_door;
 pub mod gateway;
+pub mod google_mock;
 pub mod harness;
 pub mod iam;
 pub mod measure;

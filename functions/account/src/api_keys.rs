@@ -1,9 +1,10 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
+use kr_contract::account::ApiKeyView;
 use kr_core::domain::ApiKeyId;
 use kr_core::service::account::{
-    issue_api_key, ApiKeyView, IssueKeyError, MAX_API_KEYS, MAX_API_KEY_NAME_CHARS,
+    issue_api_key, IssueKeyError, MAX_API_KEYS, MAX_API_KEY_NAME_CHARS,
 };
 use kr_http::extract::{CurrentUser, JsonBody, PathParams};
 use kr_http::ApiError;

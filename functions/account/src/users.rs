@@ -1,6 +1,6 @@
 use axum::extract::State;
 use axum::Json;
-use kr_core::service::account::UserView;
+use kr_contract::account::UserView;
 use kr_http::extract::CurrentUser;
 use kr_http::ApiError;
 

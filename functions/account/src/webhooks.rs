@@ -3,10 +3,11 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use kr_core::domain::{WebhookEvent, WebhookId};
+use kr_contract::webhooks::{DeliveryView, WebhookView};
+use kr_core::domain::WebhookId;
 use kr_core::service::webhooks::{
-    check_endpoint, create_webhook, CreateWebhookError, DeliveryView, NewWebhookRequest,
-    WebhookView, DELIVERIES_LISTED, MAX_WEBHOOKS,
+    check_endpoint, create_webhook, CreateWebhookError, NewWebhookRequest, DELIVERIES_LISTED,
+    MAX_WEBHOOKS,
 };
 use kr_core::validation::FieldError;
 use kr_http::error::ErrorBody;
@@ -34,7 +35,7 @@ pub struct CreateWebhookRequest {
     /// Optional, default every event (`job.completed`, `job.failed`, `job.changes`,
     /// `schedule.run_skipped`): the events to send.
     #[schema(min_items = 1)]
-    events: Option<Vec<WebhookEvent>>,
+    events: Option<Vec<kr_contract::domain::WebhookEvent>>,
 }
 
 #[derive(Serialize, ToSchema)]

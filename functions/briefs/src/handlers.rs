@@ -4,7 +4,7 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kr_brief_maker::{markdown, Access, BriefError, BriefMaker};
-use kr_core::dataset::{ClusterBrief, JobResults};
+use kr_core::dataset::JobResults;
 use kr_core::domain::Job;
 use kr_http::auth::AuthMethod;
 use kr_http::error::{ErrorBody, ErrorCode};
@@ -35,7 +35,7 @@ const MARKDOWN: &str = "text/markdown";
     security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "The cluster's brief", content(
-            (ClusterBrief = "application/json"),
+            (kr_contract::brief::ClusterBrief = "application/json"),
             (String = "text/markdown"),
         )),
         (status = 403, description = "Made by the owner's API key here: the job has had its bound of briefs made", body = ErrorBody),
@@ -80,7 +80,7 @@ pub async fn brief(
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "The cluster's brief, made now or before", content(
-            (ClusterBrief = "application/json"),
+            (kr_contract::brief::ClusterBrief = "application/json"),
             (String = "text/markdown"),
         )),
         (status = 401, description = "No valid session or API key", body = ErrorBody),

@@ -3,9 +3,10 @@ use axum::http::header::LOCATION;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use kr_core::domain::{JobId, JobStatus, UserId};
-use kr_core::query_params::QueryParams;
-use kr_core::service::jobs::{self, CreateJobRequest, CreatedJobView, JobView};
+use kr_contract::jobs::{CreatedJobView, JobView};
+use kr_contract::query_params::paging_parameters;
+use kr_core::domain::{JobId, UserId};
+use kr_core::service::jobs::{self, CreateJobRequest};
 use kr_http::error::ErrorBody;
 use kr_http::extract::{viewable_job, CurrentUser, JobRequestBody, PathParams, Query, Viewer};
 use kr_http::ApiError;
@@ -24,7 +25,7 @@ pub struct ListQuery;
 
 impl IntoParams for ListQuery {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
-        QueryParams::paging_parameters("Jobs", MAX_PAGE, DEFAULT_PAGE).to_vec()
+        paging_parameters("Jobs", MAX_PAGE, DEFAULT_PAGE).to_vec()
     }
 }
 
@@ -61,7 +62,7 @@ pub(crate) fn parse_job_id(raw: &str) -> Result<JobId, ApiError> {
     post,
     path = "/api/v1/jobs",
     tag = "jobs",
-    request_body = CreateJobRequest,
+    request_body = kr_contract::job_request::CreateJobRequest,
     params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = "^[!-~](?:[ -~]{0,253}[!-~])?$",
         description = "Makes retries safe: 1 to 255 printable ASCII characters (spaces inside only), kept 24 hours")),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
@@ -122,7 +123,9 @@ pub async fn create_parsed(
     Ok((
         StatusCode::CREATED,
         [(LOCATION, location)],
-        Json(CreatedJobEnvelope { job: created }),
+        Json(CreatedJobEnvelope {
+            job: CreatedJobView::from(&created),
+        }),
     )
         .into_response())
 }
@@ -134,7 +137,7 @@ pub async fn create_parsed(
     tag = "jobs",
     params(
         ListQuery,
-        ("status" = Option<JobStatus>, Query, description = "Only jobs with this status"),
+        ("status" = Option<kr_contract::domain::JobStatus>, Query, description = "Only jobs with this status"),
     ),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(

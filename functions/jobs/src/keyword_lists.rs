@@ -6,10 +6,12 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
+use kr_contract::estimate::JobEstimate;
+use kr_contract::job_request;
 use kr_core::domain::parse_keyword_file;
 use kr_core::query_params::QueryParams;
-use kr_core::service::estimate::{self, JobEstimate, KeywordPlan, ProviderEstimate};
-use kr_core::service::jobs::{self, CreateJobRequest};
+use kr_core::service::estimate::{self, KeywordPlan, ProviderEstimate};
+use kr_core::service::jobs::CreateJobRequest;
 use kr_dataforseo::pricing::{job_cost_bound, JobPlan};
 use kr_http::error::ErrorBody;
 use kr_http::extract::{CurrentUser, JobRequestBody, KeywordFileBody, Query};
@@ -145,13 +147,13 @@ impl IntoParams for ImportQuery {
                 "languageCode",
                 true,
                 "As `languageCode` of `POST /jobs`.",
-                jobs::language_code_schema().into(),
+                job_request::language_code_schema().into(),
             ),
             parameter(
                 "locationCode",
                 true,
                 "As `locationCode` of `POST /jobs`.",
-                jobs::location_code_schema().into(),
+                job_request::location_code_schema().into(),
             ),
             parameter(
                 "discoverKeywords",
@@ -166,7 +168,7 @@ impl IntoParams for ImportQuery {
                 "callbackUrl",
                 false,
                 "As `callbackUrl` of `POST /jobs`: also told when this job completes or fails; the 201 then answers its `callbackSecret`.",
-                jobs::callback_url_schema().into(),
+                job_request::callback_url_schema().into(),
             ),
         ]
     }
@@ -254,7 +256,7 @@ pub struct EstimateEnvelope {
     post,
     path = "/api/v1/jobs/estimate",
     tag = "jobs",
-    request_body(content = CreateJobRequest, description = "As `POST /jobs`; or a keyword file (`text/plain`, `text/csv`) with the query parameters of `POST /jobs/import`"),
+    request_body(content = job_request::CreateJobRequest, description = "As `POST /jobs`; or a keyword file (`text/plain`, `text/csv`) with the query parameters of `POST /jobs/import`"),
     security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
     responses(
         (status = 200, description = "What the job would cost", body = EstimateEnvelope),
@@ -280,7 +282,9 @@ pub async fn estimate(
         provider,
     )
     .await?;
-    Ok(Json(EstimateEnvelope { estimate }))
+    Ok(Json(EstimateEnvelope {
+        estimate: JobEstimate::from(&estimate),
+    }))
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use chrono::Utc;
+use kr_contract::job_request::CreateJobRequest;
+use kr_contract::schedules::ScheduleView;
 use kr_core::domain::{ScheduleId, MAX_DAY_OF_MONTH};
-use kr_core::service::jobs::CreateJobRequest;
 use kr_core::service::schedules::{
-    parse_paused, parse_schedule, set_paused, ScheduleView, MAX_SCHEDULED_KEYWORDS, MAX_SCHEDULES,
+    parse_paused, parse_schedule, set_paused, MAX_SCHEDULED_KEYWORDS, MAX_SCHEDULES,
 };
 use kr_http::error::ErrorBody;
 use kr_http::extract::{CurrentUser, JobRequestBody, JsonBody, PathParams};

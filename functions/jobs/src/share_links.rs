@@ -28,7 +28,7 @@ pub struct CreateShareLinkRequest {
     /// The tabs the link shows, each once (default: keywords, clusters, plan, personas and
     /// overview; `changes`, which reads the account's earlier runs of the domain, only when
     /// chosen).
-    #[schema(value_type = Option<Vec<SharedTab>>, min_items = 1,
+    #[schema(value_type = Option<Vec<kr_contract::domain::SharedTab>>, min_items = 1,
         example = json!(["keywords", "plan", "overview"]))]
     tabs: SharedTabs,
     /// Days until the link stops working: 1 to 365, default 30.
@@ -93,7 +93,7 @@ impl CreateShareLinkRequest {
 pub struct ShareLinkView {
     #[schema(value_type = String, format = Uuid)]
     id: ShareLinkId,
-    #[schema(value_type = Vec<SharedTab>, example = json!(["keywords", "plan"]))]
+    #[schema(value_type = Vec<kr_contract::domain::SharedTab>, example = json!(["keywords", "plan"]))]
     tabs: SharedTabs,
     created_at: DateTime<Utc>,
     expires_at: DateTime<Utc>,

@@ -10,11 +10,13 @@ const CACHE_FOR_A_DAY: &str = "public, max-age=86400";
 
 #[derive(Serialize, ToSchema)]
 pub struct LanguageList {
+    #[schema(value_type = Vec<kr_contract::locales::Language>)]
     languages: &'static [Language],
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct LocationList {
+    #[schema(value_type = Vec<kr_contract::locales::Location>)]
     locations: &'static [Location],
 }
 

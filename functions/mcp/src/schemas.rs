@@ -3,10 +3,11 @@
 //! query parameters of the results endpoints (`KeywordQuery`, `ClusterQuery`, paging), so a
 //! tool and its endpoint cannot drift apart.
 
-use kr_core::dataset::KeywordRecord;
+use kr_contract::job_request::CreateJobRequest;
+use kr_contract::query_params::paging_parameters;
+use kr_contract::records::KeywordRecord;
 use kr_core::domain::JobStatus;
-use kr_core::query_params::QueryParams;
-use kr_core::service::jobs::{CreateJobRequest, MAX_IDEMPOTENCY_KEY_CHARS};
+use kr_core::service::jobs::MAX_IDEMPOTENCY_KEY_CHARS;
 use kr_query::{
     ClusterFilter, ClusterQuery, KeywordQuery, TopicQuery, DEFAULT_CHANGE_LIMIT, MAX_CHANGE_LIMIT,
 };
@@ -121,8 +122,7 @@ pub fn job() -> Map<String, Value> {
 }
 
 pub fn list_jobs() -> Map<String, Value> {
-    let mut properties =
-        parameters(QueryParams::paging_parameters("Jobs", MAX_JOBS, DEFAULT_JOBS).to_vec());
+    let mut properties = parameters(paging_parameters("Jobs", MAX_JOBS, DEFAULT_JOBS).to_vec());
     let statuses: Vec<&str> = JobStatus::ALL.iter().map(|s| s.as_str()).collect();
     properties.insert(
         "status".into(),

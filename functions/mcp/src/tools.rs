@@ -3,11 +3,12 @@
 //! and per-field details a script would.
 
 use kr_brief_maker::{Access, BriefMaker};
+use kr_contract::account::UserView;
+use kr_contract::jobs::{CreatedJobView, JobView};
+use kr_contract::schedules::ScheduleView;
 use kr_core::dataset::JobResults;
 use kr_core::query_params::QueryParams;
-use kr_core::service::account::UserView;
-use kr_core::service::jobs::{self, CreateJobRequest, JobView};
-use kr_core::service::schedules::ScheduleView;
+use kr_core::service::jobs::{self, CreateJobRequest};
 use kr_http::auth::Principal;
 use kr_http::extract::{viewable_job, Viewer};
 use kr_http::ApiError;
@@ -243,7 +244,7 @@ pub async fn run(
                 callback_key,
             )
             .await?;
-            to_value(json!({"job": created}))
+            to_value(json!({"job": CreatedJobView::from(&created)}))
         }
         Tool::GetJob => to_value(json!({"job": JobView::from(&job().await?)})),
         Tool::ListJobs => {

@@ -14,8 +14,8 @@ use aws_lambda_events::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use chrono::Utc;
 use futures_util::future::join_all;
 use kr_aws::signing_key::SigningKeySource;
+use kr_contract::jobs::JobView;
 use kr_core::domain::{Job, UserId, WebhookEvent};
-use kr_core::service::jobs::JobView;
 use kr_core::service::webhook_signing::message_id;
 use kr_core::service::webhooks::RetrySchedule;
 use kr_core::store::{

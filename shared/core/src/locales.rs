@@ -3,24 +3,18 @@
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Language {
-    #[schema(example = "en")]
     pub language_code: String,
-    #[schema(example = "English")]
     pub language_name: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Location {
     /// 2000 + the ISO 3166-1 numeric code of the country, as DataForSEO numbers them.
-    #[schema(example = 2840)]
     pub location_code: u32,
-    #[schema(example = "United States")]
     pub location_name: String,
-    #[schema(example = "US")]
     pub country_iso_code: String,
 }
 

@@ -7,11 +7,6 @@
 use std::collections::HashMap;
 use std::str::FromStr;
 
-use serde_json::json;
-use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
-use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
-use utoipa::openapi::Required;
-
 use crate::validation::FieldError;
 
 /// Query parameters with typed accessors whose errors name the parameter.
@@ -89,43 +84,6 @@ impl QueryParams {
             .unwrap_or(default_limit);
         let offset = self.number::<u32>("offset", 0, None, Some(0))?.unwrap_or(0);
         Ok((limit, offset))
-    }
-
-    /// How [`Self::paging`] reads `limit` and `offset`, for the OpenAPI document: `items`
-    /// names what is paged ("Jobs").
-    pub fn paging_parameters(items: &str, max_limit: u32, default_limit: u32) -> [Parameter; 2] {
-        let integer = || {
-            ObjectBuilder::new()
-                .schema_type(Type::Integer)
-                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-        };
-        let parameter = |name: &str, description: String, schema: ObjectBuilder| {
-            ParameterBuilder::new()
-                .name(name)
-                .parameter_in(ParameterIn::Query)
-                .required(Required::False)
-                .description(Some(description))
-                .schema(Some(schema.build()))
-                .build()
-        };
-        [
-            parameter(
-                "limit",
-                format!("{items} per page, 1 to {max_limit}, default {default_limit}."),
-                integer()
-                    .minimum(Some(1))
-                    .maximum(Some(max_limit))
-                    .default(Some(json!(default_limit))),
-            ),
-            parameter(
-                "offset",
-                format!("{items} to skip, 0 to {}, default 0.", u32::MAX),
-                integer()
-                    .minimum(Some(0))
-                    .maximum(Some(u32::MAX))
-                    .default(Some(json!(0))),
-            ),
-        ]
     }
 
     /// One of `allowed` (exact, case-insensitive), or `default` when absent.

@@ -2,10 +2,9 @@
 //! reported at once.
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 /// One invalid input, named the way the client sent it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
     pub field: String,
     pub message: String,

@@ -5,7 +5,8 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, Secur
 use utoipa::openapi::OpenApi as OpenApiDoc;
 use utoipa::{Modify, OpenApi};
 
-use crate::error::{ErrorBody, ErrorCode, FieldError};
+use crate::error::{ErrorBody, ErrorCode};
+use kr_contract::validation::FieldError;
 
 pub const BEARER: &str = "bearerAuth";
 pub const API_KEY_HEADER: &str = "apiKeyHeader";

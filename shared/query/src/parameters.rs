@@ -9,7 +9,7 @@ use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::Required;
 use utoipa::IntoParams;
 
-use kr_core::query_params::QueryParams;
+use kr_contract::query_params::paging_parameters;
 
 use crate::clusters::{
     ClusterFilter, ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT,
@@ -81,8 +81,7 @@ fn comma_list_pattern(names: &[&str]) -> String {
 impl IntoParams for ClusterQuery {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         let mut parameters =
-            QueryParams::paging_parameters("Clusters", MAX_CLUSTER_LIMIT, DEFAULT_CLUSTER_LIMIT)
-                .to_vec();
+            paging_parameters("Clusters", MAX_CLUSTER_LIMIT, DEFAULT_CLUSTER_LIMIT).to_vec();
         parameters.push(parameter(
             &parameter_in,
             "sortBy",
@@ -128,7 +127,7 @@ impl IntoParams for ClusterFilter {
 impl IntoParams for TopicQuery {
     fn into_params(parameter_in: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         let mut parameters =
-            QueryParams::paging_parameters("Topics", MAX_TOPIC_LIMIT, DEFAULT_TOPIC_LIMIT).to_vec();
+            paging_parameters("Topics", MAX_TOPIC_LIMIT, DEFAULT_TOPIC_LIMIT).to_vec();
         parameters.push(parameter(
             &parameter_in,
             "sortBy",
@@ -150,8 +149,7 @@ impl IntoParams for KeywordQuery {
         let intents: Vec<&str> = Intent::ALL.iter().map(|intent| intent.as_str()).collect();
         let sources: Vec<&str> = KeywordSource::ALL.iter().map(|s| s.as_str()).collect();
         let features: Vec<&str> = SerpFeature::ALL.iter().map(|f| f.as_str()).collect();
-        let mut parameters =
-            QueryParams::paging_parameters("Keywords", MAX_LIMIT, DEFAULT_LIMIT).to_vec();
+        let mut parameters = paging_parameters("Keywords", MAX_LIMIT, DEFAULT_LIMIT).to_vec();
         parameters.extend([
             parameter(
                 "search",

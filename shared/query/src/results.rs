@@ -16,6 +16,7 @@ use crate::{
 
 #[derive(Serialize, ToSchema)]
 pub struct KeywordPage {
+    #[schema(value_type = Vec<kr_contract::records::KeywordRecord>)]
     pub keywords: Vec<KeywordRecord>,
     pub total: usize,
     pub limit: u32,
@@ -24,6 +25,7 @@ pub struct KeywordPage {
 
 #[derive(Serialize, ToSchema)]
 pub struct ClusterPage {
+    #[schema(value_type = Vec<kr_contract::records::ClusterRecord>)]
     pub clusters: Vec<ClusterRecord>,
     pub total: usize,
     pub limit: u32,
@@ -32,6 +34,7 @@ pub struct ClusterPage {
 
 #[derive(Serialize, ToSchema)]
 pub struct TopicPage {
+    #[schema(value_type = Vec<kr_contract::plan::TopicRecord>)]
     pub topics: Vec<TopicRecord>,
     pub total: usize,
     pub limit: u32,
@@ -39,7 +42,7 @@ pub struct TopicPage {
 }
 
 /// A topic with the clusters shown of it.
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedTopic {
     #[serde(flatten)]
@@ -48,7 +51,7 @@ pub struct PlannedTopic {
     pub clusters: Vec<ClusterRecord>,
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize)]
 pub struct ContentPlanPage {
     pub topics: Vec<PlannedTopic>,
     pub total: usize,
@@ -58,6 +61,7 @@ pub struct ContentPlanPage {
 
 #[derive(Serialize, ToSchema)]
 pub struct PersonaList {
+    #[schema(value_type = Vec<kr_contract::records::Persona>)]
     pub personas: Vec<Persona>,
 }
 
@@ -65,6 +69,7 @@ pub struct PersonaList {
 pub struct ReferenceList {
     /// The primary site first, then the competitors in request order; `null` for a site not
     /// fetched (yet, or at all).
+    #[schema(value_type = Vec<Option<kr_contract::records::Reference>>)]
     pub references: Vec<Option<Reference>>,
 }
 

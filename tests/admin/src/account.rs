@@ -1,7 +1,8 @@
 use kr_aws::dynamo::DynamoStore;
 use kr_aws::{AwsClients, Resources};
+use kr_contract::account::{ApiKeyView, UserView};
 use kr_core::domain::{Email, Password, UserId};
-use kr_core::service::account::{create_account, issue_api_key, ApiKeyView, UserView};
+use kr_core::service::account::{create_account, issue_api_key};
 use kr_core::store::{CreateUserError, User, UserStore};
 use serde_json::{json, Value};
 

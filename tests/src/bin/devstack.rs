@@ -96,6 +96,23 @@ enum Command {
         #[arg(long)]
         no_faults: bool,
     },
+    /// Serve the Google mock (OAuth 2.0 consent, token and revoke endpoints, userinfo, and the
+    /// Search Console API with seeded data) on loopback and print its base URL; the KR_GOOGLE_*
+    /// settings that point at it are listed in tests/README.md.
+    ServeGoogle {
+        #[arg(long, default_value_t = 8791)]
+        port: u16,
+        #[arg(long, default_value = "local-client-id")]
+        client_id: String,
+        #[arg(long, default_value = "local-client-secret")]
+        client_secret: String,
+        /// The signed-in Google account.
+        #[arg(long, default_value = "owner@brightbrew-coffee.test")]
+        email: String,
+        /// The last day with data, YYYY-MM-DD; two days before today when absent.
+        #[arg(long)]
+        data_end_date: Option<chrono::NaiveDate>,
+    },
     /// Serve the Bedrock runtime mock (Converse answered from tests/fixtures/bedrock/<model>.json)
     /// on loopback and print its URL, for KR_BEDROCK_ENDPOINT_URL (with a model id such as
     /// mock.personas-v1 in KR_BEDROCK_PERSONA_MODEL).
@@ -233,6 +250,25 @@ async fn main() -> Result<()> {
                 config = config.without_faults();
             }
             let mock = MockDataForSeo::start(config).await?;
+            println!("{}", mock.base_url());
+            std::future::pending::<()>().await;
+        }
+        Command::ServeGoogle {
+            port,
+            client_id,
+            client_secret,
+            email,
+            data_end_date,
+        } => {
+            let config = kr_tests::google_mock::GoogleMockConfig {
+                address: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                client_id,
+                client_secret,
+                email,
+                data_end_date,
+                ..Default::default()
+            };
+            let mock = kr_tests::google_mock::MockGoogle::start(config).await?;
             println!("{}", mock.base_url());
             std::future::pending::<()>().await;
         }

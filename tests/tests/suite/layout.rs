@@ -46,14 +46,18 @@ fn libraries_depend_only_on_the_layers_below() {
     let allowed = |library: &str| -> BTreeSet<String> {
         match library {
             "core" => BTreeSet::new(),
-            "research" | "crawler" | "dataforseo" | "http" => {
+            // The API's wire shapes: views built from core values, schema mirrors.
+            "contract" | "research" | "crawler" | "dataforseo" => {
                 BTreeSet::from(["kr-core".to_string()])
             }
+            // Its document's error body names the contract's `FieldError`.
+            "http" => BTreeSet::from(["kr-core".to_string(), "kr-contract".to_string()]),
             // The Bedrock persona generator implements the research engine's seam.
             "aws" => BTreeSet::from(["kr-core".to_string(), "kr-research".to_string()]),
             // The query engine and the brief maker know no HTTP: they refuse with their own
-            // errors, and each function says how it tells them.
-            "query" => BTreeSet::from(["kr-core".to_string()]),
+            // errors, and each function says how it tells them. The query engine's pages
+            // document their records with the contract's mirrors.
+            "query" => BTreeSet::from(["kr-core".to_string(), "kr-contract".to_string()]),
             // Briefs read pages (crawler) and compose them (research).
             "brief-maker" => {
                 BTreeSet::from(["kr-core", "kr-research", "kr-crawler"].map(String::from))
@@ -73,6 +77,30 @@ fn libraries_depend_only_on_the_layers_below() {
         assert!(
             uses.is_subset(&may),
             "shared/{library} uses {uses:?}; it may use only {may:?}"
+        );
+    }
+}
+
+/// kr-core is the domain, not the document: what utoipa derives from (views, request bodies,
+/// schema mirrors of the core records) is kr-contract's (issue 47).
+#[test]
+fn the_core_knows_no_openapi() {
+    let manifest = workspace_root().join("shared/core/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let manifest: toml::Value = toml::from_str(&text).unwrap();
+    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        let names: Vec<&String> = manifest
+            .get(table)
+            .and_then(toml::Value::as_table)
+            .map(|deps| {
+                deps.keys()
+                    .filter(|name| name.starts_with("utoipa"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(
+            names.is_empty(),
+            "shared/core [{table}] uses {names:?}; schemas belong in shared/contract"
         );
     }
 }

@@ -3,11 +3,10 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::{ClusterAction, Intent, PageType};
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterBrief {
     pub cluster_id: String,
@@ -50,7 +49,7 @@ pub struct ClusterBrief {
 
 /// A language model's wording of a brief, read strictly: plain text (no markup or links) of
 /// bounded length.
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BriefWording {
     /// A working title for the page, with the primary keyword (at most 90 characters).
@@ -81,7 +80,7 @@ pub struct Unworded {
     pub cost_usd: Option<f64>,
 }
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BriefKeyword {
     pub keyword: String,
@@ -89,7 +88,7 @@ pub struct BriefKeyword {
     pub intent: Intent,
 }
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OutlineHeading {
     /// 2 or 3.
@@ -100,7 +99,7 @@ pub struct OutlineHeading {
     pub pages: usize,
 }
 
-#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WordCountRange {
     pub min: usize,
@@ -108,14 +107,14 @@ pub struct WordCountRange {
     pub max: usize,
 }
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InternalLink {
     pub url: String,
     pub title: String,
 }
 
-#[derive(ToSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BriefSource {
     pub url: String,

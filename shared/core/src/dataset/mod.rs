@@ -2,7 +2,6 @@
 //! read it: the references, and one versioned dataset of keywords, clusters and personas.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::domain::JobId;
 
@@ -105,7 +104,7 @@ pub struct ResultsDataset {
 }
 
 /// A site preview (contract: `GET /jobs/{id}/references`). Missing parts are `null`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Reference {
     /// The site address fetched.

@@ -2,13 +2,11 @@
 //! the topics clusters are grouped into.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::Intent;
 
 /// How a cluster's keywords were grouped.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -31,7 +29,6 @@ pub enum ClusterMethod {
 
 /// What the primary site should do for a cluster.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -67,7 +64,6 @@ string_enum! {
 
 /// A site's best organic position for a cluster's keywords, and the page at it.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     PartialEq,
@@ -87,7 +83,6 @@ pub struct SitePosition {
 
 /// How many of a topic's clusters call for each action.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -120,7 +115,6 @@ impl ActionCounts {
 /// Clusters grouped as a pillar page and its supporting pages would be.
 // `Default` is a base for records built field by field.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Default,

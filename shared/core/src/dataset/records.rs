@@ -2,14 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use utoipa::ToSchema;
-
 use super::plan::{ClusterAction, ClusterMethod, SitePosition};
 use super::serp_page::{SerpFeature, WeakSpot};
 
 /// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     PartialEq,
@@ -33,7 +30,6 @@ pub struct Ranking {
 }
 
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -58,7 +54,6 @@ pub const ESTIMATE_SOURCE: &str = "estimate";
 
 // `Default` is a base for records built field by field.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Default,
@@ -122,7 +117,6 @@ pub struct KeywordRecord {
 /// Where a keyword came from. A keyword with several origins names the first that applies in
 /// this order: the user's own list, a ranking, the crawl, a keyword idea.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -191,7 +185,6 @@ pub fn best_organic_position(rankings: &[Ranking], domain: &str) -> Option<u32> 
 
 // `Default` is an empty, unplanned cluster: a base for records built field by field.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Default,
@@ -262,7 +255,6 @@ pub struct ClusterRecord {
 }
 
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -298,7 +290,6 @@ string_enum! {
 }
 
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -319,7 +310,6 @@ pub struct MonthlySearch {
 }
 
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     PartialEq,

@@ -3,11 +3,9 @@
 //! sites ("weak spots": pages a dedicated page can outrank, LowFruits' term).
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 /// A SERP feature, as DataForSEO names the item type on an advanced results page.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -76,7 +74,6 @@ string_enum! {
 
 /// A top-10 organic result from a site where anyone posts: an easy page to outrank.
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     PartialEq,
@@ -99,7 +96,6 @@ pub struct WeakSpot {
 }
 
 #[derive(
-    ToSchema,
     Debug,
     Clone,
     Copy,
@@ -136,7 +132,7 @@ impl WeakSpotKind {
 }
 
 /// What kind of page a search result is, read from its address (`kr_research::serp_page`).
-#[derive(ToSchema, Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PageType {
     /// A site's front page.

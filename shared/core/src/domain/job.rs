@@ -1,11 +1,10 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 /// Where a job is in its life. It only ever moves forward:
 /// `queued → running → completed | failed` (and `queued → failed` when it cannot start).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JobStatus {
     Queued,
@@ -48,9 +47,7 @@ impl fmt::Display for JobStatus {
 }
 
 /// The pipeline's stages, in the order they run. Their names appear in `progress.stage`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// `references`: fetch the home page of every site for its preview.
@@ -94,7 +91,7 @@ string_enum! {
 }
 
 /// How far a job has come, as the API shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// The stage running now (or that failed); `null` before the first stage and once completed.

@@ -4,7 +4,6 @@
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc, Weekday};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
 
 use super::{JobId, ScheduleId, UserId};
 use crate::validation::FieldError;
@@ -12,7 +11,7 @@ use crate::validation::FieldError;
 /// The last day of the month a monthly schedule may name: every month has it.
 pub const MAX_DAY_OF_MONTH: u32 = 28;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Cadence {
     Weekly,

@@ -7,19 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{JobId, ShareLinkId, UserId};
 
 /// A tab of a job's results that a link can show.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SharedTab {
     Keywords,

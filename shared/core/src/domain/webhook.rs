@@ -3,7 +3,6 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::JobStatus;
 
@@ -70,9 +69,7 @@ impl fmt::Display for WebhookUrl {
 }
 
 /// What a webhook can be told.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum WebhookEvent {
     /// A job completed; its results can be read.
     #[serde(rename = "job.completed")]

@@ -1,64 +1,9 @@
-use chrono::{DateTime, Utc};
-use serde::Serialize;
-use utoipa::ToSchema;
+use chrono::Utc;
 
 use crate::domain::{ApiKeyId, ApiKeySecret, Email, Password, SessionToken, UserId};
 use crate::store::{
     ApiKeyRecord, ApiKeyStore, CredentialStore, Session, SessionStore, StoreError, User, UserStore,
 };
-
-/// The User resource (snake_case, as interface.md writes it).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UserView {
-    pub id: UserId,
-    pub email: String,
-    /// Runs (jobs) the user may still start.
-    pub credits_balance: i64,
-    /// New distinct primary domains the user may still research.
-    pub domains_balance: i64,
-    pub can_create_api_keys: bool,
-    /// `free`, `pro` or `agency`; only `agency` includes API keys.
-    pub plan: crate::domain::Plan,
-}
-
-impl From<&User> for UserView {
-    fn from(user: &User) -> Self {
-        Self {
-            id: user.id,
-            email: user.email.to_string(),
-            credits_balance: user.credits_balance,
-            domains_balance: user.domains_balance,
-            can_create_api_keys: user.plan.can_create_api_keys(),
-            plan: user.plan,
-        }
-    }
-}
-
-/// An API key as listed; the secret is never part of it.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiKeyView {
-    pub id: ApiKeyId,
-    pub name: String,
-    /// The first characters of the key, to tell keys apart.
-    pub prefix: String,
-    #[serde(with = "crate::time")]
-    pub created_at: DateTime<Utc>,
-    #[serde(with = "crate::time::option")]
-    pub last_used_at: Option<DateTime<Utc>>,
-}
-
-impl From<&ApiKeyRecord> for ApiKeyView {
-    fn from(record: &ApiKeyRecord) -> Self {
-        Self {
-            id: record.id,
-            name: record.name.clone(),
-            prefix: record.prefix.clone(),
-            created_at: record.created_at,
-            last_used_at: record.last_used_at,
-        }
-    }
-}
 
 pub const DEFAULT_API_KEY_NAME: &str = "API key";
 pub const MAX_API_KEY_NAME_CHARS: usize = 100;

@@ -1,19 +1,14 @@
 //! The cost preview of a job (`POST /jobs/estimate`): what creating it now would charge and
 //! answer, and how many keywords it can keep, without charging or storing anything.
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use super::jobs::CreateJobRequest;
 use crate::domain::UserId;
 use crate::store::{RegisteredDomains, StoreError, UserStore};
 
 /// What a job would cost and whether the account can pay for it now.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct JobEstimate {
     /// Runs the job consumes: always 1.
-    #[schema(example = 1)]
     pub runs: u32,
     /// The account's runs now.
     pub runs_balance: i64,
@@ -32,8 +27,7 @@ pub struct JobEstimate {
 }
 
 /// How many keywords the job can keep.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy)]
 pub struct KeywordPlan {
     /// Distinct imported phrases, after cleaning.
     pub imported: usize,
@@ -67,23 +61,18 @@ impl KeywordPlan {
 }
 
 /// The most the data provider's calls can cost.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct ProviderEstimate {
-    #[schema(example = "dataforseo")]
     pub provider: String,
     /// Upper bound in USD at list prices: every request the job can make, each returning as
     /// many items as allowed, no answer from the cross-job cache; never above `capUsd`.
     /// Jobs usually cost well under it (see `usage` of a finished job).
-    #[schema(example = 0.68)]
     pub max_cost_usd: f64,
     /// The per-job spending cap, at which a job stops paid calls and finishes with what it has.
-    #[schema(example = 5.0)]
     pub cap_usd: f64,
     /// The most keywords whose search results the job fetches (highest volume first) and
     /// clusters by shared results; the others are clustered by words. Fewer when the cap or
     /// the job's keyword count stops it first.
-    #[schema(example = 1000)]
     pub serp_budget: usize,
 }
 

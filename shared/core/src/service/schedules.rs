@@ -9,9 +9,8 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use utoipa::ToSchema;
 
-use crate::domain::{Cadence, JobId, Recurrence, Schedule, ScheduleId, ScheduledRun, UserId};
+use crate::domain::{JobId, Recurrence, Schedule, ScheduleId, ScheduledRun, UserId};
 use crate::service::jobs::{
     create_job_of, imported_phrases, CreateJobError, CreateJobRequest, JobPorts,
 };
@@ -29,68 +28,6 @@ pub const SCHEDULES_PER_PAGE: u32 = 100;
 /// stays well inside the sweeper's 300 s beside its other sweeps; the rest wait for the next
 /// tick, 5 minutes later.
 pub const PAGES_PER_TICK: u32 = 10;
-
-/// A run of a schedule as the API shows it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ScheduledRunView {
-    #[serde(with = "crate::time")]
-    #[schema(value_type = String, format = DateTime)]
-    pub slot: DateTime<Utc>,
-    /// The job the run started; `null` when it was skipped.
-    pub job_id: Option<crate::domain::JobId>,
-    /// Why the run was skipped; `null` when it started a job.
-    pub skipped: Option<String>,
-}
-
-/// The Schedule resource.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ScheduleView {
-    pub id: ScheduleId,
-    pub cadence: Cadence,
-    /// Weekly schedules: 1 (Monday) to 7 (Sunday); `null` for monthly ones.
-    pub day_of_week: Option<u32>,
-    /// Monthly schedules: 1 to 28; `null` for weekly ones.
-    pub day_of_month: Option<u32>,
-    pub hour_utc: u32,
-    pub paused: bool,
-    /// When the next run is due; `null` while paused.
-    #[serde(with = "crate::time::option")]
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub next_run_at: Option<DateTime<Utc>>,
-    #[serde(with = "crate::time")]
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: DateTime<Utc>,
-    /// The job each run creates, as `POST /jobs` takes it.
-    #[schema(value_type = Object)]
-    pub job: Map<String, Value>,
-    /// The latest run: the job it started, or why it was skipped; `null` before the first.
-    pub last_run: Option<ScheduledRunView>,
-}
-
-impl From<&Schedule> for ScheduleView {
-    fn from(schedule: &Schedule) -> Self {
-        let recurrence = schedule.recurrence;
-        let weekly = recurrence.cadence == Cadence::Weekly;
-        Self {
-            id: schedule.id,
-            cadence: recurrence.cadence,
-            day_of_week: weekly.then_some(recurrence.day),
-            day_of_month: (!weekly).then_some(recurrence.day),
-            hour_utc: recurrence.hour_utc,
-            paused: schedule.paused,
-            next_run_at: (!schedule.paused).then_some(schedule.next_run_at),
-            created_at: schedule.created_at,
-            job: schedule.request.clone(),
-            last_run: schedule.last_run.as_ref().map(|run| ScheduledRunView {
-                slot: run.slot,
-                job_id: run.job_id,
-                skipped: run.skipped.clone(),
-            }),
-        }
-    }
-}
 
 /// The job body a schedule keeps: what was validated, in the API's own names.
 fn stored_request(request: &CreateJobRequest) -> Map<String, Value> {

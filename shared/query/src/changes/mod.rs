@@ -72,6 +72,7 @@ impl ChangeQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobChanges {
+    #[schema(value_type = kr_contract::domain::JobId)]
     pub job_id: JobId,
     /// The earlier run compared with; `null` when there is none (then every list is empty).
     pub since: Option<RunPoint>,
@@ -179,6 +180,7 @@ pub struct TopicChange {
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct RunPoint {
+    #[schema(value_type = kr_contract::domain::JobId)]
     pub job_id: JobId,
     #[serde(serialize_with = "kr_core::time::option::serialize")]
     #[schema(value_type = Option<String>, format = DateTime)]

@@ -1,9 +1,9 @@
 //! Creating a job: validated beforehand ([`super::CreateJobRequest`]), here charged, stored
 //! with its imported keywords, and sent to its first stage.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
-use super::{CreateJobRequest, CreatedJobView, KeywordImportView};
+use super::CreateJobRequest;
 use crate::dataset::objects;
 use crate::domain::{JobId, JobStatus, KeywordList, NewJob, ScheduleId, Stage, UserId};
 use crate::service::webhook_signing::SigningKey;
@@ -11,6 +11,36 @@ use crate::store::{
     ArtifactStore, CreateJobOutcome, Idempotency, IdempotencyScope, JobQueue, JobStore,
     PipelineMessage, ResultStore, StoreError,
 };
+
+/// A job created (or the first one of a replayed request): what the creator is told.
+#[derive(Debug, Clone)]
+pub struct CreatedJob {
+    pub id: JobId,
+    pub status: JobStatus,
+    pub created_at: DateTime<Utc>,
+    /// Only when the request brought keywords: what became of them.
+    pub keyword_import: Option<KeywordImport>,
+    /// Only with a callback URL: the secret its deliveries are signed with.
+    pub callback_secret: Option<String>,
+}
+
+/// What became of the keywords a request brought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeywordImport {
+    /// Distinct phrases the job researches.
+    pub imported: usize,
+    /// Entries dropped as the same phrase as an earlier one once cleaned.
+    pub duplicates: usize,
+}
+
+impl KeywordImport {
+    fn of(list: &KeywordList) -> Self {
+        Self {
+            imported: list.len(),
+            duplicates: list.duplicates(),
+        }
+    }
+}
 
 #[derive(Debug)]
 pub enum CreateJobError {
@@ -48,7 +78,7 @@ pub async fn create_job(
     request: CreateJobRequest,
     idempotency_key: Option<String>,
     callback_key: Option<&SigningKey>,
-) -> Result<CreatedJobView, CreateJobError> {
+) -> Result<CreatedJob, CreateJobError> {
     let idempotency = idempotency_key.map(IdempotencyScope::Client);
     create_job_of(ports, owner, request, idempotency, callback_key, None).await
 }
@@ -62,7 +92,7 @@ pub async fn create_job_of(
     idempotency: Option<IdempotencyScope>,
     callback_key: Option<&SigningKey>,
     schedule: Option<ScheduleId>,
-) -> Result<CreatedJobView, CreateJobError> {
+) -> Result<CreatedJob, CreateJobError> {
     // Asked for before anything is charged: a job must not be paid for and lack its secret.
     let callback_key = match (&request.callback_url, callback_key) {
         (None, _) => None,
@@ -77,7 +107,7 @@ pub async fn create_job_of(
         scope,
         fingerprint: request.fingerprint(),
     });
-    let keyword_import = request.keywords.as_ref().map(KeywordImportView::of);
+    let keyword_import = request.keywords.as_ref().map(KeywordImport::of);
     let new_job = NewJob {
         id: JobId::new(),
         owner,
@@ -130,7 +160,7 @@ pub async fn create_job_of(
             if let Err(err) = ports.queue.enqueue(&message).await {
                 tracing::error!(job = %job.id, %err, "could not enqueue a new job; the sweeper will retry");
             }
-            Ok(CreatedJobView {
+            Ok(CreatedJob {
                 id: job.id,
                 status: job.status,
                 created_at: job.created_at,
@@ -138,7 +168,7 @@ pub async fn create_job_of(
                 callback_secret: callback_key.map(|key| key.callback_secret(job.id).reveal()),
             })
         }
-        CreateJobOutcome::Replayed { id, created_at } => Ok(CreatedJobView {
+        CreateJobOutcome::Replayed { id, created_at } => Ok(CreatedJob {
             id,
             status: JobStatus::Queued,
             created_at,

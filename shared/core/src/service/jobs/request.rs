@@ -3,58 +3,29 @@
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 
-use super::views::{keywords_schema, language_code_schema, location_code_schema};
 use crate::domain::{DomainName, KeywordList, LanguageCode, LocationCode, WebhookUrl};
 use crate::validation::FieldError;
 
 pub const MAX_COMPETITORS: usize = 10;
 pub const MAX_IDEMPOTENCY_KEY_CHARS: usize = 255;
 
-// Documents the body and is what parsing it yields (every field a value that passed
-// validation), so the two cannot drift.
-/// The body of `POST /jobs`.
-#[derive(Debug, Clone, ToSchema)]
-#[schema(rename_all = "camelCase")]
+/// The body of `POST /jobs` once parsed: every field a value that passed validation. The
+/// document's `CreateJobRequest` is `kr_contract::job_request::CreateJobRequest`, whose drift
+/// test checks it against [`CreateJobRequest::parse`].
+#[derive(Debug, Clone)]
 pub struct CreateJobRequest {
-    /// Required. Normalised: scheme, path, port-free, lowercase, no leading `www.`, IDN to
-    /// punycode; must be a public registrable domain: under a suffix of the Public Suffix
-    /// List (publicsuffix.org) and not itself on it, so `de.com`, `github.io` or `co.uk` are
-    /// refused with 400 although the pattern allows them.
-    #[schema(value_type = String, example = "example.com")]
+    /// A public registrable domain, normalised.
     pub primary_domain: DomainName,
-    /// Optional, at most 10, normalised the same way and registrable the same way (not on
-    /// the Public Suffix List); duplicates collapse; none may equal the primary domain.
-    #[schema(value_type = Option<Vec<String>>, example = json!(["competitor.com"]))]
+    /// At most [`MAX_COMPETITORS`], normalised, distinct, none the primary domain.
     pub competitor_domains: Vec<DomainName>,
-    /// Required, a `language_code` from `GET /languages` (matched case-insensitively).
-    #[schema(schema_with = language_code_schema)]
     pub language_code: LanguageCode,
-    /// Required JSON integer, a `location_code` from `GET /locations`.
-    #[schema(schema_with = location_code_schema)]
     pub location_code: LocationCode,
-    /// Optional: your own keywords (a client's list, a Search Console or tool export), 1 to
-    /// 10,000 distinct phrases. Each is cleaned like a typed search (trimmed, single spaces,
-    /// lower case) and must be what the keyword data provider accepts: at most 80 characters
-    /// and 10 words, none of `, ! @ % ^ ( ) = { } ; ~ ` < > ? \ |` or `―`, no control
-    /// characters or emoji, at least one letter or digit. Phrases equal once cleaned collapse
-    /// into one. Every phrase that cannot be used is reported in the 400's `details.fields` as
-    /// `keywords[i]`, and nothing is created. Imported keywords are all kept (`source:
-    /// imported`), measured, classified, clustered, given personas and scored like discovered
-    /// ones. With `keywords`, the body may be up to 1 MiB.
-    #[schema(schema_with = keywords_schema)]
+    /// The client's own keywords, cleaned; `None` when the body had none.
     pub keywords: Option<KeywordList>,
-    /// Optional, default `true`: add the keywords the job finds (crawl, and with the data
-    /// provider the domains' rankings and keyword ideas) to the imported ones. `false`
-    /// researches only `keywords` (which it then requires); the sites are still crawled, for
-    /// relevance, personas and previews.
-    #[schema(value_type = Option<bool>, example = true)]
+    /// `false` researches only `keywords` (which it then requires).
     pub discover_keywords: bool,
-    /// Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also
-    /// receives this job's `job.completed` or `job.failed` event, as account webhooks do
-    /// (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.
-    #[schema(value_type = Option<String>, min_length = 1, max_length = 2048, example = "https://hooks.example.com/job-done")]
+    /// Also receives this job's `job.completed` or `job.failed` event.
     pub callback_url: Option<WebhookUrl>,
 }
 

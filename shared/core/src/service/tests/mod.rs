@@ -14,9 +14,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Map, Value};
 
 use crate::domain::{DomainName, Job, JobId, JobStatus, NewJob, UserId};
-use crate::service::jobs::{
-    create_job, CreateJobError, CreateJobRequest, CreatedJobView, JobPorts,
-};
+use crate::service::jobs::{create_job, CreateJobError, CreateJobRequest, CreatedJob, JobPorts};
 use crate::store::memory::{MemoryObjects, MemoryQueue, MemoryStore};
 use crate::store::UserStore;
 
@@ -63,7 +61,7 @@ impl World {
         owner: UserId,
         domain: &str,
         key: Option<&str>,
-    ) -> Result<CreatedJobView, CreateJobError> {
+    ) -> Result<CreatedJob, CreateJobError> {
         create_job(
             &self.ports(),
             owner,

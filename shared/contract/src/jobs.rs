@@ -1,18 +1,21 @@
-//! What the jobs API answers (`JobView`, `CreatedJobView` and the parts they hold) and the
-//! OpenAPI schemas written by hand for fields a derive cannot describe. Only the forms of the
-//! contract: no use case runs here.
+//! What the jobs API answers: `JobView`, `CreatedJobView` and the parts they hold, each built
+//! from the core value it shows (`From`). Real types: the functions serialise them, so their
+//! schemas cannot drift from what is sent. Core types they hold (ids, `JobStatus`,
+//! `Progress`) are documented by their mirrors in [`crate::domain`] (`value_type`).
 
 use chrono::{DateTime, Utc};
+use kr_core::domain::{Job, JobId, JobStatus, Progress, ProviderUsage, ScheduleId};
+use kr_core::service::jobs::{CreatedJob, KeywordImport};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-use crate::domain::{Job, JobId, JobStatus, KeywordList, Progress, ProviderUsage, ScheduleId};
 
 /// The Job resource.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
+    #[schema(value_type = crate::domain::JobId)]
     pub id: JobId,
+    #[schema(value_type = crate::domain::JobStatus)]
     pub status: JobStatus,
     #[schema(example = "example.com")]
     pub primary_domain: String,
@@ -22,17 +25,18 @@ pub struct JobView {
     pub language_code: String,
     #[schema(example = 2840)]
     pub location_code: u32,
-    #[serde(with = "crate::time")]
+    #[serde(with = "kr_core::time")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: DateTime<Utc>,
     /// When the first stage started.
-    #[serde(with = "crate::time::option")]
+    #[serde(with = "kr_core::time::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub started_at: Option<DateTime<Utc>>,
     /// When the job completed or failed.
-    #[serde(with = "crate::time::option")]
+    #[serde(with = "kr_core::time::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub completed_at: Option<DateTime<Utc>>,
+    #[schema(value_type = crate::domain::Progress)]
     pub progress: Progress,
     /// Why the job failed; `null` unless `status` is `failed`.
     pub error_message: Option<String>,
@@ -51,6 +55,7 @@ pub struct JobView {
     pub brief_count: u32,
     /// The schedule that started the job (`GET /schedules/{scheduleId}`); `null` for a job
     /// created by hand.
+    #[schema(value_type = Option<crate::domain::ScheduleId>)]
     pub schedule_id: Option<ScheduleId>,
 }
 
@@ -126,9 +131,11 @@ impl From<&Job> for JobView {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedJobView {
+    #[schema(value_type = crate::domain::JobId)]
     pub id: JobId,
+    #[schema(value_type = crate::domain::JobStatus)]
     pub status: JobStatus,
-    #[serde(with = "crate::time")]
+    #[serde(with = "kr_core::time")]
     #[schema(value_type = String, format = DateTime)]
     pub created_at: DateTime<Utc>,
     /// Only when the request brought `keywords`: what became of them.
@@ -153,81 +160,23 @@ pub struct KeywordImportView {
     pub duplicates: usize,
 }
 
-impl KeywordImportView {
-    pub(super) fn of(list: &KeywordList) -> Self {
+impl From<&KeywordImport> for KeywordImportView {
+    fn from(import: &KeywordImport) -> Self {
         Self {
-            imported: list.len(),
-            duplicates: list.duplicates(),
+            imported: import.imported,
+            duplicates: import.duplicates,
         }
     }
 }
 
-/// The `keywords` array: what JSON Schema can say of a usable phrase; the rest is in words.
-pub(super) fn keywords_schema() -> utoipa::openapi::Array {
-    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
-    ArrayBuilder::new()
-        .items(
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .min_length(Some(1))
-                .max_length(Some(crate::domain::MAX_PHRASE_CHARS))
-                .build(),
-        )
-        .min_items(Some(1))
-        .max_items(Some(crate::domain::MAX_IMPORTED_KEYWORDS))
-        .examples([serde_json::json!(["cold brew coffee", "best espresso beans"])])
-        .description(Some(
-            "Optional: your own keywords, 1 to 10,000 distinct phrases, each at most 80 characters (as sent) and 10 words, with a letter or digit and none of the symbols the keyword data provider refuses: `, ! @ % ^ ( ) = { } ; ~ ` < > ? \\ |` `―`, control characters, emoji. Cleaned like a typed search (trimmed, single spaces, lower case); equal phrases collapse. Each unusable entry is reported in the 400's `details.fields` as `keywords[i]` and nothing is created. All are kept, marked `source: imported`, and researched like discovered ones. With `keywords` the body may be up to 1 MiB.",
-        ))
-        .build()
-}
-
-/// `callbackUrl` in the query of `POST /jobs/import`, as the JSON body's field describes it.
-/// No pattern: any absolute http(s) URL is accepted (`WebhookUrl` decides, the description
-/// says it in words), and a pattern narrower than that would call accepted URLs invalid.
-pub fn callback_url_schema() -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .min_length(Some(1))
-        .max_length(Some(2048))
-        .description(Some(
-            "Optional: an `http(s)` URL (ports 80 and 443, at most 2,048 characters) that also receives this job's `job.completed` or `job.failed` event, as account webhooks do (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.",
-        ))
-        .examples(["https://hooks.example.com/job-done"])
-        .build()
-}
-
-/// The codes `LanguageCode::parse` accepts, as the document's enum.
-pub fn language_code_schema() -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .description(Some(
-            "Required, a `language_code` from `GET /languages` (matched case-insensitively).",
-        ))
-        .enum_values(Some(
-            crate::locales::languages()
-                .iter()
-                .map(|language| language.language_code.clone()),
-        ))
-        .examples(["en"])
-        .build()
-}
-
-/// The codes `LocationCode::parse` accepts, as the document's enum.
-pub fn location_code_schema() -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::Integer)
-        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
-            utoipa::openapi::KnownFormat::Int64,
-        )))
-        .description(Some(
-            "Required JSON integer, a `location_code` from `GET /locations`.",
-        ))
-        .enum_values(Some(
-            crate::locales::locations()
-                .iter()
-                .map(|location| location.location_code),
-        ))
-        .examples([2840])
-        .build()
+impl From<&CreatedJob> for CreatedJobView {
+    fn from(created: &CreatedJob) -> Self {
+        Self {
+            id: created.id,
+            status: created.status,
+            created_at: created.created_at,
+            keyword_import: created.keyword_import.as_ref().map(KeywordImportView::from),
+            callback_secret: created.callback_secret.clone(),
+        }
+    }
 }

@@ -1,0 +1,119 @@
+//! Schema-only mirrors of `kr_core::dataset`'s cluster brief, served as they are.
+//!
+//! GUARDED BY THE DRIFT TEST (`src/drift.rs`): it serialises real core values and checks the
+//! JSON against these schemas. A field or variant added to a core type goes here too, with
+//! its doc comment word for word (it is the OpenAPI description) and its serde attributes.
+//! `Serialize` is derived only so those serde attributes, which the schema derive reads, can
+//! be written; nothing serialises a mirror.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::plan::ClusterAction;
+use crate::records::Intent;
+use crate::serp_page::PageType;
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterBrief {
+    pub cluster_id: String,
+    pub cluster_name: String,
+    /// The keyword the page targets: the cluster's primary keyword.
+    pub primary_keyword: BriefKeyword,
+    /// The cluster's other keywords by search volume, the most searched first (at most 20).
+    pub secondary_keywords: Vec<BriefKeyword>,
+    /// The cluster's dominant intent.
+    pub intent: Intent,
+    /// The kind of page most of the ranking pages are; `null` when none is known (offline
+    /// jobs have no results pages).
+    pub page_type: Option<PageType>,
+    /// What the content plan says to do on the primary site, and its page for it.
+    pub action: Option<ClusterAction>,
+    pub target_url: Option<String>,
+    /// H2 and H3 headings of the ranking pages, similar ones merged, in the order the pages
+    /// use them; each with how many pages have it.
+    pub outline: Vec<OutlineHeading>,
+    /// People Also Ask questions of the cluster's keywords, then its question keywords.
+    pub questions: Vec<String>,
+    /// Words in the main text of the pages read; `null` when none was.
+    pub word_count: Option<WordCountRange>,
+    /// Terms most of the pages read use and the primary site's page for the cluster does not
+    /// (every common term when there is no such page), most used first.
+    pub missing_terms: Vec<String>,
+    /// The primary site's pages on the same topic: link from them to the page, and from the
+    /// page to them.
+    pub internal_links: Vec<InternalLink>,
+    /// Every page the brief tried to read, in rank order; the ones that could not be read
+    /// are named with the reason.
+    pub sources: Vec<BriefSource>,
+    pub generated_at: DateTime<Utc>,
+    /// What a language model wrote for the writer from this brief's own facts: `null` unless
+    /// one is configured, and when its answer could not be used (the rest of the brief is the
+    /// same either way).
+    #[serde(default)]
+    pub wording: Option<BriefWording>,
+}
+
+/// A language model's wording of a brief, read strictly: plain text (no markup or links) of
+/// bounded length.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BriefWording {
+    /// A working title for the page, with the primary keyword (at most 90 characters).
+    pub title: String,
+    /// A meta description for the page (at most 160 characters).
+    pub meta_description: String,
+    /// The angle for the writer: who the page is for and what it must do better than the
+    /// pages that rank (at most 700 characters).
+    pub summary: String,
+    /// What the model's request cost, USD.
+    pub cost_usd: f64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BriefKeyword {
+    pub keyword: String,
+    pub search_volume: Option<i64>,
+    pub intent: Intent,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutlineHeading {
+    /// 2 or 3.
+    pub level: u8,
+    /// As the first page that has it writes it (plain text; render it escaped).
+    pub text: String,
+    /// How many of the pages read have this heading or one like it.
+    pub pages: usize,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WordCountRange {
+    pub min: usize,
+    pub median: usize,
+    pub max: usize,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InternalLink {
+    pub url: String,
+    pub title: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BriefSource {
+    pub url: String,
+    /// Organic position for the primary keyword's results page, when it came from there.
+    pub position: Option<u32>,
+    pub fetched: bool,
+    /// Why a page was not read ("robots.txt disallows it", "HTTP 404"…); `null` when it was.
+    pub skipped_because: Option<String>,
+    /// Words in its main text, when read.
+    pub word_count: Option<usize>,
+}
