@@ -47,13 +47,14 @@ fn libraries_depend_only_on_the_layers_below() {
         match library {
             "core" => BTreeSet::new(),
             // The API's wire shapes: views built from core values, schema mirrors.
-            "contract" | "research" | "crawler" | "dataforseo" => {
+            "contract" | "research" | "crawler" | "dataforseo" | "google" => {
                 BTreeSet::from(["kr-core".to_string()])
             }
             // Its document's error body names the contract's `FieldError`.
             "http" => BTreeSet::from(["kr-core".to_string(), "kr-contract".to_string()]),
-            // The Bedrock persona generator implements the research engine's seam.
-            "aws" => BTreeSet::from(["kr-core".to_string(), "kr-research".to_string()]),
+            // The Bedrock persona generator implements the research engine's seam; the Google
+            // client is built from the secrets only the adapter reads.
+            "aws" => BTreeSet::from(["kr-core", "kr-research", "kr-google"].map(String::from)),
             // The query engine and the brief maker know no HTTP: they refuse with their own
             // errors, and each function says how it tells them. The query engine's pages
             // document their records with the contract's mirrors.
