@@ -12,6 +12,7 @@ use kr_aws::google::GoogleSource;
 use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::store::{RequestCounters, SearchConsoleStore};
+use kr_google::GoogleSettings;
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,6 +28,19 @@ pub struct IntegrationsState {
 
 impl IntegrationsState {
     pub async fn from_config(config: Config, resources: Resources) -> Self {
+        Self::build(config, resources, None).await
+    }
+
+    /// With Google at `settings` instead of as the environment says (tests and their mock).
+    pub async fn with_google(
+        config: Config,
+        resources: Resources,
+        settings: GoogleSettings,
+    ) -> Self {
+        Self::build(config, resources, Some(settings)).await
+    }
+
+    async fn build(config: Config, resources: Resources, settings: Option<GoogleSettings>) -> Self {
         let Wiring {
             config,
             resources,
@@ -34,12 +48,16 @@ impl IntegrationsState {
             clients,
             ..
         } = Wiring::from_config(config, resources).await;
+        let mut google = GoogleSource::new(
+            clients.secrets,
+            resources.credentials_key_arn.clone(),
+            resources.google_client_secret_arn.clone(),
+        );
+        if let Some(settings) = settings {
+            google = google.with_settings(settings);
+        }
         Self {
-            google: Arc::new(GoogleSource::new(
-                clients.secrets,
-                resources.credentials_key_arn.clone(),
-                resources.google_client_secret_arn.clone(),
-            )),
+            google: Arc::new(google),
             auth: Authenticator::on(store.clone(), config.limits.clone()),
             config,
             counters: store.clone(),

@@ -14,6 +14,8 @@ pub struct GoogleSource {
     client_secret_arn: Option<String>,
     key: OnceCell<CredentialKey>,
     google: OnceCell<Option<Google>>,
+    /// Settings given in code instead of the environment (tests pointing at a mock).
+    settings: Option<GoogleSettings>,
 }
 
 impl GoogleSource {
@@ -28,7 +30,14 @@ impl GoogleSource {
             client_secret_arn,
             key: OnceCell::new(),
             google: OnceCell::new(),
+            settings: None,
         }
+    }
+
+    /// Google at `settings` rather than as the environment says.
+    pub fn with_settings(mut self, settings: GoogleSettings) -> Self {
+        self.settings = Some(settings);
+        self
     }
 
     async fn secret_text(&self, arn: &str, what: &str) -> Result<String, StoreError> {
@@ -65,6 +74,11 @@ impl GoogleSource {
         let google = self
             .google
             .get_or_try_init(|| async {
+                if let Some(settings) = &self.settings {
+                    return Google::new(settings.clone())
+                        .map(Some)
+                        .map_err(StoreError::new);
+                }
                 let secret = match &self.client_secret_arn {
                     Some(arn) => Some(client_secret(
                         &self.secret_text(arn, "Google client").await?,

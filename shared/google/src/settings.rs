@@ -26,18 +26,25 @@ impl std::fmt::Debug for GoogleSettings {
 
 pub const SCOPE: &str = "https://www.googleapis.com/auth/webmasters.readonly";
 
-fn var(name: &str, default: &str) -> String {
-    std::env::var(name)
-        .ok()
-        .filter(|value| !value.trim().is_empty())
-        .unwrap_or_else(|| default.to_string())
-}
-
 impl GoogleSettings {
     /// The endpoints from the environment and the client's credentials: `client_secret` as
     /// read from Secrets Manager in AWS, else `KR_GOOGLE_CLIENT_SECRET`. `None` without a
     /// client id: the deployment has no Google OAuth client.
     pub fn from_env(client_secret: Option<String>) -> Option<Self> {
+        Self::from_lookup(|name| std::env::var(name).ok(), client_secret)
+    }
+
+    /// As [`from_env`](Self::from_env), reading the variables through `lookup` (tests point
+    /// one function at a mock without touching the process environment).
+    pub fn from_lookup(
+        lookup: impl Fn(&str) -> Option<String>,
+        client_secret: Option<String>,
+    ) -> Option<Self> {
+        let var = |name: &str, default: &str| {
+            lookup(name)
+                .filter(|value| !value.trim().is_empty())
+                .unwrap_or_else(|| default.to_string())
+        };
         let client_id = var("KR_GOOGLE_CLIENT_ID", "");
         if client_id.is_empty() {
             return None;

@@ -229,3 +229,20 @@ impl Drop for MockGoogle {
         self.server.abort();
     }
 }
+
+impl MockGoogle {
+    /// The service's Google settings pointing at this mock (what `env()` says, read the way
+    /// the functions read their environment).
+    pub fn settings(&self) -> kr_google::GoogleSettings {
+        let env = self.env();
+        kr_google::GoogleSettings::from_lookup(
+            |name| {
+                env.iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| value.clone())
+            },
+            None,
+        )
+        .expect("the mock's settings name a client")
+    }
+}
