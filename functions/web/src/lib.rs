@@ -10,7 +10,10 @@
 //! · `/jobs/{jobId}/delete` · `/jobs/{jobId}/share` (the owner's share links) ·
 //! `/share/{token}` (a job seen through a share link, its logo and preview images below it) ·
 //! `/settings/api-keys` · `/settings/api-keys/{keyId}/revoke` · `/settings/branding` (with
-//! `/logo` and `/logo/delete`) · `/assets/{file}`.
+//! `/logo` and `/logo/delete`) · `/settings/search-console` (the Search Console connection;
+//! its buttons call `/api/v1/integrations/search-console`) ·
+//! `/settings/search-console/callback` (Google's OAuth redirect URI: its script posts the
+//! code and state to the API) · `/assets/{file}`.
 
 pub mod charts;
 pub mod format;
@@ -62,6 +65,10 @@ pub struct WebState {
     pub share_links: Arc<dyn ShareLinkStore>,
     pub branding: Arc<dyn kr_core::store::BrandingStore>,
     pub schedules: Arc<dyn kr_core::store::ScheduleStore>,
+    /// The stored Search Console connection, read without the credentials key (which this
+    /// function may not read): what Google granted is opened only by the integrations
+    /// function and the pipeline.
+    pub search_console: Arc<dyn kr_core::store::SearchConsoleStore>,
     pub queue: Arc<dyn JobQueue>,
     pub objects: Arc<dyn ArtifactStore>,
     pub removals: Arc<dyn ResultStore>,
@@ -89,6 +96,7 @@ impl WebState {
             share_links: store.clone(),
             branding: store.clone(),
             schedules: store.clone(),
+            search_console: store.clone(),
             jobs: store,
             objects: wiring.objects.clone(),
             removals: wiring.objects,
@@ -180,6 +188,11 @@ pub fn router(state: WebState) -> Router {
         .route(
             "/settings/branding/logo/delete",
             axum::routing::post(pages::branding::remove_logo),
+        )
+        .route("/settings/search-console", get(pages::search_console::show))
+        .route(
+            "/settings/search-console/callback",
+            get(pages::search_console::callback),
         )
         .route("/assets/{file}", get(assets::serve))
         .fallback(pages::not_found)

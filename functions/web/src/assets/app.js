@@ -4,7 +4,9 @@
 //   keep the URL (shareable, back button) in step;
 // - forms marked data-once send once; buttons with data-copy copy a field;
 // - the new-job form previews what the job will use (POST /api/v1/jobs/estimate);
-// - a brief not made yet is made by the API (POST .../brief), then the page shows it.
+// - a brief not made yet is made by the API (POST .../brief), then the page shows it;
+// - Settings → Search Console connects (POST, then Google's consent page) and disconnects
+//   (DELETE) through the API, and its callback page posts Google's code and state to it.
 (function () {
   "use strict";
 
@@ -250,7 +252,93 @@
     });
   }
 
+  // The API's answer as { ok, status, body }; a body that is not JSON (204, a proxy's page)
+  // is null.
+  function callApi(url, method, payload) {
+    var init = { method: method, credentials: "same-origin", headers: { Accept: "application/json" } };
+    if (payload !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(payload); }
+    return fetch(url, init).then(function (response) {
+      return response.text().then(function (text) {
+        var body = null;
+        try { body = text ? JSON.parse(text) : null; } catch (ignored) { body = null; }
+        return { ok: response.ok, status: response.status, body: body };
+      });
+    });
+  }
+
+  function showError(element, text) {
+    element.textContent = text;
+    element.hidden = false;
+  }
+
+  // Settings → Search Console: Connect (or Reconnect) asks the API for Google's consent page
+  // and goes there; Disconnect revokes after a confirmation.
+  function searchConsole(section) {
+    var api = section.getAttribute("data-search-console");
+    var error = section.querySelector("[data-sc-error]");
+    var buttons = section.querySelectorAll("[data-sc-connect], [data-sc-disconnect]");
+    function busy(on) { buttons.forEach(function (button) { button.disabled = on; }); }
+    function failed(answer, fallback) {
+      busy(false);
+      showError(error, (answer && answer.body && answer.body.error) || fallback);
+    }
+    section.querySelectorAll("[data-sc-connect]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        busy(true);
+        error.hidden = true;
+        callApi(api, "POST")
+          .then(function (answer) {
+            if (answer.ok && answer.body && answer.body.authorizationUrl) {
+              window.location.assign(answer.body.authorizationUrl);
+              return;
+            }
+            failed(answer, "Search Console could not be connected. Try again in a minute.");
+          })
+          .catch(function () { failed(null, "Search Console could not be reached; check your connection and try again."); });
+      });
+    });
+    section.querySelectorAll("[data-sc-disconnect]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        if (!window.confirm("Disconnect Search Console? Access is revoked at Google, and jobs no longer read its data.")) return;
+        busy(true);
+        error.hidden = true;
+        callApi(api, "DELETE")
+          .then(function (answer) {
+            // 404: already disconnected (another tab); the page shows how things are.
+            if (answer.ok || answer.status === 404) { window.location.assign(window.location.pathname); return; }
+            failed(answer, "Search Console could not be disconnected. Try again in a minute.");
+          })
+          .catch(function () { failed(null, "Search Console could not be reached; check your connection and try again."); });
+      });
+    });
+  }
+
+  // The page Google sends the browser back to: the API redeems the code, then the settings
+  // page shows the connection. The code is spent either way, so the page is replaced in
+  // history and the back button cannot send it again.
+  function finishConnection(box) {
+    var error = box.querySelector("[data-sc-error]");
+    var progress = box.querySelector("[data-sc-progress]");
+    var back = box.querySelector("[data-sc-back]");
+    function failed(text) {
+      progress.hidden = true;
+      showError(error, text);
+      back.hidden = false;
+    }
+    callApi(box.getAttribute("data-sc-callback"), "POST",
+      { code: box.getAttribute("data-code"), state: box.getAttribute("data-state") })
+      .then(function (answer) {
+        if (answer.ok) { window.location.replace(box.getAttribute("data-done")); return; }
+        failed((answer.body && answer.body.error) || "The connection could not be finished. Start again from the settings.");
+      })
+      .catch(function () { failed("The connection could not be finished; check your connection and start again from the settings."); });
+  }
+
   document.querySelectorAll("output[data-estimate]").forEach(previewEstimates);
   document.querySelectorAll("[data-brief-endpoint]").forEach(briefMaker);
   document.querySelectorAll("[data-poll-job]").forEach(follow);
+  document.querySelectorAll("[data-search-console]").forEach(searchConsole);
+  document.querySelectorAll("[data-sc-callback]").forEach(finishConnection);
 })();

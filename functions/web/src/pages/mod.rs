@@ -7,6 +7,7 @@ pub mod jobs;
 pub mod login;
 pub mod new_job;
 pub mod repeat;
+pub mod search_console;
 pub mod settings;
 pub mod share;
 

@@ -51,9 +51,10 @@ fn key_list(keys: &[ApiKeyRecord]) -> Markup {
 
 /// The settings pages' own tabs.
 pub fn settings_nav(current: &str) -> Markup {
-    const PAGES: [(&str, &str); 2] = [
+    const PAGES: [(&str, &str); 3] = [
         ("API keys", "/settings/api-keys"),
         ("Branding", "/settings/branding"),
+        ("Search Console", "/settings/search-console"),
     ];
     html! {
         nav.tabs.settings-tabs aria-label="Settings" {
