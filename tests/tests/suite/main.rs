@@ -35,5 +35,6 @@ mod results_api;
 mod retention;
 mod routes_and_template;
 mod schedules;
+mod search_console;
 mod share_links;
 mod webhooks;
