@@ -1,5 +1,5 @@
 //! `GoogleAccounts` on Google's OAuth 2.0 endpoints (the `oauth2` crate: PKCE S256, the
-//! code and refresh grants, RFC 7009 revocation), the userinfo endpoint and `sites.list`.
+//! code and refresh grants), Google's revocation endpoint, userinfo and `sites.list`.
 
 use std::borrow::Cow;
 
@@ -11,9 +11,8 @@ use kr_core::service::search_console::{
 use oauth2::basic::{BasicClient, BasicErrorResponseType};
 use oauth2::{
     AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
-    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, RefreshToken, RequestTokenError,
-    RevocationErrorResponseType, RevocationUrl, Scope, StandardRevocableToken, TokenResponse,
-    TokenUrl,
+    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, RefreshToken, RequestTokenError, Scope,
+    TokenResponse, TokenUrl,
 };
 use reqwest::Method;
 use serde::Deserialize;
@@ -22,7 +21,7 @@ use crate::api::{call, RetryPolicy};
 use crate::settings::{GoogleSettings, SCOPE};
 
 type ConfiguredClient =
-    BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointSet, EndpointSet>;
+    BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
 
 /// Google, as an account connects it and the service then uses it.
 pub struct Google {
@@ -37,10 +36,7 @@ impl Google {
         let client = BasicClient::new(ClientId::new(settings.client_id.clone()))
             .set_client_secret(ClientSecret::new(settings.client_secret.clone()))
             .set_auth_uri(AuthUrl::new(settings.auth_url.clone()).map_err(|e| e.to_string())?)
-            .set_token_uri(TokenUrl::new(settings.token_url.clone()).map_err(|e| e.to_string())?)
-            .set_revocation_url(
-                RevocationUrl::new(settings.revoke_url.clone()).map_err(|e| e.to_string())?,
-            );
+            .set_token_uri(TokenUrl::new(settings.token_url.clone()).map_err(|e| e.to_string())?);
         let http = reqwest::Client::builder()
             // Following redirects would let a token endpoint send our secrets elsewhere.
             .redirect(reqwest::redirect::Policy::none())
@@ -219,28 +215,31 @@ impl GoogleAccounts for Google {
         Ok(properties)
     }
 
+    /// Google's revocation endpoint takes the token alone (no client authentication); posted
+    /// here rather than through the `oauth2` crate, which refuses a non-HTTPS endpoint (the
+    /// local mock is plain HTTP).
     async fn revoke(&self, credential: &GoogleCredential) -> Result<(), GoogleError> {
         let GoogleCredential::OAuth { refresh_token } = credential;
-        let token = StandardRevocableToken::RefreshToken(RefreshToken::new(refresh_token.clone()));
-        let request = self
-            .client
-            .revoke_token(token)
-            .map_err(|err| GoogleError::Unavailable(err.to_string()))?;
-        match request.request_async(&self.http).await {
-            Ok(()) => Ok(()),
-            Err(RequestTokenError::ServerResponse(response))
-                if matches!(
-                    response.error(),
-                    RevocationErrorResponseType::UnsupportedTokenType
-                ) || response.error().to_string() == "invalid_token" =>
-            {
-                Err(GoogleError::GrantRefused(
-                    "Google no longer knows the grant".into(),
-                ))
-            }
-            Err(err) => Err(GoogleError::Unavailable(format!(
-                "revocation failed: {err}"
-            ))),
+        let response = self
+            .http
+            .post(&self.settings.revoke_url)
+            .form(&[("token", refresh_token.as_str())])
+            .send()
+            .await
+            .map_err(|err| GoogleError::Unavailable(format!("no answer from revoke: {err}")))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(());
         }
+        let body = response.text().await.unwrap_or_default();
+        // `invalid_token`: Google no longer knows the grant (revoked or expired already).
+        if status == reqwest::StatusCode::BAD_REQUEST && body.contains("invalid_token") {
+            return Err(GoogleError::GrantRefused(
+                "Google no longer knows the grant".into(),
+            ));
+        }
+        Err(GoogleError::Unavailable(format!(
+            "revocation answered {status}"
+        )))
     }
 }
