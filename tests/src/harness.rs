@@ -60,6 +60,8 @@ pub fn job_record(
         callback_url: None,
         briefs: 0,
         schedule_id: None,
+        search_console: None,
+        search_console_property: None,
     }
 }
 

@@ -168,6 +168,7 @@ pub async fn rig_with_personas_model(
         personas_model,
         // The default limit, whatever the environment sets.
         running_cap: 3,
+        search_console: None,
     }));
     Rig {
         pipeline,
@@ -215,6 +216,7 @@ impl Rig {
             keywords: None,
             discover_keywords: true,
             callback_url: None,
+            search_console_property: None,
         };
         self.start_request(request).await
     }

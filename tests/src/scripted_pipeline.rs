@@ -129,6 +129,7 @@ impl StageRunner for ScriptedRunner {
         Ok(if stage == Stage::Analysis {
             StageOutcome::Completed {
                 keyword_count: KEYWORDS,
+                search_console: None,
             }
         } else {
             StageOutcome::Continue
@@ -333,6 +334,7 @@ impl Rig {
             keywords: None,
             discover_keywords: true,
             callback_url: None,
+            search_console_property: None,
         };
         let queue = SqsJobQueue::new(self.clients.sqs.clone(), self.queue_url.clone());
         let objects = self

@@ -92,6 +92,7 @@ pub async fn seed(
         keywords: None,
         discover_keywords: true,
         callback_url: None,
+        search_console_property: None,
     };
     let demo_job = create_job(
         &JobPorts {

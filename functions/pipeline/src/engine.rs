@@ -228,10 +228,13 @@ impl Pipeline {
                     .await?;
                 Ok(Handled::Continued)
             }
-            Ok(StageOutcome::Completed { keyword_count }) => {
+            Ok(StageOutcome::Completed {
+                keyword_count,
+                search_console,
+            }) => {
                 match self
                     .transitions
-                    .complete_job(&job, keyword_count, Utc::now())
+                    .complete_job(&job, keyword_count, search_console, Utc::now())
                     .await?
                 {
                     Transition::Applied(_) => {

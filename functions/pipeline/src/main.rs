@@ -1,12 +1,14 @@
 use std::sync::Arc;
 
 use kr_aws::bedrock::{BedrockPersonas, BedrockSettings};
+use kr_aws::google::GoogleSource;
 use kr_aws::sqs::{SqsJobQueue, SqsWebhookQueue};
 use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::{DataForSeo, ProviderSettings};
 use kr_pipeline::provider_credentials::resolve_credentials;
+use kr_pipeline::stages::search_console::SearchConsoleParts;
 use kr_pipeline::stages::ResearchSettings;
 use kr_pipeline::wiring::{self, Parts};
 use kr_research::personas::model::PersonaModel;
@@ -48,6 +50,16 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         None => None,
     };
     tracing::info!(model = personas_model.is_some(), "persona language model");
+    // Read on the first job that names a property: the sealing key and the Google client.
+    let search_console = SearchConsoleParts {
+        store: store.clone(),
+        google: Arc::new(GoogleSource::new(
+            clients.secrets.clone(),
+            resources.credentials_key_arn.clone(),
+            resources.google_client_secret_arn.clone(),
+        )),
+        days: kr_core::service::search_console::days_from_vars(env)?,
+    };
     let pipeline = Arc::new(wiring::pipeline(Parts {
         store,
         objects,
@@ -64,6 +76,7 @@ async fn main() -> Result<(), lambda_runtime::Error> {
         provider,
         personas_model,
         running_cap: config.limits.running_jobs_per_account,
+        search_console: Some(search_console),
     }));
     let dead_letters = std::env::var("KR_DEAD_LETTER_QUEUE_ARN").ok();
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| {

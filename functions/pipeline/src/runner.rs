@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use async_trait::async_trait;
-use kr_core::domain::{Job, ProviderUsage};
+use kr_core::domain::{Job, ProviderUsage, SearchConsoleImport};
 use kr_core::domain::{Progress, Stage};
 use kr_core::store::{JobTransitions, UsageDelta};
 use kr_dataforseo::UsageSink;
@@ -18,8 +18,12 @@ use tokio::sync::Mutex;
 pub enum StageOutcome {
     /// Go on with the next stage.
     Continue,
-    /// The last stage published the results.
-    Completed { keyword_count: i64 },
+    /// The last stage published the results; with what the job's Search Console import came
+    /// to, when it named a property.
+    Completed {
+        keyword_count: i64,
+        search_console: Option<SearchConsoleImport>,
+    },
     /// The stage saved where it stands and goes on in another message, delivered
     /// `resume_after` from now: at once for a long crawl, later when it waits for something
     /// outside (SERP tasks in DataForSEO's queue), with no function running meanwhile.

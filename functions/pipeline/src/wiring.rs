@@ -13,6 +13,7 @@ use kr_crawler::Crawler;
 use kr_dataforseo::DataForSeo;
 use kr_research::personas::model::PersonaModel;
 
+use crate::stages::search_console::SearchConsoleParts;
 use crate::stages::{ResearchRunner, ResearchSettings};
 use crate::Pipeline;
 
@@ -37,6 +38,10 @@ pub struct Parts {
     pub personas_model: Option<Arc<dyn PersonaModel>>,
     /// Jobs of one owner running at once.
     pub running_cap: u32,
+    /// Search Console for jobs naming a property: the connections, the sealing key and the
+    /// Google client (`kr_aws::google::GoogleSource`). `None`: such jobs complete without
+    /// it and say so.
+    pub search_console: Option<SearchConsoleParts>,
 }
 
 /// The pipeline on `parts`: the research stages as its runner, and every job that finishes,
@@ -53,6 +58,7 @@ pub fn pipeline(parts: Parts) -> Pipeline {
         provider,
         personas_model,
         running_cap,
+        search_console,
     } = parts;
     let runner = ResearchRunner {
         crawler,
@@ -60,6 +66,7 @@ pub fn pipeline(parts: Parts) -> Pipeline {
         settings,
         provider,
         personas_model,
+        search_console,
     };
     let event_outbox = Arc::new(EventOutbox {
         events: Arc::new(QueuedJobEvents(webhooks_queue)),

@@ -17,12 +17,13 @@ use chrono::{TimeZone, Utc};
 use kr_core::dataset::{
     ActionCounts, BriefKeyword, BriefSource, BriefWording, ClusterAction, ClusterBrief,
     ClusterMethod, ClusterRecord, Intent, InternalLink, KeywordRecord, KeywordSource,
-    MonthlySearch, OutlineHeading, PageType, Persona, Ranking, RankingKind, Reference, SerpFeature,
-    SitePosition, TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
+    MonthlySearch, OutlineHeading, PageType, Persona, Ranking, RankingKind, Reference,
+    SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature, SitePosition,
+    TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
 };
 use kr_core::domain::{
-    ApiKeyId, Cadence, JobId, JobStatus, Plan, Progress, ScheduleId, SharedTab, Stage, UserId,
-    WebhookEvent, WebhookId,
+    ApiKeyId, Cadence, ImportStatus, JobId, JobStatus, Plan, Progress, ScheduleId,
+    SearchConsoleImport, SharedTab, Stage, UserId, WebhookEvent, WebhookId,
 };
 use kr_core::validation::FieldError;
 use serde::Serialize;
@@ -44,6 +45,11 @@ use utoipa::OpenApi;
     crate::domain::Cadence,
     crate::domain::SharedTab,
     crate::domain::WebhookEvent,
+    crate::domain::SearchConsoleImport,
+    crate::domain::ImportStatus,
+    crate::records::SearchConsoleMetrics,
+    crate::records::SearchConsolePage,
+    crate::records::SearchConsoleDay,
     crate::records::Ranking,
     crate::records::RankingKind,
     crate::records::KeywordRecord,
@@ -165,6 +171,51 @@ fn keyword(filled: bool) -> KeywordRecord {
         serp_features: some(filled, vec![SerpFeature::PeopleAlsoAsk]),
         people_also_ask: some(filled, vec!["is cold brew stronger?".into()]),
         weak_spots: some(filled, vec![weak_spot(WeakSpotKind::Forum)]),
+        search_console: some(filled, search_console_metrics(filled)),
+    }
+}
+
+fn search_console_metrics(filled: bool) -> SearchConsoleMetrics {
+    SearchConsoleMetrics {
+        clicks: 25,
+        impressions: 450,
+        ctr: 0.0556,
+        position: 5.56,
+        page: some(filled, "https://example.com/cold-brew".into()),
+        previous_clicks: 40,
+        previous_impressions: 400,
+        pages: many(
+            filled,
+            SearchConsolePage {
+                page: "https://example.com/cold-brew".into(),
+                clicks: 15,
+                impressions: 150,
+                position: 2.67,
+            },
+        ),
+        daily: many(
+            filled,
+            SearchConsoleDay {
+                date: "2026-03-30".into(),
+                clicks: 20,
+                impressions: 400,
+                position: 6.0,
+            },
+        ),
+    }
+}
+
+fn search_console_import(status: ImportStatus) -> SearchConsoleImport {
+    let filled = status == ImportStatus::Imported;
+    SearchConsoleImport {
+        status,
+        reason: (!filled).then(|| "Google refused the Search Console grant".into()),
+        rows: 1200,
+        queries: 300,
+        keywords: 40,
+        added_keywords: 12,
+        start_date: some(filled, "2026-01-01".into()),
+        end_date: some(filled, "2026-03-31".into()),
     }
 }
 
@@ -385,8 +436,19 @@ fn samples() -> Samples {
             Imported,
             Ranked,
             Crawl,
-            Idea
+            Idea,
+            SearchConsole
         }),
+    );
+    samples.add(
+        "SearchConsoleImport",
+        variants!(ImportStatus { Imported, Skipped })
+            .into_iter()
+            .map(search_console_import),
+    );
+    samples.add(
+        "SearchConsoleMetrics",
+        [search_console_metrics(true), search_console_metrics(false)],
     );
     samples.add("ClusterRecord", [cluster(true), cluster(false)]);
     samples.add(

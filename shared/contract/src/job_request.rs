@@ -7,7 +7,9 @@
 //! property is read (a wrong type is refused naming it), the required ones are exactly those
 //! an empty body is refused for, and the examples parse.
 
-use kr_core::domain::{DomainName, KeywordList, LanguageCode, LocationCode, WebhookUrl};
+use kr_core::domain::{
+    DomainName, KeywordList, LanguageCode, LocationCode, PropertyUrl, WebhookUrl,
+};
 use utoipa::ToSchema;
 
 /// The body of `POST /jobs`.
@@ -52,6 +54,19 @@ pub struct CreateJobRequest {
     /// (Standard Webhooks headers and retries), signed with the `callbackSecret` of the 201.
     #[schema(value_type = Option<String>, min_length = 1, max_length = 2048, example = "https://hooks.example.com/job-done")]
     pub callback_url: Option<WebhookUrl>,
+    /// Optional: a Search Console property of the account's connection (`GET
+    /// /integrations/search-console` lists them), written as Google writes it:
+    /// `sc-domain:example.com` or a URL prefix such as `https://www.example.com/`. The job
+    /// imports the property's last 90 days of web searches in its country (queries, pages,
+    /// clicks, impressions, CTR, position): keywords the site is shown for get
+    /// `searchConsole` figures, queries only Search Console knew join the job (`source:
+    /// search_console`), and without a paid data provider impressions become the popularity
+    /// figure (`metricsSource: search_console`). 400 when malformed, when the account has not
+    /// connected Search Console, or when the connection does not list it as readable. A grant
+    /// that lapses later never fails the job: it completes without the data and says why in
+    /// `searchConsole`.
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 2048, example = "sc-domain:example.com")]
+    pub search_console_property: Option<PropertyUrl>,
 }
 
 /// The `keywords` array: what JSON Schema can say of a usable phrase; the rest is in words.

@@ -4,7 +4,9 @@
 //! `Progress`) are documented by their mirrors in [`crate::domain`] (`value_type`).
 
 use chrono::{DateTime, Utc};
-use kr_core::domain::{Job, JobId, JobStatus, Progress, ProviderUsage, ScheduleId};
+use kr_core::domain::{
+    Job, JobId, JobStatus, Progress, ProviderUsage, ScheduleId, SearchConsoleImport,
+};
 use kr_core::service::jobs::{CreatedJob, KeywordImport};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -57,6 +59,17 @@ pub struct JobView {
     /// created by hand.
     #[schema(value_type = Option<crate::domain::ScheduleId>)]
     pub schedule_id: Option<ScheduleId>,
+    /// The Search Console property the job imports (`searchConsoleProperty` of the request);
+    /// `null` when none.
+    #[schema(example = "sc-domain:example.com")]
+    pub search_console_property: Option<String>,
+    /// What the Search Console import came to once the job completed: `imported` (with the
+    /// rows and queries read, the keywords that got figures and those added) or `skipped`
+    /// with the `reason` (a grant that lapsed or was revoked, Google failing): the job then
+    /// completes without Search Console data. `null` without a property, and until the job
+    /// completes.
+    #[schema(value_type = Option<crate::domain::SearchConsoleImport>)]
+    pub search_console: Option<SearchConsoleImport>,
 }
 
 /// Paid data provider calls of a job.
@@ -123,6 +136,11 @@ impl From<&Job> for JobView {
             discover_keywords: job.discover_keywords,
             brief_count: job.briefs,
             schedule_id: job.schedule_id,
+            search_console_property: job
+                .search_console_property
+                .as_ref()
+                .map(ToString::to_string),
+            search_console: job.search_console.clone(),
         }
     }
 }

@@ -115,7 +115,7 @@ mod tests {
         assert_eq!("IDEA".parse::<KeywordSource>(), Ok(KeywordSource::Idea));
         assert_eq!(
             "x".parse::<KeywordSource>(),
-            Err("must be one of imported, ranked, crawl, idea".to_string())
+            Err("must be one of imported, ranked, crawl, idea, search_console".to_string())
         );
         assert_eq!(
             "Improve".parse::<ClusterAction>(),

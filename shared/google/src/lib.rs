@@ -6,6 +6,7 @@
 
 mod api;
 mod oauth;
+pub mod search_analytics;
 mod settings;
 
 pub use api::RetryPolicy;

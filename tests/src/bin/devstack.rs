@@ -323,6 +323,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         keywords: None,
         discover_keywords: true,
         callback_url: None,
+        search_console_property: None,
     };
     let own = create_job(
         &JobPorts {

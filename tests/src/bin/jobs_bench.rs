@@ -75,6 +75,8 @@ async fn main() -> Result<()> {
             callback_url: None,
             briefs: 0,
             schedule_id: None,
+            search_console: None,
+            search_console_property: None,
         })
         .collect();
     store.import_jobs(&jobs).await?;
@@ -135,6 +137,7 @@ async fn main() -> Result<()> {
         keywords: None,
         discover_keywords: true,
         callback_url: None,
+        search_console_property: None,
     };
     let objects =
         kr_aws::s3::S3ObjectStore::new(clients.s3.clone(), resources.results_bucket.clone());

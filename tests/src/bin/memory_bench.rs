@@ -473,6 +473,7 @@ async fn pipeline(times: &mut Timings) -> Result<()> {
         ),
         discover_keywords: true,
         callback_url: None,
+        search_console_property: None,
     };
     let (_, large) = rig.start_request(request).await;
     complete(&rig, &invoker, large.id).await

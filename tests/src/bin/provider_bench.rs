@@ -129,6 +129,7 @@ async fn serp_budget_job(aliases: &[(&str, &str)]) -> Result<(usize, Figures)> {
         ),
         discover_keywords: false,
         callback_url: None,
+        search_console_property: None,
     };
     let (_, job) = rig.start_request(request).await;
     Ok((phrases.len(), finish(&rig, &mock, job).await?))

@@ -182,6 +182,8 @@ async fn seed(count: usize) -> Result<()> {
         callback_url: None,
         briefs: 0,
         schedule_id: None,
+        search_console: None,
+        search_console_property: None,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();

@@ -3,6 +3,8 @@
 //! the real pipeline. One scenario after another, as a user would go, each leaving a
 //! screenshot in `target/screenshots/`.
 
+mod search_console;
+
 use std::time::Duration;
 
 use kr_brief_maker::BriefSettings;
@@ -805,6 +807,7 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         keywords: None,
         discover_keywords: true,
         callback_url: None,
+        search_console_property: None,
     };
     let objects = stack.rig.objects.as_ref();
     create_job(

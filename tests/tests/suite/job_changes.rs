@@ -134,6 +134,7 @@ fn request(primary: &str, competitor: &str) -> CreateJobRequest {
         keywords: None,
         discover_keywords: true,
         callback_url: None,
+        search_console_property: None,
     }
 }
 

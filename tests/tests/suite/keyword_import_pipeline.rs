@@ -24,6 +24,7 @@ fn request(discover: bool) -> CreateJobRequest {
         keywords: Some(KeywordList::from_json(&json!(IMPORTED)).unwrap()),
         discover_keywords: discover,
         callback_url: None,
+        search_console_property: None,
     }
 }
 

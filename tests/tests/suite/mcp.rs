@@ -71,6 +71,7 @@ async fn an_assistant_researches_through_the_tools() {
             keywords: None,
             discover_keywords: true,
             callback_url: None,
+            search_console_property: None,
         })
         .await;
     rig.complete(job.id).await;

@@ -48,6 +48,7 @@ async fn new_job(store: &DynamoStore, owner: UserId) -> Job {
         discover_keywords: true,
         callback_url: None,
         schedule_id: None,
+        search_console_property: None,
     };
     match store.create_job(&new_job, None).await.unwrap() {
         CreateJobOutcome::Created(job) => *job,

@@ -233,6 +233,7 @@ fn request(callback: Option<&str>) -> CreateJobRequest {
         keywords: None,
         discover_keywords: true,
         callback_url: callback.map(|url| WebhookUrl::parse(url).unwrap()),
+        search_console_property: None,
     }
 }
 

@@ -131,6 +131,10 @@ impl ResearchRunner {
             }
         }
         drop(pages);
+        let search_console = self.saved_search_console(job).await?;
+        if let Some(saved) = &search_console {
+            super::search_console::attach(&mut output.keywords, saved);
+        }
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,
@@ -170,6 +174,7 @@ impl ResearchRunner {
             .map_err(storage_failure)?;
         Ok(StageOutcome::Completed {
             keyword_count: dataset.keywords.len() as i64,
+            search_console: search_console.map(|saved| saved.record),
         })
     }
 }

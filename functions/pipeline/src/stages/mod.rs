@@ -6,6 +6,7 @@ mod analysis;
 pub mod crawl;
 mod provider;
 mod references;
+pub mod search_console;
 mod settings;
 
 use std::sync::Arc;
@@ -53,6 +54,9 @@ pub struct ResearchRunner {
     /// Personas written by a language model; `None` (no model configured) means the
     /// deterministic ones.
     pub personas_model: Option<Arc<dyn PersonaModel>>,
+    /// Search Console for jobs that name a property; `None`: such jobs complete without it
+    /// (and say so).
+    pub search_console: Option<search_console::SearchConsoleParts>,
 }
 
 fn storage_failure(err: StoreError) -> StageError {
@@ -145,6 +149,9 @@ impl ResearchRunner {
                 }
             }
         };
+        let mut discovered = discovered;
+        self.discover_search_console(job, &mut discovered, progress)
+            .await?;
         if discovered.candidates.is_empty() {
             let provider_too = if self.provider.is_some() {
                 ", and the keyword data provider knows none"
@@ -179,10 +186,13 @@ impl ResearchRunner {
         let Discovered { candidates, facts } = self.load(job, Stage::Discovery).await?;
         let language = Language::new(&job.language_code);
         let Some(provider) = &self.provider else {
-            let measured: Vec<Measured> = estimate_all(&candidates, &language)
+            let mut measured: Vec<Measured> = estimate_all(&candidates, &language)
                 .into_iter()
                 .map(Measured::estimated)
                 .collect();
+            if let Some(saved) = self.saved_search_console(job).await? {
+                search_console::impressions_as_volume(&candidates, &mut measured, &saved);
+            }
             self.save(job, Stage::Metrics, &measured).await?;
             return Ok(StageOutcome::Continue);
         };

@@ -35,6 +35,7 @@ pub(super) fn keyword(
         serp_features: None,
         people_also_ask: None,
         weak_spots: None,
+        search_console: None,
     }
 }
 

@@ -101,6 +101,8 @@ mod tests {
             callback_url: None,
             briefs: 0,
             schedule_id: None,
+            search_console: None,
+            search_console_property: None,
         }
     }
 

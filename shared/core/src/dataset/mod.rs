@@ -22,17 +22,23 @@ pub use page::{PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
 pub use records::{
     bare_domain, best_organic_position, ArchivedKeywordRecord, ClusterRecord, Intent,
-    KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind, ESTIMATE_SOURCE,
+    KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind, SearchConsoleDay,
+    SearchConsoleMetrics, SearchConsolePage, ESTIMATE_SOURCE, SEARCH_CONSOLE_SOURCE,
 };
 pub use run_summary::{compared_keyword, RunSummary};
 pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 
-/// The format of [`ResultsDataset`]; part of its object name, so a reader never misreads an
-/// older or newer layout.
-pub const DATASET_FORMAT: u32 = 1;
+/// The layout of [`ResultsDataset`]'s records; part of the stored dataset's object name, so a
+/// reader never misreads an older or newer layout. 2 added `searchConsole` to the keyword
+/// records (2026-11-29); datasets stored as 1 are still read ([`stored::decode_v1`]).
+pub const DATASET_FORMAT: u32 = 2;
 
 /// Object names under a job's prefix.
 pub mod objects {
+    /// The format in the names of the objects written beside the dataset (run summary, CSV
+    /// export, briefs): their own layouts did not change with the records'.
+    const FILES_FORMAT: u32 = 1;
+
     pub const REFERENCES: &str = "references.json";
     /// The sites' preview images kept by the crawler (`[PreviewImage | null]`, in the
     /// references' order); absent for jobs run before images were kept.
@@ -47,7 +53,7 @@ pub mod objects {
     /// The dataset as JSON: how jobs completed before 2026-11-27 stored it (readers still
     /// accept it); newer jobs store only [`stored_dataset`].
     pub fn json_dataset() -> String {
-        format!("results/dataset-v{}.json", super::DATASET_FORMAT)
+        "results/dataset-v1.json".to_string()
     }
 
     /// The dataset in the form readers load (`super::stored`); its presence is what makes a
@@ -56,21 +62,27 @@ pub mod objects {
         format!("results/dataset-v{}.rkyv.lz4", super::DATASET_FORMAT)
     }
 
+    /// The stored dataset of jobs completed before format 2 (no `searchConsole`); readers
+    /// still accept it.
+    pub fn stored_dataset_v1() -> String {
+        "results/dataset-v1.rkyv.lz4".to_string()
+    }
+
     /// The run's [`super::RunSummary`], written before the dataset; absent for jobs that
     /// completed before summaries were kept.
     pub fn run_summary() -> String {
-        format!("results/run-summary-v{}.json", super::DATASET_FORMAT)
+        format!("results/run-summary-v{FILES_FORMAT}.json")
     }
 
     /// The CSV export, written with the dataset from the same records.
     pub fn export() -> String {
-        format!("results/keywords-v{}.csv", super::DATASET_FORMAT)
+        format!("results/keywords-v{FILES_FORMAT}.csv")
     }
 
     /// A cluster's brief, made on its first request. Cluster ids are the dataset's own
     /// ("c-12"), never a caller's text.
     pub fn brief(cluster_id: &str) -> String {
-        format!("briefs/{cluster_id}-v{}.json", super::DATASET_FORMAT)
+        format!("briefs/{cluster_id}-v{FILES_FORMAT}.json")
     }
 
     pub fn stage(name: &str) -> String {

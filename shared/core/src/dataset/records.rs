@@ -87,8 +87,10 @@ pub struct KeywordRecord {
     pub opportunity_value: f64,
     pub monthly_searches: Vec<MonthlySearch>,
     /// Where the figures come from: `dataforseo` (DataForSEO Labs), `dataforseo_google_ads`
-    /// (Google Ads through DataForSEO, where Labs does not cover the market) or `estimate`
-    /// (estimated from the crawl, not measured).
+    /// (Google Ads through DataForSEO, where Labs does not cover the market), `search_console`
+    /// (no paid provider: `searchVolume` is the keyword's Search Console impressions over the
+    /// last 28 days of data, the other figures estimated) or `estimate` (estimated from the
+    /// crawl, not measured).
     pub metrics_source: String,
     /// Positions of the primary and competitor domains for this keyword (DataForSEO's ranked
     /// keywords); empty without the data provider.
@@ -112,10 +114,96 @@ pub struct KeywordRecord {
     /// for `serpFeatures`.
     #[serde(default)]
     pub weak_spots: Option<Vec<WeakSpot>>,
+    /// What Google Search Console measured for it on the job's property
+    /// (`searchConsoleProperty`): the last 28 days of data, the 28 before, its pages and a
+    /// daily series; `null` when the job names no property or the property has no data for it.
+    #[serde(default)]
+    pub search_console: Option<SearchConsoleMetrics>,
+}
+
+/// `metricsSource` of a keyword whose popularity figure (`searchVolume`) is its Search
+/// Console impressions over the last 28 days of data, in a job without a paid data provider.
+pub const SEARCH_CONSOLE_SOURCE: &str = "search_console";
+
+/// A keyword's Search Console figures on the job's property, for the web search of the job's
+/// country. The windows end on the last day the property has data for (Search Console lags
+/// two or three days): `clicks`, `impressions`, `ctr`, `position`, `page` and `pages` cover
+/// its last 28 days, `previousClicks` and `previousImpressions` the 28 days before, `daily`
+/// every day of the imported window (`KR_SEARCH_CONSOLE_DAYS`, 90 by default).
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConsoleMetrics {
+    pub clicks: u64,
+    pub impressions: u64,
+    /// `clicks / impressions`, 0 to 1 (0 without impressions).
+    pub ctr: f64,
+    /// Average position, weighted by impressions, as Search Console averages it; 0 without
+    /// impressions.
+    pub position: f64,
+    /// The page with the most clicks (ties: the most impressions, then the address); `null`
+    /// without impressions in the window.
+    pub page: Option<String>,
+    /// Clicks in the 28 days before the last 28 (for decay: down 30 % from at least 20).
+    pub previous_clicks: u64,
+    pub previous_impressions: u64,
+    /// The property's pages shown for it in the last 28 days, most clicks first (ties: most
+    /// impressions, then address), at most 10: two or more with impressions is cannibalization.
+    pub pages: Vec<SearchConsolePage>,
+    /// One entry per day with impressions in the imported window, oldest first.
+    pub daily: Vec<SearchConsoleDay>,
+}
+
+/// One page of the property shown for a keyword, over the last 28 days of data.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConsolePage {
+    pub page: String,
+    pub clicks: u64,
+    pub impressions: u64,
+    pub position: f64,
+}
+
+/// One day of a keyword's Search Console data (every page of the property summed).
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConsoleDay {
+    /// `YYYY-MM-DD`, as Search Console dates its data (Pacific time).
+    pub date: String,
+    pub clicks: u64,
+    pub impressions: u64,
+    pub position: f64,
 }
 
 /// Where a keyword came from. A keyword with several origins names the first that applies in
-/// this order: the user's own list, a ranking, the crawl, a keyword idea.
+/// this order: the user's own list, a ranking, the crawl, a keyword idea, Search Console.
 #[derive(
     Debug,
     Clone,
@@ -143,6 +231,11 @@ pub enum KeywordSource {
     Crawl,
     /// A keyword idea the data provider gave for the site's own top phrases.
     Idea,
+    /// A query the site is shown for in Google Search Console (the job's
+    /// `searchConsoleProperty`) that nothing else found. Last, so stored datasets keep their
+    /// values.
+    #[serde(rename = "search_console")]
+    SearchConsole,
 }
 
 string_enum! {
@@ -151,8 +244,9 @@ string_enum! {
         Ranked => "ranked",
         Crawl => "crawl",
         Idea => "idea",
+        SearchConsole => "search_console",
     }
-    from_str(ignore_case, |_| "must be one of imported, ranked, crawl, idea".to_string())
+    from_str(ignore_case, |_| "must be one of imported, ranked, crawl, idea, search_console".to_string())
 }
 
 impl KeywordRecord {

@@ -9,6 +9,8 @@ use rkyv::util::AlignedVec;
 
 use super::{ArchivedResultsDataset, ResultsDataset};
 
+pub use legacy::decode_v1;
+
 /// Why stored bytes could not be read as a dataset.
 #[derive(Debug, thiserror::Error)]
 #[error("the stored dataset is unreadable: {0}")]
@@ -21,6 +23,27 @@ pub fn encode(dataset: &ResultsDataset) -> Result<Vec<u8>, StoredDatasetError> {
     Ok(lz4_flex::block::compress_prepend_size(&archived))
 }
 
+/// The archive inside stored bytes (the length, then the LZ4 block), decompressed into an
+/// aligned buffer.
+fn decompress(stored: &[u8]) -> Result<AlignedVec, StoredDatasetError> {
+    let unreadable = |why: &str| StoredDatasetError(why.to_string());
+    let (length, block) = stored
+        .split_first_chunk::<4>()
+        .ok_or_else(|| unreadable("too short"))?;
+    let length = u32::from_le_bytes(*length) as usize;
+    if length > MAX_LEN {
+        return Err(unreadable("too large"));
+    }
+    let mut bytes = AlignedVec::<16>::with_capacity(length);
+    bytes.resize(length, 0);
+    let written = lz4_flex::block::decompress_into(block, &mut bytes)
+        .map_err(|err| StoredDatasetError(err.to_string()))?;
+    if written != length {
+        return Err(unreadable("shorter than it says"));
+    }
+    Ok(bytes)
+}
+
 /// Stored bytes decompressed into an aligned buffer and checked once: every later access
 /// through [`DatasetBytes::archived`] reads them in place.
 pub struct DatasetBytes(AlignedVec);
@@ -30,21 +53,7 @@ const MAX_LEN: usize = 2 << 30;
 
 impl DatasetBytes {
     pub fn decode(stored: &[u8]) -> Result<Self, StoredDatasetError> {
-        let unreadable = |why: &str| StoredDatasetError(why.to_string());
-        let (length, block) = stored
-            .split_first_chunk::<4>()
-            .ok_or_else(|| unreadable("too short"))?;
-        let length = u32::from_le_bytes(*length) as usize;
-        if length > MAX_LEN {
-            return Err(unreadable("too large"));
-        }
-        let mut bytes = AlignedVec::<16>::with_capacity(length);
-        bytes.resize(length, 0);
-        let written = lz4_flex::block::decompress_into(block, &mut bytes)
-            .map_err(|err| StoredDatasetError(err.to_string()))?;
-        if written != length {
-            return Err(unreadable("shorter than it says"));
-        }
+        let bytes = decompress(stored)?;
         rkyv::access::<ArchivedResultsDataset, rancor::Error>(&bytes)
             .map_err(|err| StoredDatasetError(err.to_string()))?;
         Ok(Self(bytes))
@@ -72,6 +81,109 @@ where
     match rkyv::deserialize::<T, rancor::Panic>(archived) {
         Ok(value) => value,
         Err(never) => match never {},
+    }
+}
+
+/// Format 1 of the stored dataset, frozen: the keyword record as it was before
+/// `searchConsole`. Its layout must never change (every type it holds is archived as it was
+/// then: a new enum variant goes last, a new field makes a new format).
+mod legacy {
+    use rkyv::rancor;
+
+    use super::{decompress, StoredDatasetError};
+    use crate::dataset::{
+        ClusterRecord, Intent, KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking,
+        ResultsDataset, SerpFeature, TopicRecord, WeakSpot,
+    };
+    use crate::domain::JobId;
+
+    #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+    pub(super) struct KeywordRecordV1 {
+        pub id: String,
+        pub keyword: String,
+        pub search_volume: Option<i64>,
+        pub cpc: Option<f64>,
+        pub competition: Option<f64>,
+        pub difficulty: Option<i64>,
+        pub intent: Intent,
+        pub secondary_intents: Vec<Intent>,
+        pub persona_avatar_name: Option<String>,
+        pub cluster_id: String,
+        pub cluster_name: String,
+        pub organic_opportunity_score: f64,
+        pub paid_opportunity_score: f64,
+        pub opportunity_value: f64,
+        pub monthly_searches: Vec<MonthlySearch>,
+        pub metrics_source: String,
+        pub rankings: Vec<Ranking>,
+        pub content_gap: bool,
+        pub source: Option<KeywordSource>,
+        pub topic_id: Option<String>,
+        pub serp_features: Option<Vec<SerpFeature>>,
+        pub people_also_ask: Option<Vec<String>>,
+        pub weak_spots: Option<Vec<WeakSpot>>,
+    }
+
+    #[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+    pub(super) struct ResultsDatasetV1 {
+        pub format: u32,
+        pub keywords: Vec<KeywordRecordV1>,
+        pub clusters: Vec<ClusterRecord>,
+        pub personas: Vec<Persona>,
+        pub topics: Vec<TopicRecord>,
+    }
+
+    impl From<KeywordRecordV1> for KeywordRecord {
+        fn from(v1: KeywordRecordV1) -> Self {
+            KeywordRecord {
+                id: v1.id,
+                keyword: v1.keyword,
+                search_volume: v1.search_volume,
+                cpc: v1.cpc,
+                competition: v1.competition,
+                difficulty: v1.difficulty,
+                intent: v1.intent,
+                secondary_intents: v1.secondary_intents,
+                persona_avatar_name: v1.persona_avatar_name,
+                cluster_id: v1.cluster_id,
+                cluster_name: v1.cluster_name,
+                organic_opportunity_score: v1.organic_opportunity_score,
+                paid_opportunity_score: v1.paid_opportunity_score,
+                opportunity_value: v1.opportunity_value,
+                monthly_searches: v1.monthly_searches,
+                metrics_source: v1.metrics_source,
+                rankings: v1.rankings,
+                content_gap: v1.content_gap,
+                source: v1.source,
+                topic_id: v1.topic_id,
+                serp_features: v1.serp_features,
+                people_also_ask: v1.people_also_ask,
+                weak_spots: v1.weak_spots,
+                search_console: None,
+            }
+        }
+    }
+
+    /// A dataset stored as format 1 (`results/dataset-v1.rkyv.lz4`), checked and converted
+    /// to the current records (no `searchConsole`). Its job id is left for the caller.
+    pub fn decode_v1(stored: &[u8]) -> Result<ResultsDataset, StoredDatasetError> {
+        let bytes = decompress(stored)?;
+        let v1 = rkyv::from_bytes::<ResultsDatasetV1, rancor::Error>(&bytes)
+            .map_err(|err| StoredDatasetError(err.to_string()))?;
+        Ok(ResultsDataset {
+            format: crate::dataset::DATASET_FORMAT,
+            job_id: JobId::default(),
+            keywords: v1.keywords.into_iter().map(KeywordRecord::from).collect(),
+            clusters: v1.clusters,
+            personas: v1.personas,
+            topics: v1.topics,
+        })
+    }
+
+    #[cfg(test)]
+    pub(super) fn encode_v1(dataset: &ResultsDatasetV1) -> Vec<u8> {
+        let archived = rkyv::to_bytes::<rancor::Error>(dataset).unwrap();
+        lz4_flex::block::compress_prepend_size(&archived)
     }
 }
 
@@ -108,6 +220,60 @@ mod tests {
         let mut back: ResultsDataset = owned(stored.archived());
         back.job_id = dataset.job_id;
         assert_eq!(back, dataset);
+    }
+
+    /// A dataset written as format 1 (before `searchConsole`) still reads, each keyword
+    /// as it was with no Search Console data; a format-2 object is not mistaken for one.
+    #[test]
+    fn a_format_1_dataset_still_decodes() {
+        use super::legacy::{encode_v1, KeywordRecordV1, ResultsDatasetV1};
+        use crate::dataset::{Intent, KeywordSource};
+        let v1 = ResultsDatasetV1 {
+            format: 1,
+            keywords: vec![KeywordRecordV1 {
+                id: "k-1".into(),
+                keyword: "cold brew".into(),
+                search_volume: Some(1900),
+                cpc: Some(1.25),
+                competition: None,
+                difficulty: Some(31),
+                intent: Intent::Commercial,
+                secondary_intents: vec![Intent::Transactional],
+                persona_avatar_name: Some("Ana".into()),
+                cluster_id: "c-1".into(),
+                cluster_name: "cold brew".into(),
+                organic_opportunity_score: 0.5,
+                paid_opportunity_score: 0.25,
+                opportunity_value: 12.0,
+                monthly_searches: vec![],
+                metrics_source: "dataforseo".into(),
+                rankings: vec![],
+                content_gap: true,
+                source: Some(KeywordSource::Idea),
+                topic_id: Some("t-1".into()),
+                serp_features: Some(vec![SerpFeature::PeopleAlsoAsk]),
+                people_also_ask: None,
+                weak_spots: None,
+            }],
+            clusters: vec![ClusterRecord {
+                id: "c-1".into(),
+                ..ClusterRecord::default()
+            }],
+            personas: vec![],
+            topics: vec![],
+        };
+        let read = decode_v1(&encode_v1(&v1)).unwrap();
+        assert_eq!(read.keywords.len(), 1);
+        let keyword = &read.keywords[0];
+        assert_eq!(keyword.keyword, "cold brew");
+        assert_eq!(keyword.source, Some(KeywordSource::Idea));
+        assert_eq!(keyword.secondary_intents, [Intent::Transactional]);
+        assert_eq!(keyword.search_console, None);
+        assert_eq!(read.clusters[0].id, "c-1");
+        assert!(
+            DatasetBytes::decode(&encode_v1(&v1)).is_err(),
+            "format 1 is not format 2"
+        );
     }
 
     #[test]

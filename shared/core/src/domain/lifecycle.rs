@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, ScheduleId, Stage, UserId,
-    WebhookEvent, WebhookUrl,
+    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, PropertyUrl, ScheduleId,
+    SearchConsoleImport, Stage, UserId, WebhookEvent, WebhookUrl,
 };
 
 /// A job as stored. `version` increases with every write, for conditional updates.
@@ -64,6 +64,13 @@ pub struct Job {
     /// The schedule that started the job; `None` for a job created by hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule_id: Option<ScheduleId>,
+    /// The Search Console property whose searches the job imports; `None`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_console_property: Option<PropertyUrl>,
+    /// What the import came to, set when the job completes; `None` without a property (and
+    /// until then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_console: Option<SearchConsoleImport>,
 }
 
 fn discovering() -> bool {
@@ -107,6 +114,7 @@ pub struct NewJob {
     pub discover_keywords: bool,
     pub callback_url: Option<WebhookUrl>,
     pub schedule_id: Option<ScheduleId>,
+    pub search_console_property: Option<PropertyUrl>,
 }
 
 /// One step of a job's life: the job as it will be, and what the same write must also do.
@@ -166,6 +174,8 @@ impl Job {
             callback_url: new.callback_url.clone(),
             briefs: 0,
             schedule_id: new.schedule_id,
+            search_console_property: new.search_console_property.clone(),
+            search_console: None,
         }
     }
 
@@ -221,15 +231,28 @@ impl Job {
 
     /// `running → completed` with its keyword count; `None` when the job cannot complete.
     pub fn complete(&self, keyword_count: i64, at: DateTime<Utc>) -> Option<JobChange> {
+        self.complete_with(keyword_count, None, at)
+    }
+
+    /// [`Self::complete`], with what its Search Console import came to (kept as it was when
+    /// `None`).
+    pub fn complete_with(
+        &self,
+        keyword_count: i64,
+        search_console: Option<SearchConsoleImport>,
+        at: DateTime<Utc>,
+    ) -> Option<JobChange> {
         if !self.status.can_become(JobStatus::Completed) {
             return None;
         }
+        let search_console = search_console.or_else(|| self.search_console.clone());
         Some(JobChange::to(Self {
             status: JobStatus::Completed,
             completed_at: Some(at),
             stage: None,
             progress: Progress::completed(),
             keyword_count: Some(keyword_count),
+            search_console,
             ..self.successor()
         }))
     }
@@ -274,6 +297,7 @@ mod tests {
             discover_keywords: true,
             callback_url: None,
             schedule_id: None,
+            search_console_property: None,
         })
     }
 

@@ -32,7 +32,9 @@ pub use lifecycle::{Job, JobChange, NewJob, ProviderUsage};
 pub use locale::{LanguageCode, LocationCode};
 pub use plan::Plan;
 pub use schedule::{Cadence, Recurrence, Schedule, ScheduledRun, MAX_DAY_OF_MONTH};
-pub use search_console::{PermissionLevel, PropertyUrl, SearchConsoleProperty};
+pub use search_console::{
+    ImportStatus, PermissionLevel, PropertyUrl, SearchConsoleImport, SearchConsoleProperty,
+};
 pub use secret::{ApiKeySecret, Password, SecretHash, SessionToken, ShareToken};
 pub use share_link::{ShareLifetime, ShareLink, SharedTab, SharedTabs};
 pub use webhook::{WebhookEvent, WebhookUrl, MAX_URL_CHARS};

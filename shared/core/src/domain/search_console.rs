@@ -120,6 +120,68 @@ pub struct SearchConsoleProperty {
     pub permission_level: PermissionLevel,
 }
 
+/// What a job's Search Console import came to (the Job resource's `searchConsole`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConsoleImport {
+    pub status: ImportStatus,
+    /// Why it was skipped, in the owner's words; `null` when imported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Rows (query, page, day) read from Search Console.
+    #[serde(default)]
+    pub rows: u64,
+    /// Distinct queries among them.
+    #[serde(default)]
+    pub queries: u64,
+    /// The job's keywords that got Search Console figures.
+    #[serde(default)]
+    pub keywords: u64,
+    /// Queries only Search Console knew, added to the job (`source: search_console`).
+    #[serde(default)]
+    pub added_keywords: u64,
+    /// The window read, `YYYY-MM-DD`; `null` when nothing was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_date: Option<String>,
+    /// The last day the property had data for (Search Console lags two or three days);
+    /// `null` when it had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_date: Option<String>,
+}
+
+impl SearchConsoleImport {
+    /// Not imported, for `reason`; the job goes on without the data.
+    pub fn skipped(reason: impl Into<String>) -> Self {
+        Self {
+            status: ImportStatus::Skipped,
+            reason: Some(reason.into()),
+            rows: 0,
+            queries: 0,
+            keywords: 0,
+            added_keywords: 0,
+            start_date: None,
+            end_date: None,
+        }
+    }
+}
+
+/// Whether a job's Search Console data was imported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportStatus {
+    /// Read (possibly no rows: the property has no data for the job's country).
+    Imported,
+    /// Not read: the grant lapsed, Google failed, the connection is gone; see `reason`.
+    Skipped,
+}
+
+string_enum! {
+    ImportStatus {
+        Imported => "imported",
+        Skipped => "skipped",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

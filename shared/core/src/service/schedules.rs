@@ -41,6 +41,9 @@ fn stored_request(request: &CreateJobRequest) -> Map<String, Value> {
     if let Some(list) = &request.keywords {
         body["keywords"] = json!(imported_phrases(list));
     }
+    if let Some(property) = &request.search_console_property {
+        body["searchConsoleProperty"] = json!(property.as_str());
+    }
     match body {
         Value::Object(map) => map,
         _ => unreachable!("a JSON object literal"),

@@ -28,7 +28,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{
     ApiKeyId, DomainName, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan, Progress,
-    SecretHash, Stage, UserId,
+    SearchConsoleImport, SecretHash, Stage, UserId,
 };
 
 /// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
@@ -303,14 +303,16 @@ pub trait JobTransitions: Send + Sync {
     ) -> Result<Transition, StoreError> {
         self.apply(job, job.advance(next, progress)).await
     }
-    /// `running → completed`.
+    /// `running → completed`, with what its Search Console import came to, if anything.
     async fn complete_job(
         &self,
         job: &Job,
         keyword_count: i64,
+        search_console: Option<SearchConsoleImport>,
         at: DateTime<Utc>,
     ) -> Result<Transition, StoreError> {
-        self.apply_if(job, job.complete(keyword_count, at)).await
+        self.apply_if(job, job.complete_with(keyword_count, search_console, at))
+            .await
     }
     /// `queued|running → failed`, giving the run back. The refund happens at most once: the
     /// transition is conditional on the job not being finished.
@@ -384,7 +386,8 @@ pub async fn put_job_json<T: serde::Serialize + Sync>(
 }
 
 /// A completed job's dataset, checked and ready to read in place: from its stored form, else
-/// from the JSON of a job completed before the stored form existed.
+/// from the stored form of format 1 (converted once), else from the JSON of a job completed
+/// before the stored form existed.
 pub async fn get_stored_dataset(
     store: &dyn ArtifactStore,
     job: JobId,
@@ -393,6 +396,15 @@ pub async fn get_stored_dataset(
     use crate::dataset::{objects, ResultsDataset};
     if let Some(bytes) = store.get_artifact(job, &objects::stored_dataset()).await? {
         return DatasetBytes::decode(&bytes)
+            .map(Some)
+            .map_err(StoreError::new);
+    }
+    if let Some(bytes) = store
+        .get_artifact(job, &objects::stored_dataset_v1())
+        .await?
+    {
+        let dataset = crate::dataset::stored::decode_v1(&bytes).map_err(StoreError::new)?;
+        return DatasetBytes::from_dataset(&dataset)
             .map(Some)
             .map_err(StoreError::new);
     }

@@ -321,6 +321,7 @@ mod history {
             discover_keywords: true,
             callback_url: None,
             schedule_id: None,
+            search_console_property: None,
         });
         job.status = JobStatus::Completed;
         job.completed_at = Some(Utc::now());

@@ -212,5 +212,6 @@ fn record(index: usize, keyword: &str, volume: f64, rankings: Vec<Ranking>) -> K
         serp_features: None,
         people_also_ask: None,
         weak_spots: None,
+        search_console: None,
     }
 }

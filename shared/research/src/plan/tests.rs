@@ -30,6 +30,7 @@ fn keyword(text: &str, volume: i64, rankings: Vec<Ranking>, content_gap: bool) -
         serp_features: None,
         people_also_ask: None,
         weak_spots: None,
+        search_console: None,
     }
 }
 

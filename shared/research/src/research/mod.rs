@@ -220,6 +220,8 @@ pub fn assemble(
             serp_features: known.serp_features.clone(),
             people_also_ask: known.people_also_ask.clone(),
             weak_spots: known.serp_urls.as_deref().map(weak_spots),
+            // The pipeline adds the job's Search Console figures to the assembled records.
+            search_console: None,
         });
     }
 

@@ -37,6 +37,7 @@ fn keyword(cluster: &str, topic: &str, n: usize, intent: Intent) -> KeywordRecor
         serp_features: None,
         people_also_ask: None,
         weak_spots: None,
+        search_console: None,
     }
 }
 

@@ -184,6 +184,7 @@ async fn hold_slot_key(store: &DynamoStore, schedule: &Schedule) {
         discover_keywords: true,
         callback_url: None,
         schedule_id: Some(schedule.id),
+        search_console_property: None,
     };
     let key = Idempotency {
         scope: IdempotencyScope::ScheduledRun {

@@ -123,6 +123,7 @@ pub async fn create_job_of(
         discover_keywords: request.discover_keywords,
         callback_url: request.callback_url.clone(),
         schedule_id: schedule,
+        search_console_property: request.search_console_property.clone(),
     };
     let imported = match &request.keywords {
         Some(list) => {

@@ -22,6 +22,7 @@ pub use create::{
 pub use delete::delete_job;
 pub use read::readable_job;
 pub use request::{
-    parse_idempotency_key, CreateJobRequest, MAX_COMPETITORS, MAX_IDEMPOTENCY_KEY_CHARS,
+    check_search_console_property, parse_idempotency_key, CreateJobRequest, MAX_COMPETITORS,
+    MAX_IDEMPOTENCY_KEY_CHARS,
 };
 pub use sweep::{redrive_stalled_jobs, requeue_stale_jobs};

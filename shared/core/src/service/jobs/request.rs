@@ -4,7 +4,10 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::domain::{DomainName, KeywordList, LanguageCode, LocationCode, WebhookUrl};
+use crate::domain::UserId;
+use crate::domain::{DomainName, KeywordList, LanguageCode, LocationCode, PropertyUrl, WebhookUrl};
+use crate::service::search_console::usable_property;
+use crate::store::{SearchConsoleStore, StoreError};
 use crate::validation::FieldError;
 
 pub const MAX_COMPETITORS: usize = 10;
@@ -27,6 +30,9 @@ pub struct CreateJobRequest {
     pub discover_keywords: bool,
     /// Also receives this job's `job.completed` or `job.failed` event.
     pub callback_url: Option<WebhookUrl>,
+    /// The Search Console property whose searches the job imports. Well-formed here; whether
+    /// the account may name it is [`super::check_search_console_property`]'s question.
+    pub search_console_property: Option<PropertyUrl>,
 }
 
 impl CreateJobRequest {
@@ -91,6 +97,19 @@ impl CreateJobRequest {
                 None
             }
         };
+        let search_console_property = match field("searchConsoleProperty") {
+            None => None,
+            Some(Value::String(raw)) => PropertyUrl::parse(raw)
+                .map_err(|message| errors.push(FieldError::new("searchConsoleProperty", message)))
+                .ok(),
+            Some(_) => {
+                errors.push(FieldError::new(
+                    "searchConsoleProperty",
+                    "must be a string: sc-domain:example.com or https://www.example.com/",
+                ));
+                None
+            }
+        };
         let discover_keywords = match field("discoverKeywords") {
             None => true,
             Some(Value::Bool(flag)) => *flag,
@@ -117,6 +136,7 @@ impl CreateJobRequest {
                     keywords,
                     discover_keywords,
                     callback_url,
+                    search_console_property,
                 })
             }
             _ => Err(errors),
@@ -152,8 +172,31 @@ impl CreateJobRequest {
             None => canonical,
             Some(url) => serde_json::json!([canonical, {"callbackUrl": url.as_str()}]),
         };
+        let canonical = match &self.search_console_property {
+            None => canonical,
+            Some(property) => {
+                serde_json::json!([canonical, {"searchConsoleProperty": property.as_str()}])
+            }
+        };
         hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
     }
+}
+
+/// Whether `owner` may name the request's `searchConsoleProperty`: the account has connected
+/// Search Console and the property is among the readable ones its connection listed (no call
+/// to Google). `Ok(Err(_))` is the 400 naming the field; no property is always fine.
+pub async fn check_search_console_property(
+    store: &dyn SearchConsoleStore,
+    owner: UserId,
+    request: &CreateJobRequest,
+) -> Result<Result<(), FieldError>, StoreError> {
+    let Some(property) = &request.search_console_property else {
+        return Ok(Ok(()));
+    };
+    Ok(usable_property(store, owner, property)
+        .await?
+        .map(|_| ())
+        .map_err(|refusal| FieldError::new("searchConsoleProperty", refusal.to_string())))
 }
 
 fn parse_competitors(

@@ -3,11 +3,17 @@
 //! browser session that began it), the credential sealed at rest, the properties it sees.
 
 mod google;
+mod import;
 mod sealing;
 
 use chrono::{DateTime, Duration, Utc};
 
 pub use google::{AccessToken, GoogleAccounts, GoogleCredential, GoogleError, Grant};
+pub use import::{
+    days_from_vars, import_search_console, AnalyticsDimension, AnalyticsQuery, AnalyticsRow,
+    ImportOutcome, JobSearchConsole, QueryData, SearchAnalytics, SearchConsoleData, DEFAULT_DAYS,
+    MAX_DAYS, ROW_LIMIT, WINDOW_DAYS,
+};
 pub use sealing::{CredentialKey, OpenError, SealedCredential};
 
 use crate::domain::{PropertyUrl, SearchConsoleProperty, SecretHash, ShareToken, UserId};

@@ -5,6 +5,7 @@
 mod jobs;
 mod schedules;
 mod search_console;
+mod search_console_import;
 mod share_links;
 mod sweeper;
 
@@ -108,6 +109,7 @@ fn job_at(owner: UserId, created_at: DateTime<Utc>, status: JobStatus) -> Job {
         discover_keywords: true,
         callback_url: None,
         schedule_id: None,
+        search_console_property: None,
     });
     let started = created_at + Duration::seconds(1);
     match status {
