@@ -44,6 +44,7 @@ use kr_tests::bedrock_mock::{fixtures_root as bedrock_fixtures, MockBedrock};
 use kr_tests::bridge::{Bridge, InProcessPipeline, Invoker};
 use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
 use kr_tests::gateway::{function_router, matches};
+use kr_tests::google_mock::{GoogleMockConfig, MockGoogle};
 use kr_tests::harness::{self, Call, Reply, PIXEL_PNG, TEST_PASSWORD};
 use kr_tests::iam::{self, Access, Resources};
 use kr_tests::pipeline_rig::{provider_at, rig_with_personas_model};
@@ -115,6 +116,7 @@ impl Service {
         aws: &kr_aws::Resources,
         pipeline: CallRecorder,
         bedrock: &BedrockSettings,
+        google: &kr_google::GoogleSettings,
     ) -> Self {
         let mut recorders = BTreeMap::from([(PIPELINE, pipeline)]);
         let mut api = HashMap::new();
@@ -142,6 +144,21 @@ impl Service {
                             .await
                             .with_writer(Arc::new(writer));
                             kr_briefs::router(state)
+                        })
+                        .await
+                }
+                // Google is the mock's, as the local stack configures it.
+                Function::Integrations => {
+                    recorder
+                        .build(async {
+                            kr_integrations::router(
+                                kr_integrations::IntegrationsState::with_google(
+                                    config.clone(),
+                                    aws.clone(),
+                                    google.clone(),
+                                )
+                                .await,
+                            )
                         })
                         .await
                 }
@@ -393,7 +410,17 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // Jobs created through the API and the dashboard reach the rig's pipeline.
     aws.jobs_queue_url = rig.queue_url.clone();
     aws.webhooks_queue_url = rig.webhooks_queue_url.clone();
-    let mut service = Service::build(&config, &aws, pipeline.clone(), &bedrock_settings).await;
+    let google = MockGoogle::start(GoogleMockConfig::default())
+        .await
+        .unwrap();
+    let mut service = Service::build(
+        &config,
+        &aws,
+        pipeline.clone(),
+        &bedrock_settings,
+        &google.settings(),
+    )
+    .await;
     // The notifier, wired as its main does, delivering to a receiver on loopback.
     let receiver = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let receiver_address = receiver.local_addr().unwrap();
@@ -500,6 +527,42 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     let webhook_id = webhook.json["webhook"]["id"].as_str().unwrap().to_string();
     service
         .api_ok("GET", "/api/v1/webhooks", |c| c.api_key(&account))
+        .await;
+
+    // ---------------------------------------------------------------- Search Console
+    let integrations = key(Function::Integrations);
+    let connect = "/api/v1/integrations/search-console";
+    let started = service
+        .api_ok("POST", connect, |c| {
+            c.api_key(&integrations).header("host", "127.0.0.1:9000")
+        })
+        .await;
+    let consent_url = started.json["authorizationUrl"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let back = reqwest::Url::parse(&google.consent(&consent_url, true).await.unwrap()).unwrap();
+    let param = |name: &str| {
+        back.query_pairs()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.into_owned())
+            .unwrap()
+    };
+    service
+        .api_ok(
+            "POST",
+            "/api/v1/integrations/search-console/callback",
+            |c| {
+                c.api_key(&integrations)
+                    .json(json!({"code": param("code"), "state": param("state")}))
+            },
+        )
+        .await;
+    service
+        .api_ok("GET", connect, |c| c.api_key(&integrations))
+        .await;
+    service
+        .api_ok("DELETE", connect, |c| c.api_key(&integrations))
         .await;
 
     // ---------------------------------------------------------------- jobs, then the pipeline
@@ -1210,6 +1273,10 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         (
             "WebhookSigningKey".to_string(),
             aws.webhook_signing_key_arn.clone().unwrap(),
+        ),
+        (
+            "CredentialsKey".to_string(),
+            aws.credentials_key_arn.clone().unwrap(),
         ),
     ]);
     let policies = iam::function_policies(&template, &parameters).unwrap();
