@@ -4,7 +4,7 @@
 //! content plan tab on a dataset written for it (`plan_tab`) and the keyword table's SERP
 //! column (`serp_page`); the page a share link opens and the owner's share page (`share_page`);
 //! the sites' preview images from our origin (`preview_images`); Settings → Branding
-//! (`branding`).
+//! (`branding`); Settings → Search Console and Google's redirect page (`search_console_page`).
 
 use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
@@ -15,6 +15,7 @@ mod brief;
 mod plan_tab;
 mod preview_images;
 mod repeat_page;
+mod search_console_page;
 mod serp_page;
 mod share_page;
 

@@ -19,8 +19,10 @@ use crate::layout;
 use crate::session::SignedIn;
 use crate::WebState;
 
-/// The API the buttons and the callback page call.
+/// The API the buttons call.
 const API: &str = "/api/v1/integrations/search-console";
+/// The API the callback page posts Google's answer to.
+const API_CALLBACK: &str = "/api/v1/integrations/search-console/callback";
 /// Where the browser goes once the connection is made.
 const CONNECTED: &str = "/settings/search-console?connected=1";
 /// The most characters of a query parameter shown back (an `error` from a link).
@@ -84,7 +86,7 @@ fn connected(connection: &SearchConsoleConnection) -> Markup {
         div #sc-connected {
             @if let Some(reason) = &connection.lapsed {
                 p.notice.lapsed #sc-lapsed {
-                    strong { "Google refused the grant: " (reason) "." } " Jobs run without Search Console data until you connect again. "
+                    strong { "Google refused the grant: " (reason.trim_end_matches('.')) "." } " Jobs run without Search Console data until you connect again. "
                     strong { "Connect again." }
                 }
             }
@@ -199,7 +201,7 @@ pub async fn callback(SignedIn(user): SignedIn, RawQuery(raw): RawQuery) -> Resp
         (None, Some(code), Some(flow_state)) => (
             StatusCode::OK,
             html! {
-                div #sc-finishing data-sc-callback=(API) data-code=(code) data-state=(flow_state) data-done=(CONNECTED) {
+                div #sc-finishing data-sc-callback=(API_CALLBACK) data-code=(code) data-state=(flow_state) data-done=(CONNECTED) {
                     p data-sc-progress { "Finishing the connection…" }
                     p.error role="alert" data-sc-error hidden {}
                     p data-sc-back hidden { a href="/settings/search-console" { "Back to Search Console settings" } }
