@@ -17,6 +17,7 @@ use kr_core::service::jobs::{create_job, CreateJobRequest, JobPorts};
 use kr_core::store::{JobStore, StoreError, User, WebhookMessage, WebhookQueue};
 use kr_crawler::{CrawlConfig, Crawler};
 use kr_dataforseo::DataForSeo;
+use kr_pipeline::stages::search_console::SearchConsoleParts;
 use kr_pipeline::stages::ResearchSettings;
 use kr_pipeline::wiring::{self, Parts};
 use kr_pipeline::Pipeline;
@@ -112,6 +113,18 @@ pub async fn rig_with_personas_model(
     delay: Duration,
     personas_model: Option<Arc<dyn PersonaModel>>,
 ) -> Rig {
+    rig_with_search_console(provider, aliases, settings, delay, personas_model, None).await
+}
+
+/// A rig whose jobs naming a Search Console property read it through `search_console`.
+pub async fn rig_with_search_console(
+    provider: Option<Arc<DataForSeo>>,
+    aliases: &[(&str, &str)],
+    settings: ResearchSettings,
+    delay: Duration,
+    personas_model: Option<Arc<dyn PersonaModel>>,
+    search_console: Option<SearchConsoleParts>,
+) -> Rig {
     let sites = serve_sites("127.0.0.1:0".parse().unwrap(), fixtures_root())
         .await
         .unwrap();
@@ -168,7 +181,7 @@ pub async fn rig_with_personas_model(
         personas_model,
         // The default limit, whatever the environment sets.
         running_cap: 3,
-        search_console: None,
+        search_console,
     }));
     Rig {
         pipeline,

@@ -82,6 +82,7 @@ pub async fn create(
     JobRequestBody(body): JobRequestBody,
 ) -> Result<Response, ApiError> {
     let request = CreateJobRequest::parse(&body.0).map_err(ApiError::validation)?;
+    crate::keyword_lists::check_property(&state, principal.user_id, &request).await?;
     create_parsed(&state, principal.user_id, &headers, request).await
 }
 

@@ -69,10 +69,16 @@ impl EstimateSettings {
 
 /// The job fields of `POST /jobs/import` and a file-based estimate, from the query string as
 /// the JSON body would carry them: `competitorDomains` comma-separated, `locationCode` a
-/// number, `discoverKeywords` `true` or `false`, `callbackUrl` as given.
+/// number, `discoverKeywords` `true` or `false`, `callbackUrl` and `searchConsoleProperty` as
+/// given.
 fn settings_from_query(query: &QueryParams) -> Map<String, Value> {
     let mut body = Map::new();
-    for name in ["primaryDomain", "languageCode", "callbackUrl"] {
+    for name in [
+        "primaryDomain",
+        "languageCode",
+        "callbackUrl",
+        "searchConsoleProperty",
+    ] {
         if let Some(value) = query.str(name) {
             body.insert(name.into(), Value::String(value.into()));
         }
@@ -102,6 +108,22 @@ fn settings_from_query(query: &QueryParams) -> Map<String, Value> {
         body.insert("discoverKeywords".into(), value);
     }
     body
+}
+
+/// 400 naming `searchConsoleProperty` when the account may not name it
+/// (`kr_core::service::jobs::check_search_console_property`).
+pub(crate) async fn check_property(
+    state: &JobsState,
+    owner: kr_core::domain::UserId,
+    request: &CreateJobRequest,
+) -> Result<(), ApiError> {
+    kr_core::service::jobs::check_search_console_property(
+        state.search_console.as_ref(),
+        owner,
+        request,
+    )
+    .await?
+    .map_err(|refused| ApiError::validation(vec![refused]))
 }
 
 fn parse_upload(query: &QueryParams, file: KeywordFileBody) -> Result<CreateJobRequest, ApiError> {
@@ -169,6 +191,16 @@ impl IntoParams for ImportQuery {
                 false,
                 "As `callbackUrl` of `POST /jobs`: also told when this job completes or fails; the 201 then answers its `callbackSecret`.",
                 job_request::callback_url_schema().into(),
+            ),
+            parameter(
+                "searchConsoleProperty",
+                false,
+                "As `searchConsoleProperty` of `POST /jobs`: a Search Console property of the account's connection (`sc-domain:example.com` or `https://www.example.com/`) whose searches the job imports.",
+                text()
+                    .min_length(Some(1))
+                    .max_length(Some(2048))
+                    .examples(["sc-domain:example.com"])
+                    .into(),
             ),
         ]
     }
@@ -239,6 +271,7 @@ pub async fn import(
     file: KeywordFileBody,
 ) -> Result<Response, ApiError> {
     let request = parse_upload(&query, file)?;
+    check_property(&state, principal.user_id, &request).await?;
     create_parsed(&state, principal.user_id, &headers, request).await
 }
 
@@ -271,6 +304,7 @@ pub async fn estimate(
     CurrentUser(principal): CurrentUser,
     AnyJobRequest(request): AnyJobRequest,
 ) -> Result<Json<EstimateEnvelope>, ApiError> {
+    check_property(&state, principal.user_id, &request).await?;
     let plan = KeywordPlan::of(&request, state.estimates.max_keywords);
     let provider = state.estimates.provider_estimate(&request, &plan);
     let estimate = estimate::estimate_job(

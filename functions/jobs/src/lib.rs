@@ -20,7 +20,7 @@ use kr_aws::{Resources, Wiring};
 use kr_core::config::Config;
 use kr_core::store::{
     ArtifactStore, JobQueue, JobStore, RegisteredDomains, ResultStore, ScheduleStore,
-    ShareLinkStore, UserStore,
+    SearchConsoleStore, ShareLinkStore, UserStore,
 };
 use kr_http::auth::Authenticator;
 use utoipa_axum::router::OpenApiRouter;
@@ -40,6 +40,8 @@ pub struct JobsState {
     pub domains: Arc<dyn RegisteredDomains>,
     pub share_links: Arc<dyn ShareLinkStore>,
     pub schedules: Arc<dyn ScheduleStore>,
+    /// The account's Search Console connection: which properties a job may name.
+    pub search_console: Arc<dyn SearchConsoleStore>,
     pub estimates: EstimateSettings,
     /// Signs a job's `callbackUrl` deliveries (read on the first job that has one).
     pub signing: Arc<SigningKeySource>,
@@ -61,6 +63,7 @@ impl JobsState {
             domains: wiring.store.clone(),
             share_links: wiring.store.clone(),
             schedules: wiring.store.clone(),
+            search_console: wiring.store.clone(),
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs,

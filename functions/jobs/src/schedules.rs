@@ -138,6 +138,10 @@ pub async fn create(
     let JobRequestBody(JsonBody(body)) = body?;
     let schedule =
         parse_schedule(&body, principal.user_id, Utc::now()).map_err(ApiError::validation)?;
+    // Its runs name the property too: checked now, and again by each run's import.
+    if let Ok(request) = kr_core::service::jobs::CreateJobRequest::parse(&schedule.request) {
+        crate::keyword_lists::check_property(&state, principal.user_id, &request).await?;
+    }
     if !state
         .schedules
         .create_schedule(&schedule, MAX_SCHEDULES)

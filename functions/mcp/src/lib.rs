@@ -58,12 +58,15 @@ pub struct McpState {
     pub crawler: Arc<Crawler>,
     pub brief_settings: Arc<BriefSettings>,
     pub brief_writer: Option<Arc<dyn BriefWriter>>,
+    /// Which Search Console properties `create_job` may name.
+    pub search_console: Arc<dyn kr_core::store::SearchConsoleStore>,
 }
 
 impl McpState {
     pub async fn from_config(config: Config, resources: Resources) -> Self {
         let wiring = Wiring::from_config(config, resources).await;
         Self {
+            search_console: wiring.store.clone(),
             auth: Authenticator::on(wiring.store.clone(), wiring.config.limits.clone()),
             queue: Arc::new(SqsJobQueue::new(
                 wiring.clients.sqs.clone(),

@@ -217,6 +217,13 @@ pub async fn run(
     match tool {
         Tool::CreateJob => {
             let request = CreateJobRequest::parse(args).map_err(ApiError::validation)?;
+            jobs::check_search_console_property(
+                state.search_console.as_ref(),
+                caller.user_id,
+                &request,
+            )
+            .await?
+            .map_err(|refused| ApiError::validation(vec![refused]))?;
             // `POST /jobs`' Idempotency-Key, as an argument: a tool call an assistant retries
             // after a lost answer is not charged twice.
             let idempotency_key = match args.get("idempotencyKey") {

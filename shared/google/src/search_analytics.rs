@@ -114,25 +114,26 @@ impl SearchAnalyticsRequest {
 
 /// The path segment of a property: `siteUrl` percent-encoded whole (`sc-domain:` and the
 /// slashes of a URL prefix included), as Google asks.
-fn site_segment(property: &PropertyUrl) -> String {
-    url::form_urlencoded::byte_serialize(property.as_str().as_bytes())
+fn site_segment(site_url: &str) -> String {
+    url::form_urlencoded::byte_serialize(site_url.as_bytes())
         .collect::<String>()
         .replace('+', "%20")
 }
 
 impl Google {
-    /// Every row of `request` from `startRow` on, `rowLimit` at a time, each page given to
-    /// `page` as it arrives; stops at the first short page. Answers the rows read.
+    /// Every row of `request` on the property `site_url` (as Google writes it) from
+    /// `startRow` on, `rowLimit` at a time, each page given to `page` as it arrives; stops at
+    /// the first short page. Answers the rows read.
     pub async fn search_analytics_pages(
         &self,
         token: &AccessToken,
-        property: &PropertyUrl,
+        site_url: &str,
         mut request: SearchAnalyticsRequest,
         page: &mut (dyn FnMut(Vec<ApiRow>) + Send),
     ) -> Result<u64, GoogleError> {
         let url = self.api_url(&format!(
             "/webmasters/v3/sites/{}/searchAnalytics/query",
-            site_segment(property)
+            site_segment(site_url)
         ));
         let mut read = 0u64;
         loop {
@@ -168,7 +169,7 @@ impl SearchAnalytics for Google {
         page: &mut (dyn FnMut(Vec<AnalyticsRow>) + Send),
     ) -> Result<u64, GoogleError> {
         let request = SearchAnalyticsRequest::of(query, ROW_LIMIT);
-        self.search_analytics_pages(token, property, request, &mut |rows| {
+        self.search_analytics_pages(token, property.as_str(), request, &mut |rows| {
             page(
                 rows.into_iter()
                     .map(|row| AnalyticsRow {
@@ -217,7 +218,7 @@ mod tests {
     #[test]
     fn a_property_is_one_path_segment() {
         let domain = PropertyUrl::parse("sc-domain:example.com").unwrap();
-        assert_eq!(site_segment(&domain), "sc-domain%3Aexample.com");
+        assert_eq!(site_segment(domain.as_str()), "sc-domain%3Aexample.com");
         let prefix = PropertyUrl::parse("https://www.example.com/").unwrap();
         assert_eq!(site_segment(&prefix), "https%3A%2F%2Fwww.example.com%2F");
     }

@@ -36,5 +36,6 @@ mod retention;
 mod routes_and_template;
 mod schedules;
 mod search_console;
+mod search_console_import;
 mod share_links;
 mod webhooks;
