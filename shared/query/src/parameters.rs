@@ -167,7 +167,7 @@ impl IntoParams for KeywordQuery {
             parameter(
                 "source",
                 format!(
-                    "Comma list of {}: where keywords came from (the user's list, a ranking, the crawl, a keyword idea).",
+                    "Comma list of {}: where keywords came from (the user's list, a ranking, the crawl, a keyword idea, Search Console alone).",
                     sources.join(", ")
                 ),
                 text().pattern(Some(comma_list_pattern(&sources))),
