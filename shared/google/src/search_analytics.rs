@@ -220,6 +220,9 @@ mod tests {
         let domain = PropertyUrl::parse("sc-domain:example.com").unwrap();
         assert_eq!(site_segment(domain.as_str()), "sc-domain%3Aexample.com");
         let prefix = PropertyUrl::parse("https://www.example.com/").unwrap();
-        assert_eq!(site_segment(&prefix), "https%3A%2F%2Fwww.example.com%2F");
+        assert_eq!(
+            site_segment(prefix.as_str()),
+            "https%3A%2F%2Fwww.example.com%2F"
+        );
     }
 }
