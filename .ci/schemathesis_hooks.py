@@ -44,6 +44,11 @@ positive case sends a 1×1 image of the type it is sent as.
 Schedules the same way: a schedule's job fields are fixed as a job's are; the run deletes the
 schedules it made once ten newer ones exist (an account holds at most 20); and a positive `GET`,
 `PATCH` or `DELETE /schedules/{scheduleId}` names a schedule that exists (made just before).
+
+Search Console the same way, through the Google mock .ci/schemathesis starts: a positive `POST
+/integrations/search-console/callback` carries the code and state of a consent flow begun and
+allowed just before (a generated state matches no flow: 400 every time), and a positive `DELETE
+/integrations/search-console` finds the account connected (connected just before).
 """
 
 import hashlib
@@ -53,6 +58,7 @@ import re
 import uuid
 from collections import deque
 from collections.abc import MutableMapping
+from urllib.parse import parse_qsl, urlsplit
 
 import requests
 
@@ -279,6 +285,34 @@ def before_call(context, case, kwargs):
             _fix_job_fields(case.body)
     elif path == "/api/v1/schedules/{scheduleId}":
         _existing_schedule(case)
+    elif method == "POST" and path == "/api/v1/integrations/search-console/callback":
+        case.body = _allowed_consent()
+    elif method == "DELETE" and path == "/api/v1/integrations/search-console":
+        requests.post(
+            f"{BASE_URL}/api/v1/integrations/search-console/callback",
+            json=_allowed_consent(),
+            headers={"X-API-KEY": API_KEY},
+            timeout=30,
+        ).raise_for_status()
+
+
+def _allowed_consent():
+    """Begins a Search Console connection and allows it on the mock's consent page, as the
+    account's user would: the {code, state} Google sends the browser back with."""
+    started = requests.post(
+        f"{BASE_URL}/api/v1/integrations/search-console", headers={"X-API-KEY": API_KEY}, timeout=30
+    )
+    started.raise_for_status()
+    consent = urlsplit(started.json()["authorizationUrl"])
+    form = parse_qsl(consent.query) + [("decision", "allow")]
+    decided = requests.post(
+        f"{consent.scheme}://{consent.netloc}/o/oauth2/v2/auth/decide",
+        data=form,
+        allow_redirects=False,
+        timeout=30,
+    )
+    back = dict(parse_qsl(urlsplit(decided.headers["location"]).query))
+    return {"code": back["code"], "state": back["state"]}
 
 
 def _keep_schedule(schedule_id):
