@@ -23,8 +23,11 @@ pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRe
 pub use records::{
     bare_domain, best_organic_position, ArchivedKeywordRecord, ClusterRecord, Intent,
     KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind, SearchConsoleDay,
-    SearchConsoleMetrics, SearchConsolePage, ESTIMATE_SOURCE, SEARCH_CONSOLE_SOURCE,
+    SearchConsoleMetrics, SearchConsolePage, DECAY_MIN_LOSS, DECAY_MIN_PREVIOUS_CLICKS,
+    ESTIMATE_SOURCE, SEARCH_CONSOLE_SOURCE, STRIKING_DISTANCE_MIN_IMPRESSIONS,
+    STRIKING_DISTANCE_POSITIONS,
 };
+pub use records::ClusterSearchConsole;
 pub use run_summary::{compared_keyword, RunSummary};
 pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 

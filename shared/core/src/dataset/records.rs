@@ -163,6 +163,32 @@ pub struct SearchConsoleMetrics {
     pub daily: Vec<SearchConsoleDay>,
 }
 
+/// The positions of striking distance: on the first two result pages but not in the top 3
+/// ([`SearchConsoleMetrics::in_striking_distance`]).
+pub const STRIKING_DISTANCE_POSITIONS: std::ops::RangeInclusive<f64> = 4.0..=20.0;
+/// The impressions over the last 28 days a striking-distance keyword has at least.
+pub const STRIKING_DISTANCE_MIN_IMPRESSIONS: u64 = 10;
+/// The clicks over the 28 days before the last 28 a decaying keyword had at least…
+pub const DECAY_MIN_PREVIOUS_CLICKS: u64 = 20;
+/// …and the share of them it lost at least ([`SearchConsoleMetrics::is_decaying`]).
+pub const DECAY_MIN_LOSS: f64 = 0.3;
+
+impl SearchConsoleMetrics {
+    /// Close to the top: an average position of 4 to 20 (inclusive) over the last 28 days,
+    /// with at least 10 impressions there.
+    pub fn in_striking_distance(&self) -> bool {
+        self.impressions >= STRIKING_DISTANCE_MIN_IMPRESSIONS
+            && STRIKING_DISTANCE_POSITIONS.contains(&self.position)
+    }
+
+    /// Losing its clicks: at least 20 in the 28 days before the last 28, and 30 % fewer or
+    /// less since.
+    pub fn is_decaying(&self) -> bool {
+        self.previous_clicks >= DECAY_MIN_PREVIOUS_CLICKS
+            && (self.clicks as f64) <= (1.0 - DECAY_MIN_LOSS) * self.previous_clicks as f64
+    }
+}
+
 /// One page of the property shown for a keyword, over the last 28 days of data.
 #[derive(
     Debug,
@@ -346,6 +372,47 @@ pub struct ClusterRecord {
     /// content gap).
     #[serde(default)]
     pub content_gap: bool,
+    /// Its keywords' Search Console figures over the last 28 days of data, summed: `clicks`,
+    /// `impressions`, and `position` weighted by impressions over its keywords with data;
+    /// `null` when none of its keywords has data.
+    // Not stored: computed from the keywords when a dataset is loaded (kr-query's
+    // `IndexedDataset`), so the stored layout (formats 1 and 2) is unchanged.
+    #[serde(default)]
+    #[rkyv(with = rkyv::with::Skip)]
+    pub search_console: Option<ClusterSearchConsole>,
+}
+
+/// A cluster's Search Console figures: its keywords' last 28 days of data, summed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterSearchConsole {
+    pub clicks: u64,
+    pub impressions: u64,
+    /// Average position weighted by impressions over its keywords with data, 2 decimals; 0
+    /// without impressions.
+    pub position: f64,
+}
+
+impl ClusterSearchConsole {
+    /// The sums over `figures` (a cluster's keywords' figures); `None` when there are none.
+    pub fn sum(figures: impl IntoIterator<Item = (u64, u64, f64)>) -> Option<Self> {
+        let mut total: Option<(u64, u64, f64)> = None;
+        for (clicks, impressions, position) in figures {
+            let (c, i, weighted) = total.get_or_insert((0, 0, 0.0));
+            *c += clicks;
+            *i += impressions;
+            *weighted += position * impressions as f64;
+        }
+        total.map(|(clicks, impressions, weighted)| Self {
+            clicks,
+            impressions,
+            position: if impressions == 0 {
+                0.0
+            } else {
+                (weighted / impressions as f64 * 100.0).round() / 100.0
+            },
+        })
+    }
 }
 
 #[derive(
