@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::types::AttributeValue;
 use axum::Router;
 use kr_aws::bedrock::{BedrockBriefs, BedrockPersonas, BedrockSettings};
+use kr_aws::google::GoogleSource;
 use kr_aws::s3::S3ObjectStore;
 use kr_aws::signing_key::SigningKeySource;
 use kr_aws::sqs::SqsWebhookQueue;
@@ -38,6 +39,7 @@ use kr_http::routes::{Function, ROUTES};
 use kr_notifier::{Notifier, StoredChangeDigests};
 use kr_pipeline::event::{handle_event_from, Source};
 use kr_pipeline::provider_credentials::{resolve_credentials, SECRET_ARN_VAR};
+use kr_pipeline::stages::search_console::SearchConsoleParts;
 use kr_pipeline::stages::ResearchSettings;
 use kr_tests::aws_calls::CallRecorder;
 use kr_tests::bedrock_mock::{fixtures_root as bedrock_fixtures, MockBedrock};
@@ -47,7 +49,7 @@ use kr_tests::gateway::{function_router, matches};
 use kr_tests::google_mock::{GoogleMockConfig, MockGoogle};
 use kr_tests::harness::{self, Call, Reply, PIXEL_PNG, TEST_PASSWORD};
 use kr_tests::iam::{self, Access, Resources};
-use kr_tests::pipeline_rig::{provider_at, rig_with_personas_model};
+use kr_tests::pipeline_rig::{provider_at, rig_with_search_console};
 use kr_tests::sites::{crawler_resolving, serp_hosts_resolve, DEMO_COMPETITOR, DEMO_PRIMARY};
 use kr_tests::template::Template;
 use serde_json::json;
@@ -383,6 +385,11 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     })
     .unwrap()
     .unwrap();
+    // Google's mock: the integrations function connects through it, and the pipeline reads
+    // a job's Search Console property from it (the credentials key from Secrets Manager).
+    let google = MockGoogle::start(GoogleMockConfig::default())
+        .await
+        .unwrap();
     let pipeline = CallRecorder::new();
     pipeline.pause();
     let rig = pipeline
@@ -390,12 +397,26 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
             let provider = provider_at(&provider_url, "mock-login", "mock-password", &[]).await;
             let model =
                 BedrockPersonas::new(&kr_aws::sdk_config(None).await, bedrock_settings.clone());
-            rig_with_personas_model(
+            let clients = kr_aws::AwsClients::from_resources(&aws).await;
+            let search_console = SearchConsoleParts {
+                store: harness::store().await,
+                google: Arc::new(
+                    GoogleSource::new(
+                        clients.secrets,
+                        aws.credentials_key_arn.clone(),
+                        aws.google_client_secret_arn.clone(),
+                    )
+                    .with_settings(google.settings()),
+                ),
+                days: 90,
+            };
+            rig_with_search_console(
                 Some(provider),
                 &[],
                 ResearchSettings::default(),
                 Duration::from_millis(20),
                 Some(Arc::new(model)),
+                Some(search_console),
             )
             .await
         })
@@ -410,9 +431,6 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // Jobs created through the API and the dashboard reach the rig's pipeline.
     aws.jobs_queue_url = rig.queue_url.clone();
     aws.webhooks_queue_url = rig.webhooks_queue_url.clone();
-    let google = MockGoogle::start(GoogleMockConfig::default())
-        .await
-        .unwrap();
     let mut service = Service::build(
         &config,
         &aws,
@@ -561,9 +579,6 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     service
         .api_ok("GET", connect, |c| c.api_key(&integrations))
         .await;
-    service
-        .api_ok("DELETE", connect, |c| c.api_key(&integrations))
-        .await;
 
     // ---------------------------------------------------------------- jobs, then the pipeline
     let jobs_key = key(Function::Jobs);
@@ -584,6 +599,12 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
                             "languageCode": "en",
                             "locationCode": location,
                             "callbackUrl": "http://hooks.test/job-callback",
+                            // The account's connection lists it: the job that completes
+                            // imports it (the connection is removed once it has).
+                            "searchConsoleProperty": (primary == DEMO_PRIMARY
+                                && competitors == [DEMO_COMPETITOR]
+                                && location == 2840)
+                                .then_some("sc-domain:brightbrew-coffee.com"),
                         }))
                 })
                 .await;
@@ -645,6 +666,15 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         .await;
 
     run_pipeline(&bridge, &invoker, store.as_ref(), &[completes, fails]).await;
+    let imported = store.job(completes).await.unwrap().unwrap().search_console;
+    assert_eq!(
+        imported.map(|i| i.status),
+        Some(kr_core::domain::ImportStatus::Imported),
+        "the pipeline read Search Console"
+    );
+    service
+        .api_ok("DELETE", connect, |c| c.api_key(&integrations))
+        .await;
     // The finished jobs' events, fanned out and delivered.
     let webhook_bridge = Bridge {
         sqs: clients.sqs.clone(),
