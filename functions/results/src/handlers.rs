@@ -45,7 +45,10 @@ fn results(state: &ResultsState) -> Results<'_> {
 /// Range filters exclude keywords whose metric is unknown. Nulls sort last in both
 /// directions; ties break by keyword, then id, so pages never overlap. `sortBy`: `keyword`,
 /// `searchVolume` (alias `volume`), `cpc`, `competition`, `difficulty`, `intent` (by name),
-/// `organicOpportunityScore` (default), `paidOpportunityScore`, `opportunityValue`.
+/// `organicOpportunityScore` (default), `paidOpportunityScore`, `opportunityValue`, and Search
+/// Console's `impressions`, `clicks`, `position` (keywords without its data last). Search
+/// Console filters: `strikingDistance`, `decaying`, `minImpressions`, `maxPosition` (keywords
+/// without its data never match).
 #[utoipa::path(
     get,
     path = "/api/v1/jobs/{jobId}/keywords",

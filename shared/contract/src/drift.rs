@@ -16,10 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::{TimeZone, Utc};
 use kr_core::dataset::{
     ActionCounts, BriefKeyword, BriefSource, BriefWording, ClusterAction, ClusterBrief,
-    ClusterMethod, ClusterRecord, Intent, InternalLink, KeywordRecord, KeywordSource,
-    MonthlySearch, OutlineHeading, PageType, Persona, Ranking, RankingKind, Reference,
-    SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature, SitePosition,
-    TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
+    ClusterMethod, ClusterRecord, ClusterSearchConsole, Intent, InternalLink, KeywordRecord,
+    KeywordSource, MonthlySearch, OutlineHeading, PageType, Persona, Ranking, RankingKind,
+    Reference, SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature,
+    SitePosition, TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
 };
 use kr_core::domain::{
     ApiKeyId, Cadence, ImportStatus, JobId, JobStatus, Plan, Progress, ScheduleId,
@@ -55,6 +55,7 @@ use utoipa::OpenApi;
     crate::records::KeywordRecord,
     crate::records::KeywordSource,
     crate::records::ClusterRecord,
+    crate::records::ClusterSearchConsole,
     crate::records::Intent,
     crate::records::MonthlySearch,
     crate::records::Persona,
@@ -249,6 +250,14 @@ fn cluster(filled: bool) -> ClusterRecord {
             },
         ),
         content_gap: filled,
+        search_console: some(
+            filled,
+            ClusterSearchConsole {
+                clicks: 12,
+                impressions: 340,
+                position: 8.25,
+            },
+        ),
     }
 }
 

@@ -219,6 +219,22 @@ pub struct ClusterRecord {
     /// content gap).
     #[serde(default)]
     pub content_gap: bool,
+    /// Its keywords' Search Console figures over the last 28 days of data, summed: `clicks`,
+    /// `impressions`, and `position` weighted by impressions over its keywords with data;
+    /// `null` when none of its keywords has data.
+    #[serde(default)]
+    pub search_console: Option<ClusterSearchConsole>,
+}
+
+/// A cluster's Search Console figures: its keywords' last 28 days of data, summed.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterSearchConsole {
+    pub clicks: u64,
+    pub impressions: u64,
+    /// Average position weighted by impressions over its keywords with data, 2 decimals; 0
+    /// without impressions.
+    pub position: f64,
 }
 
 #[derive(Serialize, ToSchema)]

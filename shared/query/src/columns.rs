@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use kr_core::dataset::stored::owned;
-use kr_core::dataset::{ArchivedKeywordRecord, Intent, KeywordSource, SerpFeature};
+use kr_core::dataset::{
+    ArchivedKeywordRecord, Intent, KeywordSource, SearchConsoleMetrics, SerpFeature,
+};
 use memchr::memmem;
 
 /// Marks a keyword without a value in the small-number columns.
@@ -32,8 +34,37 @@ pub(crate) struct Columns {
     pub(crate) serp_features: Vec<u16>,
     /// Weak spots on its SERP, or [`NONE`] without a SERP.
     pub(crate) weak_spots: Vec<u32>,
+    /// Its Search Console figures; `None` without data.
+    pub(crate) search_console: Vec<Option<ConsoleFigures>>,
     pub(crate) estimated: usize,
     pub(crate) has_serps: bool,
+}
+
+/// What the Search Console filters and sorts read of a keyword's figures (the last 28 days).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ConsoleFigures {
+    pub(crate) clicks: u64,
+    pub(crate) impressions: u64,
+    /// Its average position; NaN without impressions (Search Console gives none then).
+    pub(crate) position: f64,
+    pub(crate) striking: bool,
+    pub(crate) decaying: bool,
+}
+
+impl ConsoleFigures {
+    fn new(metrics: &SearchConsoleMetrics) -> Self {
+        Self {
+            clicks: metrics.clicks,
+            impressions: metrics.impressions,
+            position: if metrics.impressions == 0 {
+                f64::NAN
+            } else {
+                metrics.position
+            },
+            striking: metrics.in_striking_distance(),
+            decaying: metrics.is_decaying(),
+        }
+    }
 }
 
 pub(crate) fn feature_bit(feature: SerpFeature) -> u16 {
@@ -68,6 +99,7 @@ impl Columns {
             cluster_ids: HashMap::new(),
             serp_features: Vec::with_capacity(n),
             weak_spots: Vec::with_capacity(n),
+            search_console: Vec::with_capacity(n),
             estimated: 0,
             has_serps: false,
         };
@@ -133,6 +165,18 @@ impl Columns {
                 .map(|spots| spots.len() as u32)
                 .unwrap_or(NONE),
         );
+        self.search_console
+            .push(keyword.search_console.as_ref().map(|figures| {
+                // The figures the filters read only: no page or day is copied.
+                ConsoleFigures::new(&SearchConsoleMetrics {
+                    clicks: figures.clicks.to_native(),
+                    impressions: figures.impressions.to_native(),
+                    position: figures.position.to_native(),
+                    previous_clicks: figures.previous_clicks.to_native(),
+                    previous_impressions: figures.previous_impressions.to_native(),
+                    ..SearchConsoleMetrics::default()
+                })
+            }));
         if keyword.metrics_source.as_str() == kr_core::dataset::ESTIMATE_SOURCE {
             self.estimated += 1;
         }

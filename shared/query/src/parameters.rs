@@ -2,7 +2,10 @@
 //! from the same constants and range table the parsers (`query.rs`, `clusters.rs`) read, so
 //! names, types, bounds and defaults cannot drift apart.
 
-use kr_core::dataset::{ClusterAction, Intent, KeywordSource, SerpFeature};
+use kr_core::dataset::{
+    ClusterAction, Intent, KeywordSource, SerpFeature, DECAY_MIN_LOSS, DECAY_MIN_PREVIOUS_CLICKS,
+    STRIKING_DISTANCE_MIN_IMPRESSIONS, STRIKING_DISTANCE_POSITIONS,
+};
 use serde_json::json;
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
@@ -16,7 +19,8 @@ use crate::clusters::{
     MAX_TOPIC_ID_LENGTH,
 };
 use crate::query::{
-    KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, MAX_WEAK_SPOTS, NO_PERSONA, RANGES,
+    KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, MAX_WEAK_SPOTS, MIN_MAX_POSITION, NO_PERSONA,
+    RANGES,
 };
 use crate::topics::{TopicQuery, DEFAULT_TOPIC_LIMIT, MAX_TOPIC_LIMIT, TOPIC_SORTS};
 
@@ -228,9 +232,41 @@ impl IntoParams for KeywordQuery {
                 ));
             }
         }
+        let boolean = || text().enum_values(Some(["true", "false"]));
+        parameters.extend([
+            parameter(
+                "strikingDistance",
+                format!(
+                    "Search Console (the job's `searchConsoleProperty`): `true`, keywords in striking distance: an average position from {} to {} (inclusive) with at least {STRIKING_DISTANCE_MIN_IMPRESSIONS} impressions over the last 28 days of data; `false`, keywords with Search Console data that are not. Keywords without Search Console data match neither.",
+                    STRIKING_DISTANCE_POSITIONS.start(),
+                    STRIKING_DISTANCE_POSITIONS.end(),
+                ),
+                boolean(),
+            ),
+            parameter(
+                "decaying",
+                format!(
+                    "Search Console: `true`, keywords whose clicks over the last 28 days of data are down at least {} % against the 28 days before, from at least {DECAY_MIN_PREVIOUS_CLICKS} (`previousClicks`); `false`, keywords with Search Console data that are not. Keywords without Search Console data match neither.",
+                    (DECAY_MIN_LOSS * 100.0).round(),
+                ),
+                boolean(),
+            ),
+            parameter(
+                "minImpressions",
+                "Lowest Search Console impressions over the last 28 days of data (`searchConsole.impressions`) to include: a whole number, 0 or more. Keywords without Search Console data are excluded.".into(),
+                integer().minimum(Some(0)),
+            ),
+            parameter(
+                "maxPosition",
+                format!(
+                    "Highest Search Console average position over the last 28 days of data (`searchConsole.position`) to include: a number, {MIN_MAX_POSITION} or more. Keywords without Search Console data, or without impressions (so without a position), are excluded."
+                ),
+                number().minimum(Some(MIN_MAX_POSITION)),
+            ),
+        ]);
         parameters.push(parameter(
             "sortBy",
-            "The order of the keywords (see the endpoint's description); `volume` is an alias of `searchVolume`.".into(),
+            "The order of the keywords (see the endpoint's description); `volume` is an alias of `searchVolume`; `impressions`, `clicks` and `position` are Search Console's over the last 28 days of data (keywords without it, and for `position` without impressions, last in either order).".into(),
             text()
                 .enum_values(Some(SortKey::NAMES))
                 .default(Some(json!("organicOpportunityScore"))),

@@ -7,13 +7,13 @@ use std::sync::OnceLock;
 
 use kr_core::dataset::stored::{owned, DatasetBytes, StoredDatasetError};
 use kr_core::dataset::{
-    ArchivedKeywordRecord, ClusterRecord, Intent, JobResults, KeywordRecord, KeywordSource,
-    Persona, ResultsDataset, SerpFeature, TopicRecord,
+    ArchivedKeywordRecord, ClusterRecord, ClusterSearchConsole, Intent, JobResults, KeywordRecord,
+    KeywordSource, Persona, ResultsDataset, SerpFeature, TopicRecord,
 };
 use kr_core::query_params::QueryParams;
 use kr_core::validation::FieldError;
 
-use crate::columns::{feature_bit, Columns, NONE};
+use crate::columns::{feature_bit, Columns, ConsoleFigures, NONE};
 
 pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 500;
@@ -21,6 +21,8 @@ pub const MAX_LIMIT: u32 = 500;
 pub const NO_PERSONA: &str = "__none__";
 /// The most weak spots a keyword can have: one per result of its top 10.
 pub const MAX_WEAK_SPOTS: f64 = 10.0;
+/// The lowest `maxPosition`: Search Console's best average position.
+pub const MIN_MAX_POSITION: f64 = 1.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SortKey {
@@ -33,10 +35,14 @@ pub enum SortKey {
     OrganicOpportunityScore,
     PaidOpportunityScore,
     OpportunityValue,
+    /// Search Console's, over the last 28 days of data.
+    Impressions,
+    Clicks,
+    Position,
 }
 
 impl SortKey {
-    pub const ALL: [SortKey; 9] = [
+    pub const ALL: [SortKey; 12] = [
         Self::Keyword,
         Self::SearchVolume,
         Self::Cpc,
@@ -46,9 +52,12 @@ impl SortKey {
         Self::OrganicOpportunityScore,
         Self::PaidOpportunityScore,
         Self::OpportunityValue,
+        Self::Impressions,
+        Self::Clicks,
+        Self::Position,
     ];
 
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 13] = [
         "keyword",
         "searchVolume",
         "volume",
@@ -59,6 +68,9 @@ impl SortKey {
         "organicOpportunityScore",
         "paidOpportunityScore",
         "opportunityValue",
+        "impressions",
+        "clicks",
+        "position",
     ];
 
     /// A `sortBy` name; unknown names (refused earlier by the parser) sort by the default.
@@ -72,6 +84,9 @@ impl SortKey {
             "intent" => Self::Intent,
             "paidOpportunityScore" => Self::PaidOpportunityScore,
             "opportunityValue" => Self::OpportunityValue,
+            "impressions" => Self::Impressions,
+            "clicks" => Self::Clicks,
+            "position" => Self::Position,
             _ => Self::OrganicOpportunityScore,
         }
     }
@@ -203,6 +218,12 @@ pub struct KeywordQuery {
     ranges: Vec<Range>,
     serp_features: Option<Vec<SerpFeature>>,
     min_weak_spots: Option<usize>,
+    /// `strikingDistance`: in it (`true`), or with Search Console data and not (`false`).
+    striking_distance: Option<bool>,
+    /// `decaying`, the same way.
+    decaying: Option<bool>,
+    min_impressions: Option<u64>,
+    max_position: Option<f64>,
     pub sort: SortKey,
     pub descending: bool,
     cluster: Option<String>,
@@ -235,6 +256,13 @@ fn bound(
         return Err(FieldError::new(name, format!("must be at most {high}")));
     }
     Ok(Some(value))
+}
+
+/// `true` or `false` (any case); `None` when absent.
+fn flag(query: &QueryParams, name: &str) -> Result<Option<bool>, FieldError> {
+    Ok(query
+        .choice(name, &["true", "false"], None)?
+        .map(|value| value == "true"))
 }
 
 fn list(raw: &str) -> Vec<String> {
@@ -330,6 +358,9 @@ impl KeywordQuery {
         let min_weak_spots =
             bound(query, "minWeakSpots", 0.0, Some(MAX_WEAK_SPOTS), true)?.map(|min| min as usize);
         let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
+        let min_impressions =
+            bound(query, "minImpressions", 0.0, None, true)?.map(|min| min as u64);
+        let max_position = bound(query, "maxPosition", MIN_MAX_POSITION, None, false)?;
         Ok(Self {
             limit,
             offset,
@@ -341,6 +372,10 @@ impl KeywordQuery {
             ranges,
             serp_features,
             min_weak_spots,
+            striking_distance: flag(query, "strikingDistance")?,
+            decaying: flag(query, "decaying")?,
+            min_impressions,
+            max_position,
             sort,
             descending,
             cluster: None,
@@ -362,6 +397,10 @@ impl KeywordQuery {
             || self.personas.is_some()
             || self.serp_features.is_some()
             || self.min_weak_spots.is_some()
+            || self.striking_distance.is_some()
+            || self.decaying.is_some()
+            || self.min_impressions.is_some()
+            || self.max_position.is_some()
             || !self.ranges.is_empty();
         if !filters {
             return None;
@@ -399,6 +438,21 @@ impl KeywordQuery {
         if let Some(min) = self.min_weak_spots {
             keep(&|at| columns.weak_spots[at] != NONE && columns.weak_spots[at] as usize >= min);
         }
+        // A keyword without Search Console data matches none of its filters.
+        let console = &columns.search_console;
+        if let Some(wanted) = self.striking_distance {
+            keep(&|at| console[at].is_some_and(|figures| figures.striking == wanted));
+        }
+        if let Some(wanted) = self.decaying {
+            keep(&|at| console[at].is_some_and(|figures| figures.decaying == wanted));
+        }
+        if let Some(min) = self.min_impressions {
+            keep(&|at| console[at].is_some_and(|figures| figures.impressions >= min));
+        }
+        if let Some(max) = self.max_position {
+            // NaN (no impressions, so no position) is never at or above a position.
+            keep(&|at| console[at].is_some_and(|figures| figures.position <= max));
+        }
         for range in &self.ranges {
             let values = &columns.metrics[range.metric.column()];
             keep(&|at| {
@@ -415,6 +469,34 @@ impl KeywordQuery {
     }
 }
 
+impl Columns {
+    /// Each cluster's `searchConsole`: its keywords' figures summed (not stored; computed
+    /// once per load).
+    fn sum_search_console(&self, clusters: &mut [ClusterRecord]) {
+        let mut figures: Vec<Vec<(u64, u64, f64)>> = vec![Vec::new(); self.cluster_ids.len()];
+        for (at, found) in self.search_console.iter().enumerate() {
+            if let Some(found) = found {
+                let position = if found.position.is_nan() {
+                    0.0
+                } else {
+                    found.position
+                };
+                figures[self.cluster[at] as usize].push((
+                    found.clicks,
+                    found.impressions,
+                    position,
+                ));
+            }
+        }
+        for cluster in clusters {
+            cluster.search_console = self
+                .cluster_ids
+                .get(&cluster.id)
+                .and_then(|&index| ClusterSearchConsole::sum(figures[index as usize].drain(..)));
+        }
+    }
+}
+
 /// A job's dataset ready for queries: the clusters, topics and personas in memory, the
 /// keywords read in place from their stored bytes, and the columns filters and sorts read.
 pub struct IndexedDataset {
@@ -424,7 +506,7 @@ pub struct IndexedDataset {
     records: DatasetBytes,
     columns: Columns,
     /// Per sort key and direction, keyword positions in order; built on first use.
-    orders: [OnceLock<Vec<u32>>; 18],
+    orders: [OnceLock<Vec<u32>>; SortKey::ALL.len() * 2],
 }
 
 /// One page of a query and how many keywords matched in all.
@@ -437,8 +519,10 @@ impl IndexedDataset {
     pub fn new(records: DatasetBytes) -> Self {
         let archived = records.archived();
         let columns = Columns::new(&archived.keywords);
+        let mut clusters: Vec<ClusterRecord> = owned(&archived.clusters);
+        columns.sum_search_console(&mut clusters);
         Self {
-            clusters: owned(&archived.clusters),
+            clusters,
             personas: owned(&archived.personas),
             topics: owned(&archived.topics),
             columns,
@@ -480,10 +564,9 @@ impl IndexedDataset {
     fn sort_keys(&self, key: SortKey, descending: bool) -> Option<Vec<u128>> {
         const UNKNOWN: u128 = 1 << 64;
         let direct = |key: u64| u128::from(if descending { !key } else { key });
-        let metric = |metric: Metric| {
-            self.columns.metrics[metric.column()]
-                .iter()
-                .map(|&value| match value.is_nan() {
+        let values = |values: &mut dyn Iterator<Item = f64>| {
+            values
+                .map(|value| match value.is_nan() {
                     true => UNKNOWN,
                     // Flipping the sign bit (negative: every bit) orders floats as integers.
                     false => {
@@ -496,7 +579,19 @@ impl IndexedDataset {
                         direct(ordered)
                     }
                 })
-                .collect()
+                .collect::<Vec<u128>>()
+        };
+        let metric =
+            |metric: Metric| values(&mut self.columns.metrics[metric.column()].iter().copied());
+        // Unknown without Search Console data (and a position without impressions).
+        let console = |read: fn(&ConsoleFigures) -> f64| {
+            values(
+                &mut self
+                    .columns
+                    .search_console
+                    .iter()
+                    .map(|figures| figures.as_ref().map_or(f64::NAN, read)),
+            )
         };
         Some(match key {
             SortKey::Keyword => return None,
@@ -507,6 +602,9 @@ impl IndexedDataset {
             SortKey::OrganicOpportunityScore => metric(Metric::Organic),
             SortKey::PaidOpportunityScore => metric(Metric::Paid),
             SortKey::OpportunityValue => metric(Metric::Value),
+            SortKey::Impressions => console(|figures| figures.impressions as f64),
+            SortKey::Clicks => console(|figures| figures.clicks as f64),
+            SortKey::Position => console(|figures| figures.position),
             SortKey::Intent => {
                 let mut names = Intent::ALL.map(Intent::as_str);
                 names.sort_unstable();
