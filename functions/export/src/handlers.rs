@@ -15,7 +15,10 @@ use crate::ExportState;
 /// the content plan's `Topic,Action,Target URL` of the keyword's cluster (its topic's name,
 /// `create`/`improve`/`consolidate`, the page to work on), then `SERP Features,People Also
 /// Ask,Weak Spots` (the features' names joined by `; `, the questions joined by ` | `, the
-/// number of weak spots; empty for a keyword without a fetched SERP); an empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
+/// number of weak spots; empty for a keyword without a fetched SERP), then `Search Console
+/// Clicks,Search Console Impressions,Search Console CTR,Search Console Position,Search Console
+/// Page` (its `searchConsole` figures over the last 28 days of data; empty without them); an
+/// empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
 /// `'`). The file is named `keywords-<primaryDomain>-<YYYY-MM-DD>.csv` after the day the job
 /// completed.
 #[utoipa::path(

@@ -5,9 +5,10 @@ use std::io::Write;
 
 use super::{ClusterRecord, ResultsDataset};
 
-/// The first 13 are the contract's; the content plan's three come after them, so a reader of
-/// the older layout finds every column where it was.
-pub const COLUMNS: [&str; 19] = [
+/// The first 13 are the contract's; the content plan's three, the SERP's three and Search
+/// Console's five come after them, each group after the older ones, so a reader of an older
+/// layout finds every column where it was.
+pub const COLUMNS: [&str; 24] = [
     "Keyword",
     "Cluster",
     "Cluster ID",
@@ -27,6 +28,11 @@ pub const COLUMNS: [&str; 19] = [
     "SERP Features",
     "People Also Ask",
     "Weak Spots",
+    "Search Console Clicks",
+    "Search Console Impressions",
+    "Search Console CTR",
+    "Search Console Position",
+    "Search Console Page",
 ];
 
 /// A spreadsheet would run a cell starting with these as a formula; the leading `'`
@@ -45,7 +51,9 @@ fn number<T: ToString>(value: Option<T>) -> String {
 /// RFC 4180 quoting; an empty cell for null. Topic, action and target page are the keyword's
 /// cluster's (empty in results computed before content plans). SERP features are their API
 /// names joined by "; ", the questions joined by " | ", weak spots a count; all three empty
-/// when no SERP was fetched for the keyword.
+/// when no SERP was fetched for the keyword. The Search Console columns are the keyword's
+/// `searchConsole` `clicks`, `impressions`, `ctr`, `position` and `page` (the last 28 days of
+/// data), all five empty without its data (`page` also without impressions).
 pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
@@ -69,6 +77,7 @@ pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> 
             .and_then(|id| topics.get(id))
             .copied()
             .unwrap_or_default();
+        let console = keyword.search_console.as_ref();
         writer.write_record([
             guarded(&keyword.keyword),
             guarded(&keyword.cluster_name),
@@ -111,6 +120,11 @@ pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> 
                 .map(|questions| guarded(&questions.join(" | ")))
                 .unwrap_or_default(),
             number(keyword.weak_spots.as_ref().map(Vec::len)),
+            number(console.map(|c| c.clicks)),
+            number(console.map(|c| c.impressions)),
+            number(console.map(|c| c.ctr)),
+            number(console.map(|c| c.position)),
+            guarded(console.and_then(|c| c.page.as_deref()).unwrap_or_default()),
         ])?;
     }
     writer.flush()?;
@@ -119,6 +133,50 @@ pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> 
 
 #[cfg(test)]
 mod tests {
+    use crate::dataset::{KeywordRecord, ResultsDataset, SearchConsoleMetrics, DATASET_FORMAT};
+
+    #[test]
+    fn search_console_columns_are_its_figures_or_empty() {
+        let with = KeywordRecord {
+            keyword: "cold brew".into(),
+            search_console: Some(SearchConsoleMetrics {
+                clicks: 12,
+                impressions: 300,
+                ctr: 0.04,
+                position: 7.5,
+                page: Some("https://example.com/cold-brew".into()),
+                ..SearchConsoleMetrics::default()
+            }),
+            ..KeywordRecord::default()
+        };
+        let without = KeywordRecord {
+            keyword: "espresso".into(),
+            ..KeywordRecord::default()
+        };
+        let dataset = ResultsDataset {
+            format: DATASET_FORMAT,
+            job_id: crate::domain::JobId::new(),
+            keywords: vec![with, without],
+            clusters: vec![],
+            personas: vec![],
+            topics: vec![],
+        };
+        let mut out = Vec::new();
+        super::write_csv(&dataset, &mut out).unwrap();
+        let mut reader = csv::Reader::from_reader(out.as_slice());
+        let headers: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(headers, super::COLUMNS);
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        fn tail(row: &csv::StringRecord) -> Vec<&str> {
+            row.iter().skip(19).collect()
+        }
+        assert_eq!(
+            tail(&rows[0]),
+            ["12", "300", "0.04", "7.5", "https://example.com/cold-brew"]
+        );
+        assert_eq!(tail(&rows[1]), ["", "", "", "", ""]);
+    }
+
     #[test]
     fn formulas_are_guarded_and_plain_text_is_not() {
         for (input, expected) in [
