@@ -1,5 +1,5 @@
 //! `.ci/bench search-console`: a property of 1,000,000 (query, page, date) rows, as the Google
-//! mock serves `sc-domain:big.test`, imported the way the pipeline imports a job's property
+//! mock serves `sc-domain:big-property.com`, imported the way the pipeline imports a job's property
 //! (`import_search_console` over the real client: 25,000-row pages, folded as they arrive).
 //! The mock runs as a process of its own (`devstack serve-google`), so the peak memory printed
 //! is the import's alone. Prints rows, pages, queries kept, wall time against the pipeline's

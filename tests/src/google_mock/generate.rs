@@ -187,7 +187,7 @@ pub fn big_pair(pair: u64) -> (String, String) {
     let page = pair % BIG_PAGES_PER_QUERY;
     (
         format!("big test query {query:05}"),
-        format!("https://big.test/q{query:05}/p{page}"),
+        format!("https://big-property.com/q{query:05}/p{page}"),
     )
 }
 

@@ -35,7 +35,7 @@ pub struct SeededSite {
 }
 
 /// The big property of the import benchmark (generated row by row, see `generate.rs`).
-pub const BIG_SITE_URL: &str = "sc-domain:big.test";
+pub const BIG_SITE_URL: &str = "sc-domain:big-property.com";
 
 pub const SITES: [SeededSite; 3] = [
     SeededSite {
