@@ -515,6 +515,14 @@ async fn every_bad_parameter_is_named() {
         ("?minWeakSpots=11", "minWeakSpots"),
         ("?minWeakSpots=-1", "minWeakSpots"),
         ("?minWeakSpots=one", "minWeakSpots"),
+        ("?strikingDistance=yes", "strikingDistance"),
+        ("?strikingDistance=", "strikingDistance"),
+        ("?decaying=1", "decaying"),
+        ("?minImpressions=-1", "minImpressions"),
+        ("?minImpressions=2.5", "minImpressions"),
+        ("?maxPosition=0.9", "maxPosition"),
+        ("?maxPosition=first", "maxPosition"),
+        ("?sortBy=ctr", "sortBy"),
     ] {
         assert_eq!(f.bad(query).await, [field], "{query}");
     }

@@ -6,6 +6,7 @@
 //! job without the data and says why; another account cannot name the property; the big
 //! property's million rows are read whole, 25,000 at a time.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,7 @@ use kr_core::dataset::{compared_keyword, KeywordSource, SEARCH_CONSOLE_SOURCE};
 use kr_core::domain::{
     DomainName, ImportStatus, JobStatus, LanguageCode, LocationCode, Plan, PropertyUrl, UserId,
 };
+use kr_core::service::account::issue_api_key;
 use kr_core::service::jobs::{check_search_console_property, CreateJobRequest};
 use kr_core::service::search_console::{
     access, begin_connection, complete_connection, AnalyticsDimension, AnalyticsQuery,
@@ -24,20 +26,20 @@ use kr_google::Google;
 use kr_pipeline::stages::search_console::SearchConsoleParts;
 use kr_pipeline::stages::ResearchSettings;
 use kr_tests::google_mock::{FaultRequest, GoogleMockConfig, MockGoogle, BIG_ROWS, BIG_SITE_URL};
-use kr_tests::harness;
+use kr_tests::harness::{self, Call};
 use kr_tests::pipeline_rig::{rig_with_search_console, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 
 const PROPERTY: &str = "sc-domain:brightbrew-coffee.com";
 const REDIRECT: &str = "http://127.0.0.1:9000/api/v1/integrations/search-console/callback";
 
-struct World {
-    mock: MockGoogle,
+pub(crate) struct World {
+    pub(crate) mock: MockGoogle,
     source: Arc<GoogleSource>,
-    rig: Rig,
+    pub(crate) rig: Rig,
 }
 
-async fn world() -> World {
+pub(crate) async fn world() -> World {
     let mock = MockGoogle::start(GoogleMockConfig::default())
         .await
         .unwrap();
@@ -69,7 +71,7 @@ async fn world() -> World {
 
 impl World {
     /// A new account connected to the mock's Google account through the consent flow.
-    async fn connected_user(&self) -> UserId {
+    pub(crate) async fn connected_user(&self) -> UserId {
         let user = harness::new_user(&self.rig.store, Plan::Agency, 5, 5).await;
         let google = self.source.google().await.unwrap().unwrap();
         let key = self.source.key().await.unwrap();
@@ -113,7 +115,7 @@ impl World {
         user.id
     }
 
-    async fn job_for(&self, owner: UserId) -> kr_core::domain::Job {
+    pub(crate) async fn job_for(&self, owner: UserId) -> kr_core::domain::Job {
         let request = CreateJobRequest {
             primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
             competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
@@ -247,6 +249,146 @@ async fn a_job_imports_its_property_into_its_keywords() {
     );
     let stats = world.mock.stats();
     assert!(stats.search_analytics_pages >= 2, "{stats:?}");
+}
+
+/// The planted queries of `list` in the facts (`strikingDistance`, `decaying`) that `dataset`
+/// holds, compared as keywords are.
+pub(crate) fn planted_in_job(
+    facts: &serde_json::Value,
+    list: &str,
+    dataset: &kr_core::dataset::ResultsDataset,
+) -> BTreeSet<String> {
+    let held: BTreeSet<String> = dataset
+        .keywords
+        .iter()
+        .map(|k| compared_keyword(&k.keyword))
+        .collect();
+    facts[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| compared_keyword(entry["query"].as_str().unwrap()))
+        .filter(|query| held.contains(query))
+        .collect()
+}
+
+/// Through the results function: `strikingDistance=true` answers exactly the mock's
+/// striking-distance queries the job holds, `decaying=true` exactly its decaying ones, and
+/// each `false` the other keywords with Search Console data; clusters sum their keywords'
+/// figures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_keyword_filters_answer_the_planted_queries() {
+    let world = world().await;
+    let owner = world.connected_user().await;
+    let job = world.job_for(owner).await;
+    world.rig.complete(job.id).await;
+    let facts = world.mock.facts(PROPERTY, Some("usa")).unwrap();
+    let dataset = world.rig.dataset(job.id).await;
+    let (_, key) = issue_api_key(
+        world.rig.store.as_ref(),
+        world.rig.store.as_ref(),
+        owner,
+        None,
+    )
+    .await
+    .unwrap();
+    let app = kr_results::router(
+        kr_results::ResultsState::from_config(harness::config(), harness::resources()).await,
+    );
+    let answer = |query: &'static str| {
+        let (app, key) = (app.clone(), key.expose().to_string());
+        async move {
+            Call::get(&format!(
+                "/api/v1/jobs/{}/keywords?limit=500&{query}",
+                job.id
+            ))
+            .api_key(&key)
+            .send(&app)
+            .await
+            .expect(200)
+            .json
+        }
+    };
+    let keywords = |page: &serde_json::Value| -> BTreeSet<String> {
+        page["keywords"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| compared_keyword(k["keyword"].as_str().unwrap()))
+            .collect()
+    };
+    let with_data: BTreeSet<String> = dataset
+        .keywords
+        .iter()
+        .filter(|k| k.search_console.is_some())
+        .map(|k| compared_keyword(&k.keyword))
+        .collect();
+    for list in ["strikingDistance", "decaying"] {
+        let planted = planted_in_job(&facts, list, &dataset);
+        let (yes, no) = match list {
+            "strikingDistance" => ("strikingDistance=true", "strikingDistance=false"),
+            _ => ("decaying=true", "decaying=false"),
+        };
+        let found = keywords(&answer(yes).await);
+        assert!(!planted.is_empty(), "the job holds {list} queries");
+        assert_eq!(found, planted, "{list}");
+        let others = keywords(&answer(no).await);
+        assert!(others.is_disjoint(&found));
+        assert_eq!(
+            others.union(&found).cloned().collect::<BTreeSet<_>>(),
+            with_data,
+            "{list}: true and false split the keywords with data"
+        );
+    }
+    // Striking distance, most impressions first: as the facts order them.
+    let page = answer("strikingDistance=true&sortBy=impressions").await;
+    let impressions: Vec<u64> = page["keywords"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["searchConsole"]["impressions"].as_u64().unwrap())
+        .collect();
+    assert!(
+        impressions.windows(2).all(|w| w[0] >= w[1]),
+        "{impressions:?}"
+    );
+    let bounded = keywords(&answer("minImpressions=10&maxPosition=20").await);
+    assert!(bounded.is_superset(&planted_in_job(&facts, "strikingDistance", &dataset)));
+    // A cluster's figures are its keywords' sums.
+    let clusters = Call::get(&format!("/api/v1/jobs/{}/clusters?limit=500", job.id))
+        .api_key(key.expose())
+        .send(&app)
+        .await
+        .expect(200)
+        .json;
+    let mut summed = 0;
+    for cluster in clusters["clusters"].as_array().unwrap() {
+        let members: Vec<_> = dataset
+            .keywords
+            .iter()
+            .filter(|k| k.cluster_id == cluster["id"].as_str().unwrap())
+            .filter_map(|k| k.search_console.as_ref())
+            .collect();
+        let figures = &cluster["searchConsole"];
+        if members.is_empty() {
+            assert!(figures.is_null(), "{cluster}");
+            continue;
+        }
+        let clicks: u64 = members.iter().map(|m| m.clicks).sum();
+        let impressions: u64 = members.iter().map(|m| m.impressions).sum();
+        assert_eq!(figures["clicks"], clicks);
+        assert_eq!(figures["impressions"], impressions);
+        if impressions > 0 {
+            let weighted: f64 = members
+                .iter()
+                .map(|m| m.position * m.impressions as f64)
+                .sum();
+            let position = figures["position"].as_f64().unwrap();
+            assert!((position - weighted / impressions as f64).abs() <= 0.005);
+        }
+        summed += 1;
+    }
+    assert!(summed >= 1, "some cluster has Search Console data");
 }
 
 /// A grant revoked at Google: the job completes without Search Console data and says why.
