@@ -17,8 +17,8 @@ use chrono::{TimeZone, Utc};
 use kr_core::dataset::{
     ActionCounts, BriefKeyword, BriefSource, BriefWording, ClusterAction, ClusterBrief,
     ClusterMethod, ClusterRecord, ClusterSearchConsole, Intent, InternalLink, KeywordRecord,
-    KeywordSource, MonthlySearch, OutlineHeading, PageType, Persona, Ranking, RankingKind,
-    Reference, SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature,
+    KeywordSource, MonthlySearch, OutlineHeading, PageType, Persona, PlanBasis, Ranking,
+    RankingKind, Reference, SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature,
     SitePosition, TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
 };
 use kr_core::domain::{
@@ -62,6 +62,7 @@ use utoipa::OpenApi;
     crate::records::Reference,
     crate::plan::ClusterMethod,
     crate::plan::ClusterAction,
+    crate::plan::PlanBasis,
     crate::plan::SitePosition,
     crate::plan::ActionCounts,
     crate::plan::TopicRecord,
@@ -250,6 +251,15 @@ fn cluster(filled: bool) -> ClusterRecord {
             },
         ),
         content_gap: filled,
+        basis: some(filled, PlanBasis::SearchConsole),
+        search_console_baseline: some(
+            filled,
+            ClusterSearchConsole {
+                clicks: 10,
+                impressions: 300,
+                position: 8.5,
+            },
+        ),
         search_console: some(
             filled,
             ClusterSearchConsole {
@@ -478,6 +488,14 @@ fn samples() -> Samples {
             Create,
             Improve,
             Consolidate
+        }),
+    );
+    samples.add(
+        "PlanBasis",
+        variants!(PlanBasis {
+            SearchConsole,
+            Rankings,
+            Crawl
         }),
     );
     samples.add("TopicRecord", [topic()]);

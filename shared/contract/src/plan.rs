@@ -33,6 +33,18 @@ pub enum ClusterAction {
     Consolidate,
 }
 
+/// What decided a cluster's action and target page.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanBasis {
+    /// The job's Search Console data: the pages its keywords brought impressions to.
+    SearchConsole,
+    /// The site's positions from the data provider (rankings and fetched SERPs).
+    Rankings,
+    /// The crawled pages: titles, headings and addresses, or the site's name.
+    Crawl,
+}
+
 /// A site's best organic position for a cluster's keywords, and the page at it.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -81,7 +81,7 @@ impl ResearchRunner {
         progress: &ProgressReporter,
     ) -> Result<StageOutcome, StageError> {
         let Discovered { candidates, .. } = self.load(job, Stage::Discovery).await?;
-        let measured: Vec<Measured> = self.load(job, Stage::Metrics).await?;
+        let mut measured: Vec<Measured> = self.load(job, Stage::Metrics).await?;
         // Personas start from who the primary site serves, read from its crawled pages.
         let pages: Vec<PageContent> = self.load(job, Stage::Crawl).await?;
         let language = Language::new(&job.language_code);
@@ -115,6 +115,12 @@ impl ResearchRunner {
             primary_pages: PageOutline::primary_pages(&pages),
             ..ResearchInput::default()
         };
+        // The job's Search Console figures go on the records as they are made: the plan
+        // reads them first.
+        let search_console = self.saved_search_console(job).await?;
+        if let Some(saved) = &search_console {
+            super::search_console::attach(&candidates, &mut measured, saved);
+        }
         let mut output = assemble(&candidates, &measured, &input, &OfflinePersonaGenerator);
         if let Some(model) = &self.personas_model {
             let set = self
@@ -131,10 +137,6 @@ impl ResearchRunner {
             }
         }
         drop(pages);
-        let search_console = self.saved_search_console(job).await?;
-        if let Some(saved) = &search_console {
-            super::search_console::attach(&mut output.keywords, saved);
-        }
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,

@@ -13,8 +13,7 @@ use std::time::Duration;
 use chrono::Utc;
 use kr_aws::google::GoogleSource;
 use kr_core::dataset::{
-    compared_keyword, objects, KeywordRecord, KeywordSource, SearchConsoleMetrics,
-    SEARCH_CONSOLE_SOURCE,
+    compared_keyword, objects, KeywordSource, SearchConsoleMetrics, SEARCH_CONSOLE_SOURCE,
 };
 use kr_core::domain::{Job, PropertyUrl, SearchConsoleImport};
 use kr_core::locales::search_console_country;
@@ -287,12 +286,13 @@ pub(super) fn impressions_as_volume(
     }
 }
 
-/// The figures on the records that have them.
-pub(super) fn attach(records: &mut [KeywordRecord], saved: &SavedImport) {
+/// The figures of the candidates that have them, for their records (`measured[i]` is
+/// `candidates[i]`'s).
+pub(super) fn attach(candidates: &[Candidate], measured: &mut [Measured], saved: &SavedImport) {
     let by_keyword = saved.by_keyword();
-    for record in records {
-        if let Some(metrics) = by_keyword.get(compared_keyword(&record.keyword).as_str()) {
-            record.search_console = Some((*metrics).clone());
+    for (candidate, known) in candidates.iter().zip(measured.iter_mut()) {
+        if let Some(metrics) = by_keyword.get(compared_keyword(&candidate.keyword).as_str()) {
+            known.search_console = Some((*metrics).clone());
         }
     }
 }

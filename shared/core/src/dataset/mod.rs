@@ -19,7 +19,8 @@ pub use brief::{
     OutlineHeading, Unworded, WordCountRange,
 };
 pub use page::{PageContent, SiteRole};
-pub use plan::{ActionCounts, ClusterAction, ClusterMethod, SitePosition, TopicRecord};
+pub use plan::{ActionCounts, ClusterAction, ClusterMethod, PlanBasis, SitePosition, TopicRecord};
+pub use records::ClusterSearchConsole;
 pub use records::{
     bare_domain, best_organic_position, ArchivedKeywordRecord, ClusterRecord, Intent,
     KeywordRecord, KeywordSource, MonthlySearch, Persona, Ranking, RankingKind, SearchConsoleDay,
@@ -27,14 +28,15 @@ pub use records::{
     ESTIMATE_SOURCE, SEARCH_CONSOLE_SOURCE, STRIKING_DISTANCE_MIN_IMPRESSIONS,
     STRIKING_DISTANCE_POSITIONS,
 };
-pub use records::ClusterSearchConsole;
 pub use run_summary::{compared_keyword, RunSummary};
 pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 
 /// The layout of [`ResultsDataset`]'s records; part of the stored dataset's object name, so a
 /// reader never misreads an older or newer layout. 2 added `searchConsole` to the keyword
-/// records (2026-11-29); datasets stored as 1 are still read ([`stored::decode_v1`]).
-pub const DATASET_FORMAT: u32 = 2;
+/// records (2026-11-29), 3 the plan's `basis` and `searchConsoleBaseline` to the cluster
+/// records (2026-11-29); datasets stored as 1 and 2 are still read ([`stored::decode_v1`],
+/// [`stored::decode_v2`]).
+pub const DATASET_FORMAT: u32 = 3;
 
 /// Object names under a job's prefix.
 pub mod objects {
@@ -69,6 +71,12 @@ pub mod objects {
     /// still accept it.
     pub fn stored_dataset_v1() -> String {
         "results/dataset-v1.rkyv.lz4".to_string()
+    }
+
+    /// The stored dataset of jobs completed before format 3 (no plan `basis` or
+    /// `searchConsoleBaseline`); readers still accept it.
+    pub fn stored_dataset_v2() -> String {
+        "results/dataset-v2.rkyv.lz4".to_string()
     }
 
     /// The run's [`super::RunSummary`], written before the dataset; absent for jobs that

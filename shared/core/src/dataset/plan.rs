@@ -62,6 +62,38 @@ string_enum! {
     from_str(ignore_case, |_| "must be one of create, improve, consolidate".to_string())
 }
 
+/// What decided a cluster's action and target page.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanBasis {
+    /// The job's Search Console data: the pages its keywords brought impressions to.
+    SearchConsole,
+    /// The site's positions from the data provider (rankings and fetched SERPs).
+    Rankings,
+    /// The crawled pages: titles, headings and addresses, or the site's name.
+    Crawl,
+}
+
+string_enum! {
+    PlanBasis {
+        SearchConsole => "search_console",
+        Rankings => "rankings",
+        Crawl => "crawl",
+    }
+}
+
 /// A site's best organic position for a cluster's keywords, and the page at it.
 #[derive(
     Debug,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::plan::{ClusterAction, ClusterMethod, SitePosition};
+use super::plan::{ClusterAction, ClusterMethod, PlanBasis, SitePosition};
 use super::serp_page::{SerpFeature, WeakSpot};
 
 /// Where a site ranks for a keyword (from a SERP provider; the offline engine has none).
@@ -372,6 +372,20 @@ pub struct ClusterRecord {
     /// content gap).
     #[serde(default)]
     pub content_gap: bool,
+    /// What decided `action` and `targetUrl`: `search_console` (the job's Search Console
+    /// data: the page its keywords bring the most impressions to, two or more pages shown for
+    /// one of its queries, or impressions only past position 20 with no page for it),
+    /// `rankings` (the site's positions from the data provider) or `crawl` (the crawled
+    /// pages' titles, headings and addresses, or the site's name; `create` when none serves
+    /// it); `null` in results computed before it was recorded.
+    #[serde(default)]
+    pub basis: Option<PlanBasis>,
+    /// The Search Console figures the plan was made on, stored with it: its keywords' clicks,
+    /// impressions and position (weighted by impressions) over the last 28 days of data at
+    /// job time, what a later run's changes measure it against; `null` when none of its
+    /// keywords had data, and in results computed before it was recorded.
+    #[serde(default)]
+    pub search_console_baseline: Option<ClusterSearchConsole>,
     /// Its keywords' Search Console figures over the last 28 days of data, summed: `clicks`,
     /// `impressions`, and `position` weighted by impressions over its keywords with data;
     /// `null` when none of its keywords has data.
@@ -383,7 +397,18 @@ pub struct ClusterRecord {
 }
 
 /// A cluster's Search Console figures: its keywords' last 28 days of data, summed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterSearchConsole {
     pub clicks: u64,

@@ -386,8 +386,8 @@ pub async fn put_job_json<T: serde::Serialize + Sync>(
 }
 
 /// A completed job's dataset, checked and ready to read in place: from its stored form, else
-/// from the stored form of format 1 (converted once), else from the JSON of a job completed
-/// before the stored form existed.
+/// from the stored form of format 2 or 1 (converted once), else from the JSON of a job
+/// completed before the stored form existed.
 pub async fn get_stored_dataset(
     store: &dyn ArtifactStore,
     job: JobId,
@@ -399,14 +399,24 @@ pub async fn get_stored_dataset(
             .map(Some)
             .map_err(StoreError::new);
     }
-    if let Some(bytes) = store
-        .get_artifact(job, &objects::stored_dataset_v1())
-        .await?
-    {
-        let dataset = crate::dataset::stored::decode_v1(&bytes).map_err(StoreError::new)?;
-        return DatasetBytes::from_dataset(&dataset)
-            .map(Some)
-            .map_err(StoreError::new);
+    type Decode = fn(&[u8]) -> Result<ResultsDataset, crate::dataset::stored::StoredDatasetError>;
+    let older: [(String, Decode); 2] = [
+        (
+            objects::stored_dataset_v2(),
+            crate::dataset::stored::decode_v2,
+        ),
+        (
+            objects::stored_dataset_v1(),
+            crate::dataset::stored::decode_v1,
+        ),
+    ];
+    for (name, decode) in older {
+        if let Some(bytes) = store.get_artifact(job, &name).await? {
+            let dataset = decode(&bytes).map_err(StoreError::new)?;
+            return DatasetBytes::from_dataset(&dataset)
+                .map(Some)
+                .map_err(StoreError::new);
+        }
     }
     match get_json::<ResultsDataset>(store, job, &objects::json_dataset()).await? {
         Some(dataset) => DatasetBytes::from_dataset(&dataset)

@@ -5,6 +5,13 @@
 //!
 //! For each cluster, in this order:
 //!
+//! 0. **Search Console** ([`measured`]), when its keywords have impressions on the job's
+//!    property: a query shown with two or more of the site's pages is `consolidate` (those
+//!    pages, most clicks first); else the page its queries bring the most impressions to is
+//!    `improve`, at its measured position, when that is within [`COMPETING_DEPTH`];
+//!    impressions only further down mean no page targets it: the crawl's rules below may
+//!    still find one by its title, else `create`. Every cluster records its keywords' figures
+//!    as its baseline.
 //! 1. **Rankings.** The primary site's pages that rank for the cluster's keywords, from the
 //!    provider's rankings and the fetched SERPs, each at its best position. Two or more of
 //!    them in the top [`COMPETING_DEPTH`]: `consolidate` (they compete; the best is the
@@ -30,14 +37,18 @@
 //!
 //! Per competitor, its best position and page for the cluster's keywords; a cluster where a
 //! competitor ranks and the primary site does not is a content gap (offline, without
-//! rankings: when every keyword is a content gap of the crawl).
+//! rankings: when every keyword is a content gap of the crawl). Each cluster says which rule
+//! decided in `basis`: `search_console` (0, and `create` after it), `rankings` (1) or `crawl`.
 
+mod measured;
 mod pages;
 mod positions;
 
 use kr_core::dataset::{
-    ActionCounts, ClusterAction, ClusterRecord, Intent, KeywordRecord, SitePosition, TopicRecord,
+    ActionCounts, ClusterAction, ClusterRecord, Intent, KeywordRecord, PlanBasis, SitePosition,
+    TopicRecord,
 };
+use measured::{measured_plan, MeasuredPlan};
 
 use crate::clusters::topics::{group_topics, TopicInput};
 use crate::clusters::Cluster;
@@ -173,7 +184,46 @@ fn map_cluster(
     record.target_url = None;
     record.target_position = None;
     record.target_score = None;
+    record.search_console_baseline = measured::baseline(members);
 
+    let measured = measured_plan(members);
+    match measured {
+        Some(MeasuredPlan::Consolidate { pages, position }) => {
+            record.target_url = pages.first().cloned();
+            record.target_position = Some(position);
+            record.cannibalizing_urls = pages;
+            record.action = Some(ClusterAction::Consolidate);
+            record.basis = Some(PlanBasis::SearchConsole);
+            record.content_gap = false;
+        }
+        Some(MeasuredPlan::Improve { page, position }) => {
+            record.target_url = Some(page);
+            record.target_position = Some(position);
+            record.action = Some(ClusterAction::Improve);
+            record.basis = Some(PlanBasis::SearchConsole);
+            record.content_gap = false;
+        }
+        Some(MeasuredPlan::Create) | None => {
+            let basis = by_rankings_and_crawl(record, &ranking, sites, matcher);
+            // Shown, but only far down, and no page serves it by its title either.
+            let measured_create = measured == Some(MeasuredPlan::Create)
+                && record.action == Some(ClusterAction::Create);
+            record.basis = Some(if measured_create {
+                PlanBasis::SearchConsole
+            } else {
+                basis
+            });
+        }
+    }
+}
+
+/// Rules 1 to 4: the plan from the site's rankings, else its crawled pages; what decided.
+fn by_rankings_and_crawl(
+    record: &mut ClusterRecord,
+    ranking: &[SitePosition],
+    sites: &PlanSites,
+    matcher: &PageMatcher,
+) -> PlanBasis {
     if let Some(best) = ranking.first() {
         let competing: Vec<&SitePosition> = ranking
             .iter()
@@ -187,7 +237,7 @@ fn map_cluster(
         } else {
             ClusterAction::Improve
         });
-        return;
+        return PlanBasis::Rankings;
     }
     let matches = matcher.matches(&record.name);
     let Some(&(best, best_score)) = matches.first() else {
@@ -210,7 +260,7 @@ fn map_cluster(
         } else {
             ClusterAction::Create
         });
-        return;
+        return PlanBasis::Crawl;
     };
     let equal: Vec<&str> = matches
         .iter()
@@ -225,6 +275,7 @@ fn map_cluster(
     } else {
         ClusterAction::Improve
     });
+    PlanBasis::Crawl
 }
 
 /// The most common intent (ties in [`Intent::ALL`] order).

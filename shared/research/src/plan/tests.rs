@@ -1,6 +1,9 @@
 //! [`plan`] over hand-made clusters: each action, competitors and gaps, topics on records.
 
-use kr_core::dataset::{ClusterMethod, KeywordSource, Ranking, RankingKind};
+use kr_core::dataset::{
+    ClusterMethod, KeywordSource, PlanBasis, Ranking, RankingKind, SearchConsoleMetrics,
+    SearchConsolePage,
+};
 
 use super::*;
 use crate::clusters::Cluster;
@@ -322,5 +325,255 @@ fn every_cluster_and_keyword_gets_its_topic_and_topics_add_up() {
     assert_eq!(
         planned.records[2].topic_id.as_deref(),
         Some("t-french-drain")
+    );
+}
+
+/// Search Console figures over the last 28 days: `pages` as (path, clicks, impressions,
+/// position), most clicks first as the import orders them.
+fn measured(
+    mut record: KeywordRecord,
+    previous_clicks: u64,
+    pages: &[(&str, u64, u64, f64)],
+) -> KeywordRecord {
+    let pages: Vec<SearchConsolePage> = pages
+        .iter()
+        .map(|&(path, clicks, impressions, position)| SearchConsolePage {
+            page: format!("https://acme.test{path}"),
+            clicks,
+            impressions,
+            position,
+        })
+        .collect();
+    let clicks = pages.iter().map(|p| p.clicks).sum();
+    let impressions: u64 = pages.iter().map(|p| p.impressions).sum();
+    let weighted: f64 = pages
+        .iter()
+        .map(|p| p.position * p.impressions as f64)
+        .sum();
+    record.search_console = Some(SearchConsoleMetrics {
+        clicks,
+        impressions,
+        ctr: clicks as f64 / impressions.max(1) as f64,
+        position: weighted / impressions.max(1) as f64,
+        page: pages.first().map(|p| p.page.clone()),
+        previous_clicks,
+        previous_impressions: 0,
+        pages,
+        daily: Vec::new(),
+    });
+    record
+}
+
+/// The crawl's pages of the Search Console tests: a title for each cluster, so measured data
+/// has text to win against.
+fn measured_site() -> Vec<PageOutline> {
+    vec![
+        page("/", "Acme Plumbing"),
+        page("/drain-cleaning", "Drain Cleaning"),
+        page("/services/water-heater-repair", "Water Heater Repair"),
+        page("/blog/water-heater-repair", "Water Heater Repair: a Guide"),
+        page("/sump-pump-installation", "Sump Pump Installation"),
+    ]
+}
+
+#[test]
+fn search_console_impressions_decide_improve_before_rankings_and_titles() {
+    let keywords = vec![
+        // Ranked by the provider on one page, titled by another: Search Console shows the
+        // queries on a third, and that one is improved, at its measured position.
+        measured(
+            keyword(
+                "drain cleaning",
+                900,
+                vec![ranks("acme.test", 3, "/drain-cleaning")],
+                false,
+            ),
+            0,
+            &[("/blog/clogged-drains", 5, 300, 6.0)],
+        ),
+        measured(
+            keyword("drain cleaning cost", 400, Vec::new(), false),
+            0,
+            &[("/blog/clogged-drains", 2, 100, 10.0)],
+        ),
+        measured(
+            keyword("drain cleaning near me", 300, Vec::new(), false),
+            0,
+            &[("/drain-cleaning", 9, 150, 4.0)],
+        ),
+        // Without figures: today's rule.
+        keyword("sump pump installation", 200, Vec::new(), false),
+    ];
+    let clusters = [
+        cluster("drain cleaning", vec![0, 1, 2]),
+        cluster("sump pump installation", vec![3]),
+    ];
+    let planned = run(&clusters, keywords, &[], &measured_site());
+    let [drain, sump] = &planned.records[..] else {
+        panic!()
+    };
+    assert_eq!(drain.action, Some(ClusterAction::Improve));
+    assert_eq!(drain.basis, Some(PlanBasis::SearchConsole));
+    assert_eq!(
+        drain.target_url.as_deref(),
+        Some("https://acme.test/blog/clogged-drains"),
+        "the page with the most impressions (400), not the one with the most clicks"
+    );
+    assert_eq!(
+        drain.target_position,
+        Some(7),
+        "(6 × 300 + 10 × 100) / 400 = 7, weighted by impressions"
+    );
+    assert_eq!(drain.target_score, None);
+    assert!(drain.cannibalizing_urls.is_empty());
+    let baseline = drain.search_console_baseline.unwrap();
+    assert_eq!((baseline.clicks, baseline.impressions), (16, 550));
+    assert_eq!(
+        baseline.position, 6.18,
+        "(6 × 300 + 10 × 100 + 4 × 150) / 550"
+    );
+
+    assert_eq!(sump.action, Some(ClusterAction::Improve));
+    assert_eq!(sump.basis, Some(PlanBasis::Crawl));
+    assert_eq!(
+        sump.target_url.as_deref(),
+        Some("https://acme.test/sump-pump-installation")
+    );
+    assert_eq!(sump.search_console_baseline, None);
+}
+
+#[test]
+fn one_query_shown_on_two_pages_is_measured_cannibalization() {
+    let keywords = vec![
+        measured(
+            keyword("water heater repair", 700, Vec::new(), false),
+            0,
+            &[
+                ("/blog/water-heater-repair", 30, 400, 5.2),
+                ("/services/water-heater-repair", 12, 900, 8.4),
+                ("/", 0, 3, 41.0),
+            ],
+        ),
+        measured(
+            keyword("water heater repair cost", 300, Vec::new(), false),
+            0,
+            &[("/services/water-heater-repair", 4, 80, 9.0)],
+        ),
+        // One page with impressions and one without: no cannibalization.
+        measured(
+            keyword("drain cleaning", 900, Vec::new(), false),
+            0,
+            &[
+                ("/drain-cleaning", 20, 500, 3.0),
+                ("/blog/clogged-drains", 0, 0, 0.0),
+            ],
+        ),
+    ];
+    let clusters = [
+        cluster("water heater repair", vec![0, 1]),
+        cluster("drain cleaning", vec![2]),
+    ];
+    let planned = run(&clusters, keywords, &[], &measured_site());
+    let [heater, drain] = &planned.records[..] else {
+        panic!()
+    };
+    assert_eq!(heater.action, Some(ClusterAction::Consolidate));
+    assert_eq!(heater.basis, Some(PlanBasis::SearchConsole));
+    assert_eq!(
+        heater.cannibalizing_urls,
+        [
+            "https://acme.test/blog/water-heater-repair",
+            "https://acme.test/services/water-heater-repair",
+            "https://acme.test/",
+        ],
+        "the cannibalized query's pages with impressions, most clicks first"
+    );
+    assert_eq!(
+        heater.target_url.as_deref(),
+        Some("https://acme.test/blog/water-heater-repair")
+    );
+    assert_eq!(heater.target_position, Some(5));
+
+    assert_eq!(drain.action, Some(ClusterAction::Improve));
+    assert_eq!(drain.basis, Some(PlanBasis::SearchConsole));
+    assert_eq!(drain.target_position, Some(3));
+}
+
+#[test]
+fn impressions_only_far_down_are_create_unless_a_page_is_titled_for_it() {
+    let keywords = vec![
+        // Shown on the home page at 45: no page targets it, and none is titled for it.
+        measured(
+            keyword("tankless water heater", 600, Vec::new(), true),
+            0,
+            &[("/", 0, 25, 45.0)],
+        ),
+        // Shown at 38 on a blog post, and a page is titled for it: the crawl's rule stands.
+        measured(
+            keyword("sump pump installation", 200, Vec::new(), false),
+            0,
+            &[("/blog/basement-flooding", 0, 12, 38.0)],
+        ),
+    ];
+    let clusters = [
+        cluster("tankless water heater", vec![0]),
+        cluster("sump pump installation", vec![1]),
+    ];
+    let planned = run(&clusters, keywords, &[], &measured_site());
+    let [tankless, sump] = &planned.records[..] else {
+        panic!()
+    };
+    assert_eq!(tankless.action, Some(ClusterAction::Create));
+    assert_eq!(tankless.basis, Some(PlanBasis::SearchConsole));
+    assert_eq!(tankless.target_url, None);
+    assert_eq!(tankless.search_console_baseline.unwrap().impressions, 25);
+
+    assert_eq!(sump.action, Some(ClusterAction::Improve));
+    assert_eq!(sump.basis, Some(PlanBasis::Crawl));
+    assert_eq!(
+        sump.target_url.as_deref(),
+        Some("https://acme.test/sump-pump-installation")
+    );
+    assert!(sump.target_score.is_some());
+}
+
+#[test]
+fn without_search_console_every_cluster_says_its_rule() {
+    let keywords = vec![
+        keyword(
+            "drain cleaning",
+            900,
+            vec![ranks("acme.test", 4, "/drain-cleaning")],
+            false,
+        ),
+        keyword("water heater repair", 700, Vec::new(), false),
+        keyword("gas line installation", 400, Vec::new(), false),
+    ];
+    let clusters = [
+        cluster("drain cleaning", vec![0]),
+        cluster("water heater repair", vec![1]),
+        cluster("gas line installation", vec![2]),
+    ];
+    let planned = run(&clusters, keywords, &[], &measured_site());
+    let bases: Vec<_> = planned
+        .records
+        .iter()
+        .map(|r| (r.action, r.basis, r.search_console_baseline))
+        .collect();
+    assert_eq!(
+        bases,
+        [
+            (
+                Some(ClusterAction::Improve),
+                Some(PlanBasis::Rankings),
+                None
+            ),
+            (
+                Some(ClusterAction::Consolidate),
+                Some(PlanBasis::Crawl),
+                None
+            ),
+            (Some(ClusterAction::Create), Some(PlanBasis::Crawl), None),
+        ]
     );
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::intent::Intent;
 use crate::metrics::{KeywordMetrics, ESTIMATE_SOURCE};
-use kr_core::dataset::{Ranking, SerpFeature};
+use kr_core::dataset::{Ranking, SearchConsoleMetrics, SerpFeature};
 
 /// `metricsSource` of a candidate [`super::assemble`] was given no entry for.
 pub const NO_DATA_SOURCE: &str = "none";
@@ -27,6 +27,10 @@ pub struct Measured {
     /// Its People Also Ask questions, when a SERP was fetched.
     #[serde(default)]
     pub people_also_ask: Option<Vec<String>>,
+    /// Its Search Console figures on the job's property, when it has some: the record's
+    /// `searchConsole`, which the plan reads first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_console: Option<SearchConsoleMetrics>,
 }
 
 impl Measured {

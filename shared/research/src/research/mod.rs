@@ -220,8 +220,7 @@ pub fn assemble(
             serp_features: known.serp_features.clone(),
             people_also_ask: known.people_also_ask.clone(),
             weak_spots: known.serp_urls.as_deref().map(weak_spots),
-            // The pipeline adds the job's Search Console figures to the assembled records.
-            search_console: None,
+            search_console: known.search_console.clone(),
         });
     }
 

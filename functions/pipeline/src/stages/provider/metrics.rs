@@ -146,6 +146,7 @@ pub fn measured(
                 serp_urls: f.serp_urls,
                 serp_features: f.serp_features,
                 people_also_ask: f.people_also_ask,
+                search_console: None,
             }
         })
         .collect()
