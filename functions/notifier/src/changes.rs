@@ -1,5 +1,6 @@
 //! What a `job.changes` event carries: the summary and counts of what moved since the
-//! owner's previous completed run of the same domain and market, computed when delivered (a
+//! owner's previous completed run of the same domain and market, and the clusters whose
+//! Search Console clicks moved most (`topMovers`, at most 5), computed when delivered (a
 //! retry recomputes the same thing from the same stored results, so nothing rides on the queue).
 
 use std::sync::Arc;
@@ -54,6 +55,8 @@ impl ChangeDigests for StoredChangeDigests {
             "summary": changes.summary,
             "counts": changes.counts,
             "volumesCompared": changes.volumes_compared,
+            "searchConsoleCompared": changes.search_console_compared,
+            "topMovers": changes.search_console_moves,
         }))
     }
 }

@@ -3,10 +3,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use kr_core::dataset::{compared_keyword, ClusterRecord, KeywordRecord, RunSummary, TopicRecord};
+use kr_core::dataset::{
+    compared_keyword, ClusterRecord, ClusterSearchConsole, KeywordRecord, RunSummary, TopicRecord,
+};
 
 use super::{
-    ChangeCounts, ClusterChange, ClusterMove, KeywordChange, PositionMove, TopicChange, VolumeMove,
+    ChangeCounts, ClusterChange, ClusterMove, KeywordChange, PositionMove, SearchConsoleFigures,
+    SearchConsoleMove, StrikingDistanceChange, TopicChange, VolumeMove,
 };
 
 /// A volume move counts when it is at least this share of the earlier volume…
@@ -25,6 +28,18 @@ pub(crate) struct Seen {
     pub position: Option<u32>,
     pub cluster_id: String,
     pub topic_id: Option<String>,
+    /// Its Search Console figures over the last 28 days of data, when the run has them.
+    pub search_console: Option<MeasuredSeen>,
+}
+
+/// What one run's Search Console says of a keyword.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MeasuredSeen {
+    pub clicks: u64,
+    pub impressions: u64,
+    pub position: f64,
+    /// [`kr_core::dataset::SearchConsoleMetrics::in_striking_distance`].
+    pub striking: bool,
 }
 
 /// One run's records as compared: keywords by their compared form, clusters and topics.
@@ -46,6 +61,12 @@ impl RunView {
             .map(|record| {
                 let seen = Seen {
                     position: record.organic_position(primary_domain),
+                    search_console: record.search_console.as_ref().map(|sc| MeasuredSeen {
+                        clicks: sc.clicks,
+                        impressions: sc.impressions,
+                        position: sc.position,
+                        striking: sc.in_striking_distance(),
+                    }),
                     volume: record.search_volume,
                     estimate: record.is_estimate(),
                     cluster_id: record.cluster_id,
@@ -68,6 +89,28 @@ impl RunView {
             self.keywords.len(),
             self.keywords.values().map(|k| (k.position, k.volume)),
         )
+    }
+
+    /// Whether any keyword of the run has Search Console figures.
+    pub fn has_search_console(&self) -> bool {
+        self.keywords.values().any(|k| k.search_console.is_some())
+    }
+
+    /// A cluster's Search Console figures: the baseline its plan recorded, else (results
+    /// computed before baselines were recorded) its keywords' figures summed the same way.
+    fn cluster_figures(
+        &self,
+        cluster: &ClusterRecord,
+        keys: Option<&Vec<&str>>,
+    ) -> Option<ClusterSearchConsole> {
+        cluster.search_console_baseline.or_else(|| {
+            ClusterSearchConsole::sum(
+                keys.into_iter()
+                    .flatten()
+                    .filter_map(|key| self.keywords[*key].search_console)
+                    .map(|sc| (sc.clicks, sc.impressions, sc.position)),
+            )
+        })
     }
 
     /// Compared keywords per group (cluster or topic id).
@@ -97,6 +140,13 @@ pub(crate) struct Differences {
     pub gone_clusters: Vec<ClusterChange>,
     pub new_topics: Vec<TopicChange>,
     pub gone_topics: Vec<TopicChange>,
+    /// Either run has Search Console figures.
+    pub search_console_compared: bool,
+    /// Each run's keywords' clicks and impressions summed (`None`: no figures in that run).
+    pub search_console_totals: [Option<(u64, u64)>; 2],
+    pub search_console_moves: Vec<SearchConsoleMove>,
+    pub striking_distance_entered: Vec<StrikingDistanceChange>,
+    pub striking_distance_left: Vec<StrikingDistanceChange>,
 }
 
 impl Differences {
@@ -113,6 +163,9 @@ impl Differences {
             gone_clusters: self.gone_clusters.len(),
             new_topics: self.new_topics.len(),
             gone_topics: self.gone_topics.len(),
+            search_console_moves: self.search_console_moves.len(),
+            striking_distance_entered: self.striking_distance_entered.len(),
+            striking_distance_left: self.striking_distance_left.len(),
         }
     }
 }
@@ -168,7 +221,118 @@ pub(crate) fn compare(current: &RunView, previous: &RunView) -> Differences {
     });
     compare_clusters(current, previous, &mut out);
     compare_topics(current, previous, &mut out);
+    compare_striking_distance(current, previous, &mut out);
     out
+}
+
+/// Each run's keywords' clicks and impressions summed; `None` without figures.
+fn search_console_total(view: &RunView) -> Option<(u64, u64)> {
+    view.keywords
+        .values()
+        .filter_map(|k| k.search_console)
+        .fold(None, |total, sc| {
+            let (clicks, impressions) = total.unwrap_or((0, 0));
+            Some((clicks + sc.clicks, impressions + sc.impressions))
+        })
+}
+
+/// The keywords of either run that entered striking distance (in it now, not before: a
+/// keyword new to the job counts) or left it (in it before, not now: a lost keyword counts),
+/// most impressions first (this run's for entries, the earlier one's for exits).
+fn compare_striking_distance(current: &RunView, previous: &RunView, out: &mut Differences) {
+    out.search_console_compared = current.has_search_console() || previous.has_search_console();
+    out.search_console_totals = [
+        search_console_total(current),
+        search_console_total(previous),
+    ];
+    if !out.search_console_compared {
+        return;
+    }
+    let striking = |seen: Option<&Seen>| {
+        seen.and_then(|k| k.search_console)
+            .is_some_and(|sc| sc.striking)
+    };
+    let change = |key: &str, keyword: &str, impressions: u64| {
+        let position = |view: &RunView| {
+            view.keywords
+                .get(key)
+                .and_then(|k| k.search_console)
+                .filter(|sc| sc.impressions > 0)
+                .map(|sc| sc.position)
+        };
+        StrikingDistanceChange {
+            keyword: keyword.to_string(),
+            from: position(previous),
+            to: position(current),
+            impressions,
+        }
+    };
+    for (key, now) in &current.keywords {
+        let before = previous.keywords.get(key);
+        if striking(Some(now)) && !striking(before) {
+            let impressions = now.search_console.map_or(0, |sc| sc.impressions);
+            out.striking_distance_entered
+                .push(change(key, &now.keyword, impressions));
+        }
+    }
+    for (key, before) in &previous.keywords {
+        let now = current.keywords.get(key);
+        if striking(Some(before)) && !striking(now) {
+            let impressions = before.search_console.map_or(0, |sc| sc.impressions);
+            let keyword = now.map_or(&before.keyword, |k| &k.keyword);
+            out.striking_distance_left
+                .push(change(key, keyword, impressions));
+        }
+    }
+    for list in [
+        &mut out.striking_distance_entered,
+        &mut out.striking_distance_left,
+    ] {
+        list.sort_by(|a, b| {
+            b.impressions
+                .cmp(&a.impressions)
+                .then_with(|| a.keyword.cmp(&b.keyword))
+        });
+    }
+}
+
+fn figures(sc: Option<ClusterSearchConsole>) -> Option<SearchConsoleFigures> {
+    sc.map(|sc| SearchConsoleFigures {
+        clicks: sc.clicks,
+        impressions: sc.impressions,
+        position: sc.position,
+    })
+}
+
+/// A continued cluster's Search Console figures in both runs, when either has them.
+fn search_console_move(
+    cluster: &ClusterRecord,
+    earlier: &ClusterRecord,
+    after: Option<ClusterSearchConsole>,
+    before: Option<ClusterSearchConsole>,
+) -> Option<SearchConsoleMove> {
+    if after.is_none() && before.is_none() {
+        return None;
+    }
+    let of = |sc: Option<ClusterSearchConsole>| sc.unwrap_or_default();
+    let (a, b) = (of(after), of(before));
+    let position =
+        |sc: Option<ClusterSearchConsole>| sc.filter(|sc| sc.impressions > 0).map(|sc| sc.position);
+    let position_change = position(before)
+        .zip(position(after))
+        .map(|(from, to)| ((from - to) * 100.0).round() / 100.0);
+    Some(SearchConsoleMove {
+        cluster_id: cluster.id.clone(),
+        previous_cluster_id: earlier.id.clone(),
+        name: cluster.name.clone(),
+        previous_action: earlier.action,
+        previous_target_url: earlier.target_url.clone(),
+        before: figures(before),
+        after: figures(after),
+        clicks_change: a.clicks as i64 - b.clicks as i64,
+        impressions_change: a.impressions as i64 - b.impressions as i64,
+        position_change,
+    })
 }
 
 fn keyword_change(seen: &Seen) -> KeywordChange {
@@ -277,10 +441,25 @@ fn compare_clusters(current: &RunView, previous: &RunView, out: &mut Differences
             .filter_map(|key| view.keywords[*key].position)
             .min()
     };
+    let previous_by_id: HashMap<&str, &ClusterRecord> = previous
+        .clusters
+        .iter()
+        .map(|c| (c.id.as_str(), c))
+        .collect();
     for cluster in &current.clusters {
         match matched.get(&cluster.id) {
             None => out.new_clusters.push(cluster_change(cluster)),
             Some(earlier) => {
+                if let Some(&earlier_record) = previous_by_id.get(earlier.as_str()) {
+                    let after = current.cluster_figures(cluster, now.get(&cluster.id));
+                    let before = previous.cluster_figures(earlier_record, before.get(earlier));
+                    out.search_console_moves.extend(search_console_move(
+                        cluster,
+                        earlier_record,
+                        after,
+                        before,
+                    ));
+                }
                 let from = best_position(previous, before.get(earlier));
                 let to = best_position(current, now.get(&cluster.id));
                 if let Some(moved) = position_move(&cluster.name, from, to) {
@@ -314,6 +493,14 @@ fn compare_clusters(current: &RunView, previous: &RunView, out: &mut Differences
         b.change
             .abs()
             .cmp(&a.change.abs())
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    // The top movers: the largest click changes, then impressions.
+    out.search_console_moves.sort_by(|a, b| {
+        b.clicks_change
+            .abs()
+            .cmp(&a.clicks_change.abs())
+            .then_with(|| b.impressions_change.abs().cmp(&a.impressions_change.abs()))
             .then_with(|| a.name.cmp(&b.name))
     });
 }

@@ -1,7 +1,8 @@
 //! What changed between two completed runs of one primary domain and market
 //! (`GET /jobs/{jobId}/changes`): keywords new and lost, volume moves, the primary site's
-//! position moves per keyword and per cluster, clusters and topics new and gone, a summary,
-//! and the site's visibility per run for the history chart.
+//! position moves per keyword and per cluster, clusters and topics new and gone, per cluster
+//! Search Console figures before and after and the keywords entering or leaving striking
+//! distance, a summary, and the site's visibility per run for the history chart.
 
 mod compare;
 mod summary;
@@ -22,6 +23,8 @@ use compare::{compare, RunView};
 
 pub const DEFAULT_CHANGE_LIMIT: u32 = 20;
 pub const MAX_CHANGE_LIMIT: u32 = 200;
+/// The clusters with the largest click changes the `job.changes` digest lists.
+pub const DIGEST_TOP_MOVERS: u32 = 5;
 /// Runs in the history chart, this one included.
 pub const HISTORY_RUNS: usize = 12;
 /// The owner's completed jobs read to find the earlier runs, newest first.
@@ -39,6 +42,9 @@ pub struct ChangeQuery {
     pub limit: u32,
     /// Whether the history (each earlier run decoded) is wanted.
     pub history: bool,
+    /// `searchConsoleMoves` holds at least this many (the digest's top movers), whatever
+    /// `limit` says.
+    pub top_movers: u32,
 }
 
 impl ChangeQuery {
@@ -55,16 +61,18 @@ impl ChangeQuery {
             since,
             limit,
             history: true,
+            top_movers: 0,
         })
     }
 
-    /// The counts and summary since the previous run, no lists and no history: what the
-    /// `job.changes` webhook event carries.
+    /// The counts and summary since the previous run, no lists but the top Search Console
+    /// movers, and no history: what the `job.changes` webhook event carries.
     pub fn digest() -> Self {
         Self {
             since: None,
             limit: 0,
             history: false,
+            top_movers: DIGEST_TOP_MOVERS,
         }
     }
 }
@@ -98,6 +106,20 @@ pub struct JobChanges {
     pub gone_clusters: Vec<ClusterChange>,
     pub new_topics: Vec<TopicChange>,
     pub gone_topics: Vec<TopicChange>,
+    /// True when either run has Search Console figures (the job's `searchConsoleProperty`);
+    /// the three lists below are empty otherwise.
+    pub search_console_compared: bool,
+    /// Per cluster of both runs with Search Console figures in either: its clicks,
+    /// impressions and position before (the earlier run's plan baseline) and after, largest
+    /// click change first (the top movers).
+    pub search_console_moves: Vec<SearchConsoleMove>,
+    /// Keywords in striking distance now (Search Console average position 4 to 20 with at
+    /// least 10 impressions over the last 28 days of data) and not in the earlier run (a
+    /// keyword new to the job counts), most impressions first.
+    pub striking_distance_entered: Vec<StrikingDistanceChange>,
+    /// Keywords in striking distance in the earlier run and not now (gone up, down, or out of
+    /// the job), most impressions then first.
+    pub striking_distance_left: Vec<StrikingDistanceChange>,
     /// Completed runs of the same domain and market up to this one, oldest first (at most 12).
     pub history: Vec<RunPoint>,
 }
@@ -116,6 +138,10 @@ pub struct ChangeCounts {
     pub gone_clusters: usize,
     pub new_topics: usize,
     pub gone_topics: usize,
+    /// Clusters of both runs with Search Console figures in either.
+    pub search_console_moves: usize,
+    pub striking_distance_entered: usize,
+    pub striking_distance_left: usize,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
@@ -174,6 +200,56 @@ pub struct TopicChange {
     pub name: String,
     pub cluster_count: usize,
     pub total_search_volume: i64,
+}
+
+/// A cluster's Search Console figures over the last 28 days of data of one run.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConsoleFigures {
+    pub clicks: u64,
+    pub impressions: u64,
+    /// Average position weighted by impressions, 2 decimals; 0 without impressions.
+    pub position: f64,
+}
+
+/// A cluster of both runs and its Search Console figures in each.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConsoleMove {
+    pub cluster_id: String,
+    pub previous_cluster_id: String,
+    pub name: String,
+    /// What the earlier run's plan said to do for it (`create`, `improve`, `consolidate`).
+    #[schema(value_type = Option<kr_contract::plan::ClusterAction>)]
+    pub previous_action: Option<kr_core::dataset::ClusterAction>,
+    /// The earlier plan's target page.
+    pub previous_target_url: Option<String>,
+    /// The earlier run's figures (its plan's baseline); `null` when none of its keywords had
+    /// data.
+    pub before: Option<SearchConsoleFigures>,
+    /// This run's; `null` when none of its keywords has data.
+    pub after: Option<SearchConsoleFigures>,
+    /// Clicks after minus before (a side without figures counts as 0).
+    pub clicks_change: i64,
+    pub impressions_change: i64,
+    /// Positions gained (positive: up the page, a smaller number), 2 decimals; `null` unless
+    /// both sides have impressions.
+    pub position_change: Option<f64>,
+}
+
+/// A keyword that entered or left striking distance.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct StrikingDistanceChange {
+    pub keyword: String,
+    /// Its Search Console average position in the earlier run; `null` without impressions
+    /// there (or not in that run).
+    pub from: Option<f64>,
+    /// In this run; `null` as for `from`.
+    pub to: Option<f64>,
+    /// Its impressions over the last 28 days of data: this run's for an entry, the earlier
+    /// run's for an exit.
+    pub impressions: u64,
 }
 
 /// One run as the history chart plots it.
@@ -349,6 +425,7 @@ pub async fn job_changes(
     let summary = summary::paragraph(&differences, &since, &history[history.len() - 1]);
     let counts = differences.counts();
     let limit = limit as usize;
+    let movers = limit.max(query.top_movers as usize);
     Ok(JobChanges {
         job_id: job.id,
         summary,
@@ -364,6 +441,10 @@ pub async fn job_changes(
         gone_clusters: first(differences.gone_clusters, limit),
         new_topics: first(differences.new_topics, limit),
         gone_topics: first(differences.gone_topics, limit),
+        search_console_compared: differences.search_console_compared,
+        search_console_moves: first(differences.search_console_moves, movers),
+        striking_distance_entered: first(differences.striking_distance_entered, limit),
+        striking_distance_left: first(differences.striking_distance_left, limit),
         since: Some(since),
         history,
     })
@@ -393,6 +474,10 @@ impl JobChanges {
             gone_clusters: Vec::new(),
             new_topics: Vec::new(),
             gone_topics: Vec::new(),
+            search_console_compared: false,
+            search_console_moves: Vec::new(),
+            striking_distance_entered: Vec::new(),
+            striking_distance_left: Vec::new(),
             history,
         }
     }

@@ -64,6 +64,9 @@ pub(crate) fn paragraph(differences: &Differences, since: &RunPoint, now: &RunPo
             counts.position_losses,
         )
     });
+    if differences.search_console_compared {
+        sentences.push(search_console_sentence(differences));
+    }
     sentences.push(format!(
         "{} and {} are new; {} and {} are gone.",
         plural(counts.new_clusters, "cluster", "clusters"),
@@ -72,4 +75,27 @@ pub(crate) fn paragraph(differences: &Differences, since: &RunPoint, now: &RunPo
         plural(counts.gone_topics, "topic", "topics"),
     ));
     sentences.join(" ")
+}
+
+/// The Search Console sentence: both runs' clicks and impressions over their keywords, the
+/// clusters compared and the keywords in and out of striking distance.
+fn search_console_sentence(differences: &Differences) -> String {
+    let counts = differences.counts();
+    let [now, before] = differences.search_console_totals;
+    let side = |total: Option<(u64, u64)>| match total {
+        Some((clicks, impressions)) => format!(
+            "{} and {}",
+            plural(clicks as usize, "click", "clicks"),
+            plural(impressions as usize, "impression", "impressions")
+        ),
+        None => "no data".to_string(),
+    };
+    format!(
+        "Search Console: the keywords had {} over the last 28 days of data (was {}); {} with data compared; {} entered striking distance (positions 4 to 20) and {} left it.",
+        side(now),
+        side(before),
+        plural(counts.search_console_moves, "cluster", "clusters"),
+        plural(counts.striking_distance_entered, "keyword", "keywords"),
+        counts.striking_distance_left,
+    )
 }

@@ -1,4 +1,6 @@
-use kr_core::dataset::{ClusterRecord, KeywordRecord, Ranking, RankingKind, TopicRecord};
+use kr_core::dataset::{
+    ClusterRecord, ClusterSearchConsole, KeywordRecord, Ranking, RankingKind, TopicRecord,
+};
 
 use super::compare::{compare, RunView};
 
@@ -251,6 +253,134 @@ fn identical_runs_differ_in_nothing() {
             ..Default::default()
         }
     );
+}
+
+/// `keyword` with Search Console figures: clicks, impressions, position.
+fn measured(text: &str, cluster: &str, sc: (u64, u64, f64)) -> KeywordRecord {
+    KeywordRecord {
+        search_console: Some(kr_core::dataset::SearchConsoleMetrics {
+            clicks: sc.0,
+            impressions: sc.1,
+            position: sc.2,
+            ..Default::default()
+        }),
+        ..keyword(text, sc.1 as i64, cluster, None)
+    }
+}
+
+#[test]
+fn search_console_moves_compare_each_cluster_before_and_after_and_striking_distance() {
+    let mut before = run(
+        vec![
+            measured("espresso machine maintenance", "c-1", (40, 900, 6.0)),
+            measured("descale espresso machine", "c-1", (10, 100, 9.0)),
+            measured("cold brew recipe", "c-2", (5, 300, 12.0)),
+            measured("french press ratio", "c-3", (80, 1000, 2.5)),
+            measured("gone query", "c-4", (1, 50, 15.0)),
+            keyword("moka pot", 100, "c-5", None),
+        ],
+        &[
+            ("c-1", "espresso machine maintenance"),
+            ("c-2", "cold brew recipe"),
+            ("c-3", "french press ratio"),
+            ("c-4", "gone query"),
+            ("c-5", "moka pot"),
+        ],
+    );
+    // The earlier plan's baseline is what the cluster is measured against, whatever its
+    // keywords sum to now.
+    before.clusters[0].search_console_baseline = Some(ClusterSearchConsole {
+        clicks: 50,
+        impressions: 1000,
+        position: 6.3,
+    });
+    before.clusters[0].action = Some(kr_core::dataset::ClusterAction::Consolidate);
+    let now = run(
+        vec![
+            measured("espresso machine maintenance", "c-1", (90, 1400, 4.0)),
+            measured("descale espresso machine", "c-1", (20, 200, 5.0)),
+            measured("cold brew recipe", "c-2", (30, 500, 2.6)),
+            measured("french press ratio", "c-3", (80, 1000, 2.5)),
+            measured("new striking query", "c-6", (2, 40, 11.0)),
+            keyword("moka pot", 100, "c-5", None),
+        ],
+        &[
+            ("c-1", "espresso machine maintenance"),
+            ("c-2", "cold brew recipe"),
+            ("c-3", "french press ratio"),
+            ("c-5", "moka pot"),
+            ("c-6", "new striking query"),
+        ],
+    );
+    let differences = compare(&now, &before);
+    assert!(differences.search_console_compared);
+    let moves: Vec<(&str, i64, i64, Option<f64>)> = differences
+        .search_console_moves
+        .iter()
+        .map(|m| {
+            (
+                m.name.as_str(),
+                m.clicks_change,
+                m.impressions_change,
+                m.position_change,
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("espresso machine maintenance", 60, 600, Some(2.17)),
+            ("cold brew recipe", 25, 200, Some(9.4)),
+            ("french press ratio", 0, 0, Some(0.0)),
+        ],
+        "largest click change first; the cluster without figures in either run is left out"
+    );
+    let espresso = &differences.search_console_moves[0];
+    assert_eq!(espresso.before.unwrap().clicks, 50, "the stored baseline");
+    assert_eq!(espresso.after.unwrap().clicks, 110);
+    assert_eq!(
+        espresso.after.unwrap().position,
+        4.13,
+        "(4 × 1400 + 5 × 200) / 1600"
+    );
+    assert_eq!(
+        espresso.previous_action,
+        Some(kr_core::dataset::ClusterAction::Consolidate)
+    );
+
+    let entered = texts(&differences.striking_distance_entered, |c| &c.keyword);
+    let left = texts(&differences.striking_distance_left, |c| &c.keyword);
+    assert_eq!(
+        entered,
+        ["new striking query"],
+        "a keyword new to the job counts"
+    );
+    assert_eq!(
+        left,
+        ["cold brew recipe", "gone query"],
+        "most impressions first: cold brew went up to 2.6 (300 then), gone query left the job"
+    );
+    assert_eq!(differences.counts().striking_distance_entered, 1);
+    assert_eq!(differences.counts().striking_distance_left, 2);
+    let new = &differences.striking_distance_entered[0];
+    assert_eq!((new.from, new.to, new.impressions), (None, Some(11.0), 40));
+}
+
+#[test]
+fn runs_without_search_console_compare_none_of_it() {
+    let before = run(
+        vec![keyword("roof repair", 1000, "c-1", Some(4))],
+        &[("c-1", "roof repair")],
+    );
+    let now = run(
+        vec![keyword("roof repair", 1000, "c-1", Some(3))],
+        &[("c-1", "roof repair")],
+    );
+    let differences = compare(&now, &before);
+    assert!(!differences.search_console_compared);
+    assert!(differences.search_console_moves.is_empty());
+    assert!(differences.striking_distance_entered.is_empty());
+    assert_eq!(differences.search_console_totals, [None, None]);
 }
 
 mod history {

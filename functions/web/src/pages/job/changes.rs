@@ -1,5 +1,7 @@
 //! What changed since an earlier run of the same domain and market: the summary, the site's
-//! visibility per run, the biggest winners and losers, keywords and clusters new and gone.
+//! visibility per run, the biggest winners and losers, keywords and clusters new and gone, and
+//! with Search Console data each cluster's clicks, impressions and position before and after
+//! and the keywords entering or leaving striking distance.
 //! Read before rendering (`load`), since it reads the account's other runs.
 
 use axum::response::Response;
@@ -9,7 +11,7 @@ use kr_http::auth::{AuthMethod, Principal};
 use kr_http::extract::{viewable_job, Viewer};
 use kr_query::{
     job_changes, ChangeQuery, ChangeSources, JobChanges, KeywordChange, PositionMove, QueryError,
-    Results,
+    Results, SearchConsoleFigures, StrikingDistanceChange,
 };
 use maud::{html, Markup};
 
@@ -113,6 +115,13 @@ pub(super) fn render(view: &View, loaded: Option<&Loaded>) -> Markup {
                     (keyword_list("Lost keywords", &changes.lost_keywords, changes.counts.lost_keywords))
                 }
                 (volume_moves(changes))
+                @if changes.search_console_compared {
+                    (search_console_moves(changes))
+                    div.pair {
+                        (striking_list("Entered striking distance", "No keyword entered positions 4 to 20.", &changes.striking_distance_entered, changes.counts.striking_distance_entered))
+                        (striking_list("Left striking distance", "No keyword left positions 4 to 20.", &changes.striking_distance_left, changes.counts.striking_distance_left))
+                    }
+                }
                 div.pair {
                     (cluster_list("New clusters", changes.new_clusters.iter().map(|c| (&c.name, c.keyword_count, c.total_search_volume)), changes.counts.new_clusters))
                     (cluster_list("Gone clusters", changes.gone_clusters.iter().map(|c| (&c.name, c.keyword_count, c.total_search_volume)), changes.counts.gone_clusters))
@@ -256,6 +265,116 @@ fn cluster_list<'a>(
                     }
                 }
                 (shown_of(clusters.len(), total))
+            }
+        }
+    }
+}
+
+/// A count of clicks or impressions as tables show volumes (`1.2K`), exact in its tooltip.
+fn measured_count(count: u64) -> Markup {
+    let count = count as i64;
+    html! { span title=(format::volume_exact(Some(count))) { (format::volume(Some(count))) } }
+}
+
+/// A change of such a count, signed (`+1.2K`, `−40`), exact in its tooltip.
+fn measured_change(change: i64) -> Markup {
+    let class = match change {
+        1.. => "gain",
+        0 => "",
+        _ => "loss",
+    };
+    let sign = if change > 0 { "+" } else { "" };
+    html! { span class=(class) title=(format!("{sign}{}", format::volume_exact(Some(change)))) { (sign) (format::volume(Some(change))) } }
+}
+
+/// A Search Console average position, one decimal; a dash without impressions.
+fn measured_position(figures: Option<&SearchConsoleFigures>) -> String {
+    figures.filter(|f| f.impressions > 0).map_or_else(
+        || format::MISSING.to_string(),
+        |f| format!("{:.1}", f.position),
+    )
+}
+
+fn search_console_moves(changes: &JobChanges) -> Markup {
+    let total = changes.counts.search_console_moves;
+    html! {
+        section.search-console-moves {
+            h2 { "Search Console per cluster " span.muted { "(" (format::count(total)) ")" } }
+            @if changes.search_console_moves.is_empty() {
+                p.muted { "No cluster of both runs has Search Console data." }
+            } @else {
+                p.muted { "Clicks, impressions and average position over the last 28 days of data: before is what the earlier run's plan was made on." }
+                div.table-wrap {
+                    table {
+                        thead { tr {
+                            th scope="col" { "Cluster" }
+                            th scope="col" { "Planned" }
+                            th scope="col" .num { "Clicks before" } th scope="col" .num { "after" } th scope="col" .num { "change" }
+                            th scope="col" .num { "Impressions before" } th scope="col" .num { "after" } th scope="col" .num { "change" }
+                            th scope="col" .num { "Position before" } th scope="col" .num { "after" }
+                        } }
+                        tbody {
+                            @for moved in &changes.search_console_moves {
+                                @let (before, after) = (moved.before.as_ref(), moved.after.as_ref());
+                                tr {
+                                    th scope="row" { (moved.name) }
+                                    td {
+                                        @if let Some(action) = moved.previous_action {
+                                            (action.as_str())
+                                            @if let Some(url) = &moved.previous_target_url {
+                                                " " span.muted.url title=(url) { (url) }
+                                            }
+                                        } @else { (format::MISSING) }
+                                    }
+                                    td.num { (before.map_or_else(|| html! { (format::MISSING) }, |f| measured_count(f.clicks))) }
+                                    td.num { (after.map_or_else(|| html! { (format::MISSING) }, |f| measured_count(f.clicks))) }
+                                    td.num { (measured_change(moved.clicks_change)) }
+                                    td.num { (before.map_or_else(|| html! { (format::MISSING) }, |f| measured_count(f.impressions))) }
+                                    td.num { (after.map_or_else(|| html! { (format::MISSING) }, |f| measured_count(f.impressions))) }
+                                    td.num { (measured_change(moved.impressions_change)) }
+                                    td.num { (measured_position(before)) }
+                                    td.num class=(match moved.position_change { Some(c) if c > 0.0 => "gain", Some(c) if c < 0.0 => "loss", _ => "" }) { (measured_position(after)) }
+                                }
+                            }
+                        }
+                    }
+                }
+                (shown_of(changes.search_console_moves.len(), total))
+            }
+        }
+    }
+}
+
+fn striking_list(
+    title: &str,
+    none: &str,
+    keywords: &[StrikingDistanceChange],
+    total: usize,
+) -> Markup {
+    let position =
+        |p: Option<f64>| p.map_or_else(|| format::MISSING.to_string(), |p| format!("{p:.1}"));
+    html! {
+        section {
+            h2 { (title) " " span.muted { "(" (format::count(total)) ")" } }
+            @if keywords.is_empty() {
+                p.muted { (none) }
+            } @else {
+                div.table-wrap {
+                    table {
+                        thead { tr { th scope="col" { "Keyword" } th scope="col" .num { "Was" } th scope="col" .num { "Now" } th scope="col" .num { "Impressions" } } }
+                        tbody {
+                            @for keyword in keywords {
+                                tr {
+                                    th scope="row" { (keyword.keyword) }
+                                    td.num { (position(keyword.from)) }
+                                    td.num { (position(keyword.to)) }
+                                    td.num { (measured_count(keyword.impressions)) }
+                                }
+                            }
+                        }
+                    }
+                }
+                (shown_of(keywords.len(), total))
             }
         }
     }
