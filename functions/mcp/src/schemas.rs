@@ -10,6 +10,7 @@ use kr_core::domain::JobStatus;
 use kr_core::service::jobs::MAX_IDEMPOTENCY_KEY_CHARS;
 use kr_query::{
     ClusterFilter, ClusterQuery, KeywordQuery, TopicQuery, DEFAULT_CHANGE_LIMIT, MAX_CHANGE_LIMIT,
+    MAX_LIMIT,
 };
 use serde_json::{json, Map, Value};
 use utoipa::openapi::path::{Parameter, ParameterIn};
@@ -23,6 +24,19 @@ pub const DEFAULT_TOPICS: u32 = 5;
 /// Jobs `list_jobs` answers by default, and at most.
 pub const DEFAULT_JOBS: u32 = 10;
 pub const MAX_JOBS: u32 = 100;
+/// Keywords `striking_distance` answers when the caller asks for no `limit`.
+pub const DEFAULT_STRIKING: u32 = 20;
+/// Keyword fields `striking_distance` answers when the caller names none.
+pub const STRIKING_FIELDS: &[&str] = &[
+    "id",
+    "keyword",
+    "searchVolume",
+    "difficulty",
+    "intent",
+    "clusterId",
+    "clusterName",
+    "searchConsole",
+];
 /// Keyword fields answered when the caller names none.
 pub const DEFAULT_FIELDS: &[&str] = &[
     "id",
@@ -179,6 +193,19 @@ pub fn job_changes() -> Map<String, Value> {
             json!({"type": "integer", "minimum": 1, "maximum": MAX_CHANGE_LIMIT, "default": DEFAULT_CHANGE_LIMIT, "description": "Items per list."}),
         ),
     ]);
+    object(properties, &["jobId"])
+}
+
+pub fn striking_distance() -> Map<String, Value> {
+    let mut properties =
+        parameters(paging_parameters("Keywords", MAX_LIMIT, DEFAULT_STRIKING).to_vec());
+    properties.insert("jobId".into(), job_id());
+    let mut fields = fields();
+    fields["description"] = json!(format!(
+        "The keyword fields to answer; default {} (its daily series left out).",
+        STRIKING_FIELDS.join(", ")
+    ));
+    properties.insert("fields".into(), fields);
     object(properties, &["jobId"])
 }
 

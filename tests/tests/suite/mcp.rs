@@ -108,7 +108,9 @@ async fn an_assistant_researches_through_the_tools() {
             "get_references",
             "job_changes",
             "list_schedules",
-            "get_balances"
+            "get_balances",
+            "search_console_properties",
+            "striking_distance"
         ]
     );
     let published: Value = serde_json::from_str(
@@ -252,6 +254,16 @@ async fn an_assistant_researches_through_the_tools() {
     assert_eq!(failed(&bad_since)["details"]["fields"][0]["field"], "since");
     let schedules = call(&client, "list_schedules", json!({})).await;
     assert_eq!(ok(&schedules)["schedules"], json!([]));
+    // No Search Console: not connected, and no keyword in striking distance.
+    let properties = call(&client, "search_console_properties", json!({})).await;
+    assert_eq!(
+        ok(&properties),
+        &json!({"connected": false, "properties": []})
+    );
+    let striking = call(&client, "striking_distance", json!({"jobId": id})).await;
+    assert_eq!(ok(&striking)["total"], 0);
+    assert_eq!(ok(&striking)["limit"], 20);
+    assert_eq!(ok(&striking)["searchConsole"], Value::Null);
     let balances = call(&client, "get_balances", json!({})).await;
     assert_eq!(
         ok(&balances)["user"]["credits_balance"],
@@ -305,6 +317,7 @@ async fn an_assistant_researches_through_the_tools() {
         "list_clusters",
         "content_plan",
         "job_changes",
+        "striking_distance",
     ] {
         let hidden = call(&other, tool, json!({"jobId": id})).await;
         assert_eq!(failed(&hidden)["code"], "not_found", "{tool}");
@@ -376,4 +389,137 @@ async fn a_body_over_the_apis_largest_is_refused_before_the_transport_reads_it()
     assert_eq!(reply.status(), 413);
     let body: Value = reply.json().await.unwrap();
     assert_eq!(body["code"], "payload_too_large");
+}
+
+/// Search Console through the tools, on a job of a property the Google mock serves:
+/// `search_console_properties` answers the stored connection (no Google call),
+/// `striking_distance` exactly the mock's striking-distance queries the job holds, most
+/// impressions first, with their figures but no daily series; `query_keywords` takes the
+/// filters, and refuses a bad one naming it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_console_tools_answer_the_connection_and_striking_distance() {
+    use crate::search_console_import::{planted_in_job, world};
+    use kr_core::dataset::compared_keyword;
+    use std::collections::BTreeSet;
+
+    let world = world().await;
+    let owner = world.connected_user().await;
+    let job = world.job_for(owner).await;
+    world.rig.complete(job.id).await;
+    let (_, key) = issue_api_key(
+        world.rig.store.as_ref(),
+        world.rig.store.as_ref(),
+        owner,
+        None,
+    )
+    .await
+    .unwrap();
+    let state = McpState::from_config(harness::config(), harness::resources()).await;
+    let url = serve(router(state)).await;
+    let client = connect(&url, key.expose()).await;
+    let google_calls = world.mock.stats();
+
+    let properties = call(&client, "search_console_properties", json!({})).await;
+    let connection = ok(&properties);
+    assert_eq!(connection["connected"], true);
+    assert_eq!(connection["email"], "owner@brightbrew-coffee.test");
+    assert_eq!(connection["lapsed"], Value::Null);
+    let sites: Vec<&str> = connection["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["siteUrl"].as_str().unwrap())
+        .collect();
+    assert!(
+        sites.contains(&"sc-domain:brightbrew-coffee.com"),
+        "{connection}"
+    );
+    assert!(connection["properties"][0]["permissionLevel"].is_string());
+
+    let id = job.id.to_string();
+    let striking = call(
+        &client,
+        "striking_distance",
+        json!({"jobId": id, "limit": 500}),
+    )
+    .await;
+    let page = ok(&striking);
+    assert_eq!(page["searchConsole"]["status"], "imported", "{page}");
+    let rows = page["keywords"].as_array().unwrap();
+    let found: BTreeSet<String> = rows
+        .iter()
+        .map(|k| compared_keyword(k["keyword"].as_str().unwrap()))
+        .collect();
+    let facts = world
+        .mock
+        .facts("sc-domain:brightbrew-coffee.com", Some("usa"))
+        .unwrap();
+    let dataset = world.rig.dataset(job.id).await;
+    let planted = planted_in_job(&facts, "strikingDistance", &dataset);
+    assert!(!planted.is_empty());
+    assert_eq!(found, planted);
+    let impressions: Vec<u64> = rows
+        .iter()
+        .map(|k| k["searchConsole"]["impressions"].as_u64().unwrap())
+        .collect();
+    assert!(
+        impressions.windows(2).all(|w| w[0] >= w[1]),
+        "{impressions:?}"
+    );
+    for row in rows {
+        let figures = row["searchConsole"].as_object().unwrap();
+        assert!(figures.contains_key("position") && figures.contains_key("pages"));
+        assert!(
+            !figures.contains_key("daily"),
+            "the daily series is left out"
+        );
+        assert!(row.get("clusterName").is_some());
+    }
+    let first = call(
+        &client,
+        "striking_distance",
+        json!({"jobId": id, "limit": 1}),
+    )
+    .await;
+    assert_eq!(ok(&first)["keywords"].as_array().unwrap().len(), 1);
+    assert_eq!(ok(&first)["total"], rows.len());
+    // The default page is 20.
+    let default = call(&client, "striking_distance", json!({"jobId": id})).await;
+    assert_eq!(ok(&default)["limit"], 20);
+
+    // query_keywords takes the same filters.
+    let decaying = call(
+        &client,
+        "query_keywords",
+        json!({"jobId": id, "decaying": true, "limit": 500, "fields": ["keyword", "searchConsole"]}),
+    )
+    .await;
+    let decaying: BTreeSet<String> = ok(&decaying)["keywords"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| compared_keyword(k["keyword"].as_str().unwrap()))
+        .collect();
+    assert_eq!(decaying, planted_in_job(&facts, "decaying", &dataset));
+    let bad = call(
+        &client,
+        "query_keywords",
+        json!({"jobId": id, "strikingDistance": "maybe"}),
+    )
+    .await;
+    assert_eq!(
+        failed(&bad)["details"]["fields"][0]["field"],
+        "strikingDistance"
+    );
+    let clusters = call(&client, "list_clusters", json!({"jobId": id, "limit": 500})).await;
+    assert!(ok(&clusters)["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["searchConsole"]["impressions"].as_u64().is_some()));
+    assert_eq!(
+        world.mock.stats().requests,
+        google_calls.requests,
+        "the tools never asked Google"
+    );
 }
