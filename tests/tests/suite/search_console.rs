@@ -329,3 +329,78 @@ async fn without_a_google_client_connecting_is_503_and_the_status_says_not_conne
     let reply = auth.on(Call::get(CONNECT)).send(&app).await.expect(200);
     assert_eq!(reply.json["connected"], false);
 }
+
+/// A job names a property of its own account's connection, or is refused naming the field:
+/// malformed, not connected, another account's, or not readable.
+#[tokio::test]
+async fn a_job_may_name_only_a_property_its_account_has_connected() {
+    let google = mock().await;
+    let app = app(&google).await;
+    let mut resources = harness::resources();
+    let clients = harness::clients().await;
+    resources.jobs_queue_url = harness::fresh_queue(&clients).await;
+    let jobs = kr_jobs::router(kr_jobs::JobsState::from_config(harness::config(), resources).await);
+    let store = harness::store().await;
+    let (_, owner_key) = harness::user_with_key(&store, 5, 3).await;
+    let (_, other_key) = harness::user_with_key(&store, 5, 3).await;
+    let job = |property: &str| {
+        Call::post("/api/v1/jobs").json(json!({
+            "primaryDomain": "brightbrew-coffee.com",
+            "languageCode": "en",
+            "locationCode": 2840,
+            "searchConsoleProperty": property,
+        }))
+    };
+
+    // Before connecting, and malformed.
+    for property in [
+        "sc-domain:brightbrew-coffee.com",
+        "brightbrew-coffee.com",
+        "",
+    ] {
+        let reply = job(property)
+            .api_key(&owner_key)
+            .send(&jobs)
+            .await
+            .expect(400);
+        assert_eq!(
+            reply.invalid_fields(),
+            ["searchConsoleProperty"],
+            "{property}"
+        );
+    }
+
+    let owner = Auth::Key(owner_key.clone());
+    let (code, state) = allowed(&app, &google, &owner).await;
+    owner.on(finish(&code, &state)).send(&app).await.expect(200);
+    let reply = job("sc-domain:brightbrew-coffee.com")
+        .api_key(&owner_key)
+        .send(&jobs)
+        .await
+        .expect(201);
+    let id = reply.json["job"]["id"].as_str().unwrap().to_string();
+    let reply = Call::get(&format!("/api/v1/jobs/{id}"))
+        .api_key(&owner_key)
+        .send(&jobs)
+        .await
+        .expect(200);
+    assert_eq!(
+        reply.json["job"]["searchConsoleProperty"], "sc-domain:brightbrew-coffee.com",
+        "{}",
+        reply.text
+    );
+    // Listed, but not one the Google account sees; and the owner's property named by
+    // another account.
+    let reply = job("https://unlisted.example.com/")
+        .api_key(&owner_key)
+        .send(&jobs)
+        .await
+        .expect(400);
+    assert_eq!(reply.invalid_fields(), ["searchConsoleProperty"]);
+    let reply = job("sc-domain:brightbrew-coffee.com")
+        .api_key(&other_key)
+        .send(&jobs)
+        .await
+        .expect(400);
+    assert_eq!(reply.invalid_fields(), ["searchConsoleProperty"]);
+}
