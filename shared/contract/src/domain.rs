@@ -107,6 +107,10 @@ pub enum SharedTab {
     Overview,
     /// What changed since the previous run of the same domain and market.
     Changes,
+    /// The job's Search Console data: striking-distance, decaying and cannibalized queries
+    /// (a job that imported none shows no such tab).
+    #[serde(rename = "search_console")]
+    SearchConsole,
 }
 
 /// What a webhook can be told.

@@ -430,7 +430,8 @@ fn samples() -> Samples {
             Plan,
             Personas,
             Overview,
-            Changes
+            Changes,
+            SearchConsole
         }),
     );
     samples.add(

@@ -135,7 +135,15 @@ mod tests {
         );
         assert_eq!(
             SharedTab::ALL.map(SharedTab::as_str),
-            ["keywords", "clusters", "plan", "personas", "overview", "changes"]
+            [
+                "keywords",
+                "clusters",
+                "plan",
+                "personas",
+                "overview",
+                "changes",
+                "search_console"
+            ]
         );
         assert_eq!(
             Intent::ALL.map(Intent::as_str),

@@ -4,7 +4,8 @@
 //! content plan tab on a dataset written for it (`plan_tab`) and the keyword table's SERP
 //! column (`serp_page`); the page a share link opens and the owner's share page (`share_page`);
 //! the sites' preview images from our origin (`preview_images`); Settings → Branding
-//! (`branding`); Settings → Search Console and Google's redirect page (`search_console_page`).
+//! (`branding`); Settings → Search Console and Google's redirect page (`search_console_page`);
+//! a job's Search Console tab, import notice and keyword-table figures (`search_console_tab`).
 
 use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
@@ -16,6 +17,7 @@ mod plan_tab;
 mod preview_images;
 mod repeat_page;
 mod search_console_page;
+pub(crate) mod search_console_tab;
 mod serp_page;
 mod share_page;
 

@@ -204,7 +204,7 @@ fn render(
                 form.share-form method="post" action=(base) data-once {
                     fieldset {
                         legend { "Tabs to show" }
-                        @for tab in SharedTab::ALL {
+                        @for tab in SharedTab::ALL.into_iter().filter(|tab| *tab != SharedTab::SearchConsole || job::has_search_console_data(job)) {
                             label { input type="checkbox" name=(tab.as_str()) value="on" checked[SharedTab::SHARED_BY_DEFAULT.contains(&tab)]; " " (tab.as_str()) }
                         }
                     }

@@ -17,6 +17,9 @@ pub enum SharedTab {
     Overview,
     /// What changed since the previous run of the same domain and market.
     Changes,
+    /// The job's Search Console data: striking-distance, decaying and cannibalized queries.
+    #[serde(rename = "search_console")]
+    SearchConsole,
 }
 
 // `ALL` in the dashboard's order; `as_str` as the API and the dashboard's `?tab=` write it.
@@ -28,12 +31,14 @@ string_enum! {
         Personas => "personas",
         Overview => "overview",
         Changes => "changes",
+        SearchConsole => "search_console",
     }
 }
 
 impl SharedTab {
     /// What a share link shows when no tabs are chosen: this job's results. The changes tab
-    /// came later and reads the account's other runs, so it is shown only when chosen.
+    /// came later and reads the account's other runs, and the Search Console tab shows the
+    /// owner's Search Console data, so each is shown only when chosen.
     pub const SHARED_BY_DEFAULT: [SharedTab; 5] = [
         SharedTab::Keywords,
         SharedTab::Clusters,
@@ -161,6 +166,14 @@ mod tests {
         assert!(serde_json::from_str::<SharedTabs>("[]").is_err());
         assert_eq!(SharedTab::parse("plan"), Some(SharedTab::Plan));
         assert_eq!(SharedTab::parse("Plan"), None);
+        assert_eq!(
+            SharedTab::parse("search_console"),
+            Some(SharedTab::SearchConsole)
+        );
+        assert_eq!(
+            serde_json::to_string(&SharedTab::SearchConsole).unwrap(),
+            r#""search_console""#
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, RankingKind, SerpFe
 use kr_query::{KeywordQuery, Page, SortKey, NO_PERSONA};
 use maud::{html, Markup};
 
+use super::search_console::{self, has_data as has_search_console};
 use super::View;
 use crate::{charts, format};
 
@@ -30,6 +31,23 @@ const COLUMNS: [(&str, Option<&str>, bool); 15] = [
     ("Rankings", None, false),
     ("Source", None, false),
 ];
+
+/// Search Console's columns, before "Source", in jobs that imported its data.
+const SEARCH_CONSOLE_COLUMNS: [(&str, Option<&str>, bool); 2] = [
+    ("Impr.", Some("impressions"), true),
+    ("Pos.", Some("position"), true),
+];
+
+/// The columns of this job's table, in order.
+fn columns(view: &View) -> Vec<(&'static str, Option<&'static str>, bool)> {
+    let (before, source) = COLUMNS.split_at(COLUMNS.len() - 1);
+    let console: &[_] = if has_search_console(view.job) {
+        &SEARCH_CONSOLE_COLUMNS
+    } else {
+        &[]
+    };
+    [before, console, source].concat()
+}
 
 pub fn render(view: &View) -> (StatusCode, Markup) {
     let parsed = view
@@ -128,6 +146,19 @@ fn filters(view: &View) -> Markup {
                 (number("minDifficulty", "KD from", "1")) (number("maxDifficulty", "to", "1"))
                 (number("minCpc", "CPC from $", "0.01")) (number("maxCpc", "to $", "0.01"))
             }
+            @if has_search_console(view.job) {
+                fieldset.chips #search-console-filters {
+                    legend.sr-only { "Search Console" }
+                    label.chip title="Average position 4 to 20 with at least 10 impressions over the last 28 days" {
+                        input type="checkbox" name="strikingDistance" value="true" checked[params.get("strikingDistance") == Some("true")];
+                        " Striking distance"
+                    }
+                    label.chip title="At least 20 clicks in the 28 days before the last 28 and 30% fewer since" {
+                        input type="checkbox" name="decaying" value="true" checked[params.get("decaying") == Some("true")];
+                        " Decaying"
+                    }
+                }
+            }
             @if view.dataset.has_serps() {
                 label {
                     span { "SERP feature " }
@@ -211,7 +242,7 @@ fn rankings(keyword: &KeywordRecord) -> Markup {
     }
 }
 
-fn row(view: &View, keyword: &KeywordRecord) -> Markup {
+fn row(view: &View, keyword: &KeywordRecord, console: bool) -> Markup {
     let base = view.base;
     let estimated = keyword.is_estimate();
     html! {
@@ -237,6 +268,15 @@ fn row(view: &View, keyword: &KeywordRecord) -> Markup {
                 a href=(format!("{base}?tab=keywords&personaAvatarNames={}", urlencode(persona))) data-partial { (persona) }
             } }
             td.ranks { (rankings(keyword)) }
+            @if console {
+                @match &keyword.search_console {
+                    Some(sc) => {
+                        td.num data-impressions=(sc.impressions) { (search_console::impressions(sc.impressions)) }
+                        td.num { (search_console::position(sc.position, sc.impressions)) }
+                    },
+                    None => { td.num { (format::MISSING) } td.num { (format::MISSING) } },
+                }
+            }
             td { @if estimated {
                 abbr.estimate title="Estimated from the crawled pages, not measured" { "≈ estimate" }
             } @else {
@@ -253,18 +293,20 @@ pub fn urlencode(value: &str) -> String {
 }
 
 fn table(view: &View, query: &KeywordQuery, page: &Page) -> Markup {
+    let console = has_search_console(view.job);
     html! {
         div.table-wrap {
             table.keywords {
                 caption.sr-only { "Keywords" }
-                thead { tr { @for (label, sort, numeric) in COLUMNS { (header_cell(view, query, label, sort, numeric)) } } }
-                tbody { @for keyword in &page.keywords { (row(view, keyword)) } }
+                thead { tr { @for (label, sort, numeric) in columns(view) { (header_cell(view, query, label, sort, numeric)) } } }
+                tbody { @for keyword in &page.keywords { (row(view, keyword, console)) } }
             }
         }
         p.legend.muted {
             "KD: Semrush's bands — "
             @for band in format::DifficultyBand::ALL { span class={"kd " (band.css_class())} { (band.label()) } " " }
             "· ≈ estimate: not measured"
+            @if console { " · Impr., Pos.: Search Console's impressions and average position over the last 28 days (— without data)" }
         }
         @if view.dataset.has_serps() {
             p.legend.muted #serp-legend {

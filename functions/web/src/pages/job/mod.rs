@@ -1,5 +1,7 @@
 //! A job: its status, previews of its sites, and its results in tabs (keywords, clusters,
-//! content plan, personas, overview). Readable by its owner, and by anyone for a demo job.
+//! content plan, personas, overview, changes, and Search Console for a job that imported its
+//! data), with the Search Console import's outcome at the head. Readable by its owner, and by
+//! anyone for a demo job.
 
 pub mod brief;
 pub mod changes;
@@ -10,6 +12,7 @@ mod params;
 mod personas;
 mod plan;
 mod plan_tree;
+mod search_console;
 mod summary;
 
 use std::sync::Arc;
@@ -28,6 +31,7 @@ use crate::layout;
 use crate::session::Visitor;
 use crate::WebState;
 use params::Params;
+pub use search_console::has_data as has_search_console_data;
 pub use summary::{preview_image as site_preview_image, site_previews, SitePreviews};
 
 fn title(tab: SharedTab) -> &'static str {
@@ -38,6 +42,7 @@ fn title(tab: SharedTab) -> &'static str {
         SharedTab::Personas => "Personas",
         SharedTab::Overview => "Overview",
         SharedTab::Changes => "Changes",
+        SharedTab::SearchConsole => "Search Console",
     }
 }
 
@@ -179,6 +184,16 @@ pub struct Loaded<'a> {
     pub changes: Option<&'a changes::Loaded>,
 }
 
+/// The tabs the page offers of `tabs`: the Search Console tab only for a job that imported
+/// Search Console data (a link made with nothing else still opens on it, and says so).
+fn shown_tabs(job: &Job, tabs: &SharedTabs) -> SharedTabs {
+    if search_console::has_data(job) {
+        return tabs.clone();
+    }
+    SharedTabs::new(tabs.iter().filter(|tab| *tab != SharedTab::SearchConsole))
+        .unwrap_or_else(|| tabs.clone())
+}
+
 /// The page from what was read: no I/O, so its cost can be measured on its own.
 pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) -> Response {
     let Loaded {
@@ -193,6 +208,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
         Audience::Shared { token, tabs, brand } => (share_page(token), tabs, None, Some(brand)),
     };
     let shared = brand.is_some();
+    let tabs = &shown_tabs(job, tabs);
     let tab = params
         .get("tab")
         .and_then(SharedTab::parse)
@@ -220,6 +236,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
                 SharedTab::Personas => (StatusCode::OK, personas::render(&view)),
                 SharedTab::Overview => (StatusCode::OK, overview::render(&view)),
                 SharedTab::Changes => (StatusCode::OK, changes::render(&view, view.changes)),
+                SharedTab::SearchConsole => (StatusCode::OK, search_console::render(&view)),
             };
             (
                 status,
@@ -229,6 +246,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
     };
     let main = html! {
         (summary::header(job, dataset, summary::Controls::of(user, job, shared)))
+        (search_console::import_notice(job, shared))
         (summary::reference_cards(job, previews, &base))
         (results)
     };
