@@ -7,16 +7,18 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use super::World;
+use crate::domain::UserId;
 use crate::domain::{PermissionLevel, PropertyUrl, SearchConsoleProperty, SessionToken};
 use crate::service::search_console::{
     begin_connection, complete_connection, disconnect, refresh_connection, usable_property,
     AccessToken, CredentialKey, GoogleAccounts, GoogleCredential, GoogleError, Grant,
     PropertyRefusal, SearchConsoleError,
 };
+use crate::store::memory::MemoryStore;
 use crate::store::SearchConsoleStore;
 
 #[derive(Default)]
@@ -130,6 +132,23 @@ fn key() -> CredentialKey {
 }
 
 const REDIRECT: &str = "https://app.example/settings/search-console/callback";
+
+/// `owner` connects without a browser session: begins, allows at Google, finishes.
+async fn connect(
+    store: &MemoryStore,
+    google: &FakeGoogle,
+    key: &CredentialKey,
+    owner: UserId,
+    now: DateTime<Utc>,
+) {
+    let url = begin_connection(store, google, key, owner, None, REDIRECT, now)
+        .await
+        .unwrap();
+    let (state, code) = google.allow(&url);
+    complete_connection(store, google, key, owner, None, &state, &code, now)
+        .await
+        .unwrap();
+}
 
 #[tokio::test]
 async fn a_consent_flow_stores_a_sealed_grant_and_the_properties() {
@@ -276,13 +295,7 @@ async fn properties_are_checked_against_the_listed_ones() {
         usable_property(store, owner, &listed).await.unwrap(),
         Err(PropertyRefusal::NotConnected)
     );
-    let url = begin_connection(store, &google, &key, owner, None, REDIRECT, now)
-        .await
-        .unwrap();
-    let (state, code) = google.allow(&url);
-    complete_connection(store, &google, &key, owner, None, &state, &code, now)
-        .await
-        .unwrap();
+    connect(store, &google, &key, owner, now).await;
     for (property, expected) in [
         ("sc-domain:example.org", Err(PropertyRefusal::NotListed)),
         // Listed, but an unverified user reads no data.
@@ -313,13 +326,7 @@ async fn disconnecting_revokes_at_google_and_a_revoked_grant_shows_as_lapsed() {
     let (google, key, now) = (FakeGoogle::default(), key(), Utc::now());
     let owner = world.store.add_user(5, 3);
     let store = world.store.as_ref();
-    let url = begin_connection(store, &google, &key, owner, None, REDIRECT, now)
-        .await
-        .unwrap();
-    let (state, code) = google.allow(&url);
-    complete_connection(store, &google, &key, owner, None, &state, &code, now)
-        .await
-        .unwrap();
+    connect(store, &google, &key, owner, now).await;
 
     // Revoked at Google by its owner: the next refresh says so and keeps the connection.
     google.revoked.lock().unwrap().push("refresh-1".into());
@@ -341,13 +348,7 @@ async fn connecting_again_revokes_the_grant_it_replaces() {
     let owner = world.store.add_user(5, 3);
     let store = world.store.as_ref();
     for _ in 0..2 {
-        let url = begin_connection(store, &google, &key, owner, None, REDIRECT, now)
-            .await
-            .unwrap();
-        let (state, code) = google.allow(&url);
-        complete_connection(store, &google, &key, owner, None, &state, &code, now)
-            .await
-            .unwrap();
+        connect(store, &google, &key, owner, now).await;
     }
     assert!(google.is_revoked("refresh-1"));
     assert!(!google.is_revoked("refresh-2"));
