@@ -4,6 +4,7 @@
 //! screenshot in `target/screenshots/`.
 
 mod search_console;
+mod search_console_tab;
 
 use std::time::Duration;
 
