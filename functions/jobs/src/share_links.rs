@@ -26,8 +26,8 @@ use crate::JobsState;
 #[schema(rename_all = "camelCase")]
 pub struct CreateShareLinkRequest {
     /// The tabs the link shows, each once (default: keywords, clusters, plan, personas and
-    /// overview; `changes`, which reads the account's earlier runs of the domain, only when
-    /// chosen).
+    /// overview; `changes`, which reads the account's earlier runs of the domain, and
+    /// `search_console`, the job's Search Console data, only when chosen).
     #[schema(value_type = Option<Vec<kr_contract::domain::SharedTab>>, min_items = 1,
         example = json!(["keywords", "plan", "overview"]))]
     tabs: SharedTabs,
@@ -46,7 +46,7 @@ impl CreateShareLinkRequest {
                 .map(|item| item.as_str().and_then(SharedTab::parse))
                 .collect::<Option<Vec<SharedTab>>>()
                 .and_then(SharedTabs::new)
-                .ok_or("must list one or more of keywords, clusters, plan, personas, overview, changes"),
+                .ok_or("must list one or more of keywords, clusters, plan, personas, overview, changes, search_console"),
             Some(_) => Err("must be an array"),
         };
         let expires_in_days = match body.get("expiresInDays") {
