@@ -936,6 +936,9 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
         ("job_changes", json!({"jobId": completes.to_string()})),
         ("list_schedules", json!({})),
         ("get_balances", json!({})),
+        // The stored connection only: never the credentials key.
+        ("search_console_properties", json!({})),
+        ("striking_distance", json!({"jobId": completes.to_string()})),
     ] {
         mcp_call(&assistant, tool, args).await;
     }
