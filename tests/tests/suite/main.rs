@@ -37,5 +37,6 @@ mod routes_and_template;
 mod schedules;
 mod search_console;
 mod search_console_import;
+mod search_console_plan;
 mod share_links;
 mod webhooks;
