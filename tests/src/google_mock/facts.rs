@@ -82,7 +82,7 @@ pub fn facts(data: &Dataset, site_url: &str, country: Option<&str>) -> Option<Va
     let mut decaying = Vec::new();
     for (query, old) in &then {
         let new = now.get(query).copied().unwrap_or_default();
-        if old.clicks >= 20 && (new.clicks as f64) <= 0.7 * old.clicks as f64 {
+        if old.clicks >= 20 && new.clicks * 100 <= old.clicks * 70 {
             decaying.push(json!({"query": query, "clicksBefore": old.clicks,
                                  "clicksRecent": new.clicks,
                                  "change": new.clicks as f64 / old.clicks as f64 - 1.0}));

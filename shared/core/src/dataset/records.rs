@@ -171,7 +171,10 @@ pub const STRIKING_DISTANCE_MIN_IMPRESSIONS: u64 = 10;
 /// The clicks over the 28 days before the last 28 a decaying keyword had at least…
 pub const DECAY_MIN_PREVIOUS_CLICKS: u64 = 20;
 /// …and the share of them it lost at least ([`SearchConsoleMetrics::is_decaying`]).
-pub const DECAY_MIN_LOSS: f64 = 0.3;
+pub const DECAY_MIN_LOSS: f64 = DECAY_MIN_LOSS_PERCENT as f64 / 100.0;
+/// The same share in whole percent: the test compares whole numbers, so an exact 30 % drop
+/// (90 → 63) is never lost to floating point.
+pub const DECAY_MIN_LOSS_PERCENT: u64 = 30;
 
 impl SearchConsoleMetrics {
     /// Close to the top: an average position of 4 to 20 (inclusive) over the last 28 days,
@@ -185,7 +188,10 @@ impl SearchConsoleMetrics {
     /// less since.
     pub fn is_decaying(&self) -> bool {
         self.previous_clicks >= DECAY_MIN_PREVIOUS_CLICKS
-            && (self.clicks as f64) <= (1.0 - DECAY_MIN_LOSS) * self.previous_clicks as f64
+            && self.clicks.saturating_mul(100)
+                <= self
+                    .previous_clicks
+                    .saturating_mul(100 - DECAY_MIN_LOSS_PERCENT)
     }
 }
 
@@ -517,4 +523,28 @@ pub struct Persona {
     pub keyword_count: usize,
     /// Its most valuable keywords, best first, at most [`TOP_KEYWORDS`].
     pub top_keywords: Vec<String>,
+}
+
+#[cfg(test)]
+mod decay_tests {
+    use super::SearchConsoleMetrics;
+
+    fn moved(previous_clicks: u64, clicks: u64) -> SearchConsoleMetrics {
+        SearchConsoleMetrics {
+            previous_clicks,
+            clicks,
+            ..SearchConsoleMetrics::default()
+        }
+    }
+
+    #[test]
+    fn an_exact_thirty_percent_drop_is_decay_whatever_floating_point_says() {
+        // 0.7 × 90 and 0.7 × 170 fall just under 63 and 119 in floating point.
+        for (before, now) in [(90, 63), (170, 119), (20, 14), (100, 70)] {
+            assert!(moved(before, now).is_decaying(), "{before} → {now}");
+        }
+        for (before, now) in [(90, 64), (19, 0), (20, 15)] {
+            assert!(!moved(before, now).is_decaying(), "{before} → {now}");
+        }
+    }
 }
