@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use kr_core::dataset::stored::owned;
 use kr_core::dataset::{
-    ArchivedKeywordRecord, Intent, KeywordSource, SearchConsoleMetrics, SerpFeature,
+    ArchivedKeywordRecord, ClusterRecord, ClusterSearchConsole, Intent, KeywordSource,
+    SearchConsoleMetrics, SerpFeature,
 };
 use memchr::memmem;
 
@@ -201,6 +202,53 @@ impl Columns {
         }
         for (keep, found) in mask.iter_mut().zip(found) {
             *keep &= found;
+        }
+    }
+}
+
+/// A metric a range filter applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Metric {
+    Volume,
+    Difficulty,
+    Cpc,
+    Competition,
+    Organic,
+    Paid,
+    Value,
+}
+
+impl Metric {
+    /// Its column in [`Columns::metrics`].
+    pub(crate) fn column(self) -> usize {
+        self as usize
+    }
+}
+
+impl Columns {
+    /// Each cluster's `searchConsole`: its keywords' figures summed (not stored; computed
+    /// once per load).
+    pub(crate) fn sum_search_console(&self, clusters: &mut [ClusterRecord]) {
+        let mut figures: Vec<Vec<(u64, u64, f64)>> = vec![Vec::new(); self.cluster_ids.len()];
+        for (at, found) in self.search_console.iter().enumerate() {
+            if let Some(found) = found {
+                let position = if found.position.is_nan() {
+                    0.0
+                } else {
+                    found.position
+                };
+                figures[self.cluster[at] as usize].push((
+                    found.clicks,
+                    found.impressions,
+                    position,
+                ));
+            }
+        }
+        for cluster in clusters {
+            cluster.search_console = self
+                .cluster_ids
+                .get(&cluster.id)
+                .and_then(|&index| ClusterSearchConsole::sum(figures[index as usize].drain(..)));
         }
     }
 }

@@ -10,6 +10,7 @@ mod columns;
 #[cfg(test)]
 mod engine_tests;
 mod error;
+mod keyword_query;
 mod parameters;
 mod plan;
 mod query;
@@ -26,10 +27,9 @@ pub use changes::{
 };
 pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
 pub use error::QueryError;
+pub use keyword_query::{KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA};
 pub use plan::{content_plan, PlanEntry, PlanSlice};
-pub use query::{
-    IndexedDataset, KeywordQuery, Page, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,
-};
+pub use query::{IndexedDataset, Page};
 pub use results::{
     ClusterPage, ContentPlanPage, KeywordPage, PersonaList, PlannedTopic, ReferenceList, Results,
     TopicPage,

@@ -1,5 +1,5 @@
 //! The keyword filters and the cluster order as the OpenAPI document describes them, built
-//! from the same constants and range table the parsers (`query.rs`, `clusters.rs`) read, so
+//! from the same constants and range table the parsers (`keyword_query.rs`, `clusters.rs`) read, so
 //! names, types, bounds and defaults cannot drift apart.
 
 use kr_core::dataset::{
@@ -18,7 +18,7 @@ use crate::clusters::{
     ClusterFilter, ClusterQuery, CLUSTER_SORTS, DEFAULT_CLUSTER_LIMIT, MAX_CLUSTER_LIMIT,
     MAX_TOPIC_ID_LENGTH,
 };
-use crate::query::{
+use crate::keyword_query::{
     KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, MAX_WEAK_SPOTS, MIN_MAX_POSITION, NO_PERSONA,
     RANGES,
 };
