@@ -12,7 +12,6 @@ use crate::keywords::{sanitize, KeywordMatcher};
 use crate::model::{
     AdsVolume, DifficultyItem, IntentItem, ItemsResult, KeywordData, RankedItem, SerpResult,
 };
-use crate::serp_queue::serp_task;
 
 /// A bulk call's answers, by index into the caller's keywords.
 #[derive(Debug)]
@@ -30,6 +29,16 @@ pub struct Bulk<T> {
 pub struct Market<'a> {
     pub location_code: u32,
     pub language_code: &'a str,
+}
+
+/// The SERP task of `keyword` (already cleaned), the same for the Live and Standard methods.
+pub(crate) fn serp_task(keyword: &str, market: &Market<'_>) -> Value {
+    json!({
+        "keyword": keyword,
+        "location_code": market.location_code,
+        "language_code": market.language_code,
+        "depth": 10,
+    })
 }
 
 impl JobSession<'_> {

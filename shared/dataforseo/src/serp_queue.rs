@@ -8,10 +8,10 @@
 
 use futures_util::stream::{self, StreamExt};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::api::Market;
+use crate::api::{serp_task, Market};
 use crate::client::{cache_key, JobSession};
 use crate::endpoint::Endpoint;
 use crate::envelope::decode_all;
@@ -81,16 +81,6 @@ struct ReadyTask {
     id: Option<String>,
     #[serde(default, deserialize_with = "lenient::opt_string")]
     tag: Option<String>,
-}
-
-/// The SERP task of `keyword` (already cleaned), the same for the Live and Standard methods.
-pub(crate) fn serp_task(keyword: &str, market: &Market<'_>) -> Value {
-    json!({
-        "keyword": keyword,
-        "location_code": market.location_code,
-        "language_code": market.language_code,
-        "depth": 10,
-    })
 }
 
 impl JobSession<'_> {
