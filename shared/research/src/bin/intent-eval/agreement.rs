@@ -4,8 +4,10 @@ use std::collections::HashMap;
 
 use kr_research::intent::Intent;
 
-use super::with_results::Labels;
 use super::INTENTS;
+
+/// (source, lowercased keyword) → labels.
+pub type Labels = HashMap<(String, String), Vec<Intent>>;
 
 /// Prints, per pair of labellers, the share of rows whose first labels agree, the share whose
 /// labels overlap, and Cohen's kappa on the first labels (agreement beyond chance).

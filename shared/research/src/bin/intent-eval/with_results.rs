@@ -6,7 +6,7 @@ use std::fs;
 
 use kr_research::intent::{Intent, IntentClassifier, NichePages, ResultsPage};
 
-use super::agreement;
+use super::agreement::{self, Labels};
 use super::split::is_tune;
 use super::{parse_labels, Tally};
 
@@ -136,9 +136,6 @@ fn report_consistency(rows: &[PageRow]) {
 }
 
 const SHARED_RESULTS: usize = 4;
-
-/// (source, lowercased keyword) → labels.
-pub type Labels = HashMap<(String, String), Vec<Intent>>;
 
 fn read_labels(path: &str) -> Result<Labels, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
