@@ -8,7 +8,7 @@ use kr_core::domain::SharedTab;
 use kr_query::ClusterQuery;
 use maud::{html, Markup};
 
-use super::keywords::urlencode;
+use super::params::urlencode;
 use super::View;
 use crate::charts;
 use crate::format;

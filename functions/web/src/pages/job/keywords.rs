@@ -6,6 +6,7 @@ use kr_core::dataset::{Intent, KeywordRecord, KeywordSource, RankingKind, SerpFe
 use kr_query::{KeywordQuery, Page, SortKey, NO_PERSONA};
 use maud::{html, Markup};
 
+use super::params::urlencode;
 use super::search_console::{self, has_data as has_search_console};
 use super::View;
 use crate::{charts, format};
@@ -284,12 +285,6 @@ fn row(view: &View, keyword: &KeywordRecord, console: bool) -> Markup {
             } }
         }
     }
-}
-
-pub fn urlencode(value: &str) -> String {
-    serde_urlencoded::to_string([("", value)])
-        .map(|pair| pair.trim_start_matches('=').to_string())
-        .unwrap_or_default()
 }
 
 fn table(view: &View, query: &KeywordQuery, page: &Page) -> Markup {

@@ -77,6 +77,13 @@ impl Params {
     }
 }
 
+/// `value` encoded for a link's query string.
+pub fn urlencode(value: &str) -> String {
+    serde_urlencoded::to_string([("", value)])
+        .map(|pair| pair.trim_start_matches('=').to_string())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 
 use maud::{html, Markup};
 
-use super::keywords::urlencode;
+use super::params::urlencode;
 use super::View;
 use crate::format;
 use kr_core::domain::SharedTab;

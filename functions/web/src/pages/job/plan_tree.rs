@@ -8,7 +8,7 @@ use kr_core::dataset::{ClusterAction, ClusterRecord, KeywordRecord, SitePosition
 use kr_query::{PlanEntry, PlanSlice, SortKey};
 use maud::{html, Markup};
 
-use super::keywords::urlencode;
+use super::params::urlencode;
 use super::View;
 use crate::format;
 use crate::safe_link;

@@ -10,7 +10,7 @@ use kr_core::query_params::QueryParams;
 use kr_query::{IndexedDataset, KeywordQuery, Page, MAX_LIMIT};
 use maud::{html, Markup};
 
-use super::keywords::urlencode;
+use super::params::urlencode;
 use super::View;
 use crate::format;
 use crate::safe_link;
