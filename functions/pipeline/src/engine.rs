@@ -15,7 +15,6 @@ use kr_core::store::{
     ResultStore, ScheduleStore, SkippedRun, StageClaim, StoreError, Transition,
 };
 
-use crate::event::STALLED_AFTER;
 use crate::runner::{FailureKind, ProgressReporter, StageError, StageOutcome, StageRunner};
 
 /// A message the engine could not finish now; SQS should deliver it again.
@@ -51,6 +50,9 @@ pub enum Handled {
 pub const FINISHING_TIME: chrono::Duration = chrono::Duration::seconds(10);
 /// How long a stage may run when the caller gives no deadline (tests, tools).
 const DEFAULT_STAGE_TIME: chrono::Duration = chrono::Duration::minutes(5);
+/// A running job whose stage shows no life this long is sent again: longer than one
+/// attempt can last (the function's 5-minute timeout), so a live stage is never doubled.
+pub const STALLED_AFTER: chrono::Duration = chrono::Duration::minutes(15);
 
 pub struct Pipeline {
     pub jobs: Arc<dyn JobStore>,

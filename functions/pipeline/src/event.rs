@@ -8,13 +8,10 @@ use kr_core::service::jobs::{redrive_stalled_jobs, requeue_stale_jobs};
 use kr_core::store::PipelineMessage;
 use serde_json::{json, Value};
 
-use crate::engine::Pipeline;
+use crate::engine::{Pipeline, STALLED_AFTER};
 
 /// A job left in `queued` this long is assumed to have lost its message.
 pub const STALE_QUEUED_AFTER: Duration = Duration::minutes(5);
-/// A running job whose stage shows no life this long is sent again: longer than one
-/// attempt can last (the function's 5-minute timeout), so a live stage is never doubled.
-pub const STALLED_AFTER: Duration = Duration::minutes(15);
 /// Sends of a stalled stage before its job is failed.
 pub const MAX_REDRIVES: u32 = 3;
 /// A job still `queued` this long after it was created is failed and its run given back.
