@@ -1,5 +1,5 @@
 //! The integrations function: `/integrations/search-console` (connect, callback, status,
-//! disconnect). The only API function that reads the credentials key, so the only one that
+//! disconnect, a service account's key). The only API function that reads the credentials key, so the only one that
 //! can open a sealed grant (`tests/tests/suite/least_privilege.rs`).
 
 mod search_console;
@@ -75,6 +75,7 @@ pub fn api() -> OpenApiRouter<IntegrationsState> {
             search_console::disconnect
         ))
         .routes(routes!(search_console::callback))
+        .routes(routes!(search_console::service_account))
 }
 
 pub fn router(state: IntegrationsState) -> Router {

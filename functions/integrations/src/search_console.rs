@@ -1,22 +1,24 @@
 //! `/integrations/search-console`: an account connects Google Search Console (OAuth 2.0 with
-//! PKCE), reads what it sees, and disconnects. The rules are `kr_core::service::search_console`;
+//! PKCE, or a service account's JSON key), reads what it sees, and disconnects. The rules are `kr_core::service::search_console`;
 //! here, HTTP only.
 
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use kr_core::domain::{SearchConsoleProperty, SecretHash, UserId};
 use kr_core::service::search_console::{
-    begin_connection, complete_connection, disconnect as end_connection, refresh_connection,
-    GoogleError, SearchConsoleError,
+    begin_connection, complete_connection, connect_service_account, connection_kind,
+    disconnect as end_connection, refresh_connection, CredentialKind, GoogleError,
+    SearchConsoleError,
 };
 use kr_core::store::SearchConsoleConnection;
 use kr_google::Google;
 use kr_http::absolute_url::absolute_url;
 use kr_http::auth::{AuthMethod, PresentedCredentials, Principal};
 use kr_http::error::{ErrorBody, ErrorCode};
-use kr_http::extract::{CurrentUser, JsonBody};
+use kr_http::extract::{read_body_capped, CurrentUser, JsonBody};
 use kr_http::ApiError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -60,12 +62,40 @@ impl From<&SearchConsoleProperty> for PropertyView {
     }
 }
 
+/// A service-account key file may be this large (Google's are about 2.3 KB).
+pub const MAX_KEY_FILE_BYTES: usize = 16 * 1024;
+
+/// How the account connected.
+#[derive(Serialize, ToSchema, Clone, Copy)]
+pub enum ConnectionKind {
+    /// An OAuth grant from a Google account (the consent flow).
+    #[serde(rename = "oauth")]
+    OAuth,
+    /// A service account's uploaded JSON key.
+    #[serde(rename = "serviceAccount")]
+    ServiceAccount,
+}
+
+impl From<CredentialKind> for ConnectionKind {
+    fn from(kind: CredentialKind) -> Self {
+        match kind {
+            CredentialKind::OAuth => Self::OAuth,
+            CredentialKind::ServiceAccount => Self::ServiceAccount,
+        }
+    }
+}
+
 /// The account's Search Console connection.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchConsoleStatus {
     connected: bool,
-    /// The Google account that granted access.
+    /// `oauth` (a Google account's grant) or `serviceAccount` (an uploaded key); absent when
+    /// not connected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<ConnectionKind>,
+    /// The Google account that granted access, or the service account's e-mail (add it as
+    /// a user of the property in Search Console).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(example = "owner@example.com")]
     email: Option<String>,
@@ -85,10 +115,11 @@ pub struct SearchConsoleStatus {
 }
 
 impl SearchConsoleStatus {
-    fn of(connection: Option<&SearchConsoleConnection>) -> Self {
+    fn of(connection: Option<&SearchConsoleConnection>, kind: Option<ConnectionKind>) -> Self {
         let Some(connection) = connection else {
             return Self {
                 connected: false,
+                kind: None,
                 email: None,
                 properties: Vec::new(),
                 lapsed: None,
@@ -98,6 +129,7 @@ impl SearchConsoleStatus {
         };
         Self {
             connected: true,
+            kind,
             email: Some(connection.email.clone()),
             properties: connection
                 .properties
@@ -151,6 +183,7 @@ fn refused(err: SearchConsoleError) -> ApiError {
             "code",
             "Google refused the authorization code (used, expired, or not from this flow). Connect again.",
         ),
+        SearchConsoleError::KeyRefused(refusal) => ApiError::field(refusal.field, refusal.reason),
         SearchConsoleError::NotConnected => ApiError::not_found("Search Console connection"),
         SearchConsoleError::Google(GoogleError::NotConfigured) => ApiError::new(
             ErrorCode::UpstreamUnavailable,
@@ -252,7 +285,72 @@ pub async fn callback(
     )
     .await
     .map_err(refused)?;
-    Ok(Json(SearchConsoleStatus::of(Some(&connection))))
+    Ok(Json(SearchConsoleStatus::of(
+        Some(&connection),
+        Some(ConnectionKind::OAuth),
+    )))
+}
+
+/// Connects with a service account instead of a Google account's consent (agencies are
+/// often given access that way): the body is the service account's JSON key file as Google
+/// Cloud's console downloads it (`type` `service_account`, `client_email`, `private_key`,
+/// `private_key_id`), at most 16 KiB. The service gets an access token with it (the JWT
+/// bearer grant) and lists the properties the service account sees; add its e-mail as a
+/// user of the property in Search Console first. The key is stored sealed exactly like an
+/// OAuth grant and never answered; it replaces (and revokes) an earlier connection.
+/// Disconnecting forgets the key (it is not deleted at Google: delete it in Google Cloud).
+#[utoipa::path(
+    put,
+    path = "/api/v1/integrations/search-console/service-account",
+    tag = "integrations",
+    request_body(content = Object, description = "The service account's JSON key file", content_type = "application/json"),
+    security(("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "Connected as the service account", body = SearchConsoleStatus),
+        (status = 400, description = "Not a service-account key (the field is named: `body`, `type`, `client_email`, `private_key`, `private_key_id`), or Google refused the key (`client_email`: unknown service account, deleted key, bad signature)", body = ErrorBody),
+        (status = 401, description = "No valid session or API key", body = ErrorBody),
+        (status = 403, description = "A cross-origin cookie request", body = ErrorBody),
+        (status = 413, description = "The body is larger than 16 KiB", body = ErrorBody),
+        (status = 503, description = "Google did not answer, or Search Console is not configured", body = ErrorBody),
+    )
+)]
+pub async fn service_account(
+    State(state): State<IntegrationsState>,
+    CurrentUser(principal): CurrentUser,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<SearchConsoleStatus>, ApiError> {
+    let bytes = read_body_capped(&headers, body, MAX_KEY_FILE_BYTES).await?;
+    let key_json = String::from_utf8(bytes.to_vec())
+        .map_err(|_| ApiError::field("body", "is not a JSON key file (not UTF-8 text)"))?;
+    let google = google(&state).await?;
+    let key = state.google.key().await?;
+    let connection = connect_service_account(
+        state.search_console.as_ref(),
+        google,
+        key,
+        principal.user_id,
+        &key_json,
+        Utc::now(),
+    )
+    .await
+    .map_err(refused)?;
+    Ok(Json(SearchConsoleStatus::of(
+        Some(&connection),
+        Some(ConnectionKind::ServiceAccount),
+    )))
+}
+
+/// Which kind of connection is stored (`None` when the key cannot be read now).
+async fn kind_of(
+    state: &IntegrationsState,
+    connection: Option<&SearchConsoleConnection>,
+) -> Option<ConnectionKind> {
+    let connection = connection?;
+    let key = state.google.key().await.ok()?;
+    connection_kind(key, connection)
+        .ok()
+        .map(ConnectionKind::from)
 }
 
 fn bounded(body: &JsonBody, field: &str, max_chars: usize) -> Result<String, ApiError> {
@@ -286,24 +384,26 @@ pub async fn status(
     let owner: UserId = principal.user_id;
     let stored = state.search_console.connection(owner).await?;
     if stored.is_none() {
-        return Ok(Json(SearchConsoleStatus::of(None)));
+        return Ok(Json(SearchConsoleStatus::of(None, None)));
     }
+    let kind = kind_of(&state, stored.as_ref()).await;
     let Some(google) = state.google.google().await? else {
-        return Ok(Json(SearchConsoleStatus::of(stored.as_ref())));
+        return Ok(Json(SearchConsoleStatus::of(stored.as_ref(), kind)));
     };
     let key = state.google.key().await?;
     let store = state.search_console.as_ref();
     match refresh_connection(store, google, key, owner, Utc::now()).await {
-        Ok(connection) => Ok(Json(SearchConsoleStatus::of(connection.as_ref()))),
+        Ok(connection) => Ok(Json(SearchConsoleStatus::of(connection.as_ref(), kind))),
         Err(SearchConsoleError::Google(cause)) => {
             tracing::warn!(error = %cause, "Google did not list the properties; answering the stored list");
-            Ok(Json(SearchConsoleStatus::of(stored.as_ref())))
+            Ok(Json(SearchConsoleStatus::of(stored.as_ref(), kind)))
         }
         Err(other) => Err(refused(other)),
     }
 }
 
-/// Disconnects: revokes the grant at Google and deletes what is stored. Jobs already
+/// Disconnects: revokes the grant at Google and deletes what is stored (a service account's
+/// key is only forgotten: it is its owner's to delete in Google Cloud). Jobs already
 /// running finish without Search Console data.
 #[utoipa::path(
     delete,

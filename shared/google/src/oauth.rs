@@ -1,9 +1,11 @@
 //! `GoogleAccounts` on Google's OAuth 2.0 endpoints (the `oauth2` crate: PKCE S256, the
-//! code and refresh grants), Google's revocation endpoint, userinfo and `sites.list`.
+//! code and refresh grants; a service account's JWT bearer grant, RFC 7523, signed with
+//! `jsonwebtoken`), Google's revocation endpoint, userinfo and `sites.list`.
 
 use std::borrow::Cow;
 
 use async_trait::async_trait;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use kr_core::domain::{PermissionLevel, PropertyUrl, SearchConsoleProperty};
 use kr_core::service::search_console::{
     AccessToken, GoogleAccounts, GoogleCredential, GoogleError, Grant,
@@ -15,10 +17,15 @@ use oauth2::{
     TokenResponse, TokenUrl,
 };
 use reqwest::Method;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::api::{call, RetryPolicy};
 use crate::settings::{GoogleSettings, SCOPE};
+
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/// How long a service account's assertion is valid (Google takes at most an hour).
+const ASSERTION_SECONDS: i64 = 3600;
 
 type ConfiguredClient =
     BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
@@ -88,6 +95,88 @@ fn token_error<RE: std::error::Error>(
             GoogleError::Unavailable(format!("unreadable token answer: {err}"))
         }
         RequestTokenError::Other(other) => GoogleError::Unavailable(other),
+    }
+}
+
+/// The claims of a service account's JWT bearer assertion (RFC 7523, as Google documents it).
+#[derive(Serialize)]
+struct AssertionClaims<'a> {
+    iss: &'a str,
+    scope: &'a str,
+    aud: &'a str,
+    iat: i64,
+    exp: i64,
+}
+
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: String,
+}
+
+#[derive(Deserialize)]
+struct TokenRefusal {
+    error: String,
+    #[serde(default)]
+    error_description: Option<String>,
+}
+
+impl Google {
+    /// The JWT bearer grant: an RS256 assertion signed with the service account's key, valid
+    /// for an hour, for the read-only Search Console scope, posted to the configured token
+    /// endpoint (never to the `token_uri` an uploaded key names).
+    async fn service_account_token(
+        &self,
+        client_email: &str,
+        private_key_pem: &str,
+    ) -> Result<AccessToken, GoogleError> {
+        let key = EncodingKey::from_rsa_pem(private_key_pem.as_bytes()).map_err(|_| {
+            GoogleError::GrantRefused("the private key is not an RSA key in PEM".into())
+        })?;
+        let now = chrono::Utc::now().timestamp();
+        let claims = AssertionClaims {
+            iss: client_email,
+            scope: SCOPE,
+            aud: &self.settings.token_url,
+            iat: now,
+            exp: now + ASSERTION_SECONDS,
+        };
+        let assertion = jsonwebtoken::encode(&Header::new(Algorithm::RS256), &claims, &key)
+            .map_err(|_| GoogleError::GrantRefused("the private key did not sign".into()))?;
+        let response = self
+            .http
+            .post(&self.settings.token_url)
+            .form(&[
+                ("grant_type", JWT_BEARER),
+                ("assertion", assertion.as_str()),
+            ])
+            .send()
+            .await
+            .map_err(|err| {
+                GoogleError::Unavailable(format!("no answer from the token endpoint: {err}"))
+            })?;
+        let status = response.status();
+        let body = response.bytes().await.map_err(|err| {
+            GoogleError::Unavailable(format!("no answer from the token endpoint: {err}"))
+        })?;
+        if status.is_success() {
+            let answer: TokenAnswer = serde_json::from_slice(&body).map_err(|err| {
+                GoogleError::Unavailable(format!("unreadable token answer: {err}"))
+            })?;
+            return Ok(AccessToken(answer.access_token));
+        }
+        match serde_json::from_slice::<TokenRefusal>(&body) {
+            Ok(refusal) if refusal.error == "invalid_grant" => Err(GoogleError::GrantRefused(
+                refusal.error_description.unwrap_or(refusal.error),
+            )),
+            Ok(refusal) => Err(GoogleError::Unavailable(format!(
+                "{}: {}",
+                refusal.error,
+                refusal.error_description.unwrap_or_default()
+            ))),
+            Err(_) => Err(GoogleError::Unavailable(format!(
+                "the token endpoint answered {status}"
+            ))),
+        }
     }
 }
 
@@ -166,7 +255,18 @@ impl GoogleAccounts for Google {
         &self,
         credential: &GoogleCredential,
     ) -> Result<AccessToken, GoogleError> {
-        let GoogleCredential::OAuth { refresh_token } = credential;
+        let refresh_token = match credential {
+            GoogleCredential::OAuth { refresh_token } => refresh_token,
+            GoogleCredential::ServiceAccount {
+                client_email,
+                private_key_pem,
+                ..
+            } => {
+                return self
+                    .service_account_token(client_email, private_key_pem)
+                    .await
+            }
+        };
         let tokens = self
             .client
             .exchange_refresh_token(&RefreshToken::new(refresh_token.clone()))
@@ -218,8 +318,14 @@ impl GoogleAccounts for Google {
     /// Google's revocation endpoint takes the token alone (no client authentication); posted
     /// here rather than through the `oauth2` crate, which refuses a non-HTTPS endpoint (the
     /// local mock is plain HTTP).
+    ///
+    /// A service account's key belongs to its owner (deleted in Google Cloud's console, not
+    /// here): nothing is revoked at Google; the caller forgets what it stored.
     async fn revoke(&self, credential: &GoogleCredential) -> Result<(), GoogleError> {
-        let GoogleCredential::OAuth { refresh_token } = credential;
+        let refresh_token = match credential {
+            GoogleCredential::OAuth { refresh_token } => refresh_token,
+            GoogleCredential::ServiceAccount { .. } => return Ok(()),
+        };
         let response = self
             .http
             .post(&self.settings.revoke_url)

@@ -162,6 +162,7 @@ pub const ROUTES: &[Route] = &[
     buffered(Get,    "/api/v1/integrations/search-console",                Integrations, "search_console::status"),
     buffered(Delete, "/api/v1/integrations/search-console",                Integrations, "search_console::disconnect"),
     buffered(Post,   "/api/v1/integrations/search-console/callback",       Integrations, "search_console::callback"),
+    buffered(Put,    "/api/v1/integrations/search-console/service-account", Integrations, "search_console::service_account"),
     buffered(Post,   "/api/v1/jobs",                                       Jobs,    "handlers::create"),
     buffered(Get,    "/api/v1/jobs",                                       Jobs,    "handlers::list"),
     buffered(Post,   "/api/v1/jobs/import",                                Jobs,    "keyword_lists::import"),

@@ -5,7 +5,8 @@
 //!   `#allow` and `#deny`), or an HTML error page with status 400 (`consent.rs`);
 //!   `POST /o/oauth2/v2/auth/decide` redirects to `redirect_uri?code=…&scope=…&state=…` or
 //!   `?error=access_denied&state=…`.
-//! - `POST /token` (authorization code with PKCE S256, refresh token) and `POST /revoke`
+//! - `POST /token` (authorization code with PKCE S256, refresh token, a service account's
+//!   RS256 JWT bearer assertion) and `POST /revoke`
 //!   (`token.rs`, `oauth.rs`).
 //! - `GET /v1/userinfo`, `GET /webmasters/v3/sites[/{siteUrl}]`,
 //!   `POST /webmasters/v3/sites/{siteUrl}/searchAnalytics/query` (`api.rs`, `analytics.rs`).
@@ -73,6 +74,30 @@ pub struct GoogleMockConfig {
     pub access_token_ttl: Duration,
     /// The sample sites whose pages the data is about.
     pub sites_root: PathBuf,
+    /// The service accounts the token endpoint knows (e-mail, public key PEM): the test-only
+    /// key in `tests/fixtures/google/` unless configured.
+    pub service_accounts: Vec<(String, String)>,
+}
+
+/// The test-only service-account key file (`tests/fixtures/google/service-account.json`) as
+/// uploaded, and its e-mail.
+pub fn fixture_service_account_key() -> (String, String) {
+    let path = crate::template::workspace_root().join("tests/fixtures/google/service-account.json");
+    let json = std::fs::read_to_string(&path).expect("the service-account fixture");
+    let value: Value = serde_json::from_str(&json).expect("the fixture is JSON");
+    let email = value["client_email"]
+        .as_str()
+        .expect("client_email")
+        .to_string();
+    (json, email)
+}
+
+/// The fixture service account's e-mail and public key, as the mock knows it by default.
+pub fn fixture_service_account() -> (String, String) {
+    let root = crate::template::workspace_root().join("tests/fixtures/google");
+    let public = std::fs::read_to_string(root.join("service-account.pub.pem"))
+        .expect("the service-account fixture's public key");
+    (fixture_service_account_key().1, public)
 }
 
 impl Default for GoogleMockConfig {
@@ -86,6 +111,7 @@ impl Default for GoogleMockConfig {
             data_end_date: None,
             access_token_ttl: Duration::from_secs(oauth::ACCESS_TOKEN_SECONDS),
             sites_root: crate::sites::fixtures_root(),
+            service_accounts: vec![fixture_service_account()],
         }
     }
 }
@@ -111,6 +137,7 @@ impl MockGoogle {
                 client_secret: config.client_secret,
                 email: config.email,
                 sub,
+                service_accounts: config.service_accounts,
             },
             data,
             inner: Mutex::new(server::Inner {

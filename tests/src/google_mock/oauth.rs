@@ -201,6 +201,23 @@ impl OAuthState {
         })
     }
 
+    /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`, the assertion already
+    /// verified: an access token for the service account, no refresh token.
+    pub fn service_account(&mut self, client_email: &str, scope: &str, now: Instant) -> Issued {
+        self.grants.push(Grant {
+            client_id: client_email.to_string(),
+            scope: scope.to_string(),
+            revoked: false,
+        });
+        let access_token = self.new_access_token(self.grants.len() - 1, now);
+        Issued {
+            access_token,
+            refresh_token: None,
+            scope: scope.to_string(),
+            expires_in: self.access_ttl.as_secs(),
+        }
+    }
+
     fn new_access_token(&mut self, grant: usize, now: Instant) -> String {
         let token = random_token("ya29.mock-");
         let expires = now + self.access_ttl;

@@ -21,6 +21,9 @@ pub struct Settings {
     pub email: String,
     /// The account's stable id (`sub`), derived from the e-mail.
     pub sub: String,
+    /// The service accounts Google knows: their e-mail and public key (PEM). They see the
+    /// same properties as the signed-in account.
+    pub service_accounts: Vec<(String, String)>,
 }
 
 pub struct Shared {

@@ -427,3 +427,70 @@ async fn google_faults_play_in_order_then_stop() {
         (2, 1)
     );
 }
+
+/// A service account's assertion, signed with the fixture's key, with `change` applied.
+fn assertion(mock: &MockGoogle, change: impl FnOnce(&mut Value)) -> String {
+    let (key_json, email) = fixture_service_account_key();
+    let key: Value = serde_json::from_str(&key_json).unwrap();
+    let now = chrono::Utc::now().timestamp();
+    let mut claims = json!({
+        "iss": email,
+        "scope": SEARCH_CONSOLE_SCOPE,
+        "aud": format!("{}{}", mock.base_url(), paths::TOKEN),
+        "iat": now,
+        "exp": now + 3600,
+    });
+    change(&mut claims);
+    let signing =
+        jsonwebtoken::EncodingKey::from_rsa_pem(key["private_key"].as_str().unwrap().as_bytes())
+            .unwrap();
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256),
+        &claims,
+        &signing,
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn google_service_account_assertions_are_verified_and_see_the_properties() {
+    let mock = mock().await;
+    let grant = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+    let good = assertion(&mock, |_| {});
+    let form = [("grant_type", grant), ("assertion", good.as_str())];
+    let (status, body) = token(&mock, &form, false).await;
+    assert_eq!(status, 200, "{body}");
+    let access = body["access_token"].as_str().unwrap().to_string();
+    let sites = reqwest::Client::new()
+        .get(format!("{}{}", mock.base_url(), paths::SITES))
+        .bearer_auth(&access)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sites.status(), 200);
+    let sites: Value = sites.json().await.unwrap();
+    assert!(sites["siteEntry"].as_array().unwrap().len() >= 3, "{sites}");
+
+    let bad = [
+        assertion(&mock, |c| {
+            c["aud"] = json!("https://oauth2.googleapis.com/token")
+        }),
+        assertion(&mock, |c| {
+            c["iss"] = json!("stranger@elsewhere.iam.gserviceaccount.com")
+        }),
+        assertion(&mock, |c| {
+            c["iat"] = json!(c["iat"].as_i64().unwrap() - 7200);
+            c["exp"] = json!(c["exp"].as_i64().unwrap() - 7200);
+        }),
+        assertion(&mock, |c| {
+            c["exp"] = json!(c["iat"].as_i64().unwrap() + 7200)
+        }),
+        format!("{}x", &good[..good.len() - 1]),
+    ];
+    for assertion in bad {
+        let form = [("grant_type", grant), ("assertion", assertion.as_str())];
+        let (status, body) = token(&mock, &form, false).await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["error"], "invalid_grant", "{body}");
+    }
+}

@@ -1,17 +1,21 @@
-//! `POST /token` (authorization code with PKCE, refresh token) and `POST /revoke`, with the
-//! client authenticated by HTTP Basic (what the `oauth2` crate sends) or by `client_id` and
-//! `client_secret` form fields, and Google's error bodies.
+//! `POST /token` (authorization code with PKCE, refresh token, and a service account's JWT
+//! bearer assertion) and `POST /revoke`, with the client authenticated by HTTP Basic (what the
+//! `oauth2` crate sends) or by `client_id` and `client_secret` form fields, and Google's error
+//! bodies.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
-use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, HOST};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use base64::engine::general_purpose::STANDARD;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::consent::form_pairs;
@@ -61,6 +65,97 @@ fn client_credentials(headers: &HeaderMap, form: &[(String, String)]) -> Option<
     ))
 }
 
+pub const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+#[derive(Deserialize)]
+struct AssertionClaims {
+    iss: String,
+    #[serde(default)]
+    scope: String,
+    iat: u64,
+    exp: u64,
+}
+
+/// The issuer a JWT names, read before its signature is checked (to find its key).
+fn unverified_issuer(assertion: &str) -> Option<String> {
+    let payload = assertion.split('.').nth(1)?;
+    let raw = URL_SAFE_NO_PAD.decode(payload).ok()?;
+    let claims: Value = serde_json::from_slice(&raw).ok()?;
+    claims["iss"].as_str().map(str::to_string)
+}
+
+/// A service account's assertion (RFC 7523), as Google checks it: RS256 signed by the key of
+/// a known `iss`, `aud` this token endpoint, `exp` in the future and at most an hour after
+/// `iat`, and a scope.
+fn verify_assertion(
+    shared: &Shared,
+    headers: &HeaderMap,
+    assertion: &str,
+) -> Result<AssertionClaims, &'static str> {
+    let issuer = unverified_issuer(assertion).ok_or("Invalid JWT: unreadable claims.")?;
+    let (_, public_pem) = shared
+        .settings
+        .service_accounts
+        .iter()
+        .find(|(email, _)| *email == issuer)
+        .ok_or("Invalid JWT Signature.")?;
+    let key =
+        DecodingKey::from_rsa_pem(public_pem.as_bytes()).map_err(|_| "Invalid JWT Signature.")?;
+    let host = headers
+        .get(HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let audience = format!("http://{host}{}", super::paths::TOKEN);
+    let mut validation = Validation::new(Algorithm::RS256);
+    validation.leeway = 0;
+    validation.set_audience(&[audience]);
+    validation.set_issuer(&[issuer]);
+    validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+    let claims = jsonwebtoken::decode::<AssertionClaims>(assertion, &key, &validation)
+        .map_err(|err| match err.kind() {
+            ErrorKind::ExpiredSignature => {
+                "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+            }
+            ErrorKind::InvalidAudience => "Invalid JWT: Failed audience check.",
+            _ => "Invalid JWT Signature.",
+        })?
+        .claims;
+    if claims.exp <= claims.iat || claims.exp - claims.iat > 3600 {
+        return Err("Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.");
+    }
+    if claims.scope.trim().is_empty() {
+        return Err("Invalid OAuth scope or ID token audience provided.");
+    }
+    Ok(claims)
+}
+
+fn jwt_bearer(shared: &Shared, headers: &HeaderMap, assertion: Option<&str>) -> Response {
+    let Some(assertion) = assertion else {
+        let description = "Missing required parameter: assertion";
+        return error(StatusCode::BAD_REQUEST, "invalid_request", description);
+    };
+    let verified = verify_assertion(shared, headers, assertion);
+    let mut inner = shared.inner.lock().unwrap();
+    match verified {
+        Ok(claims) => {
+            let issued = inner
+                .oauth
+                .service_account(&claims.iss, &claims.scope, Instant::now());
+            inner.stats.access_tokens_issued += 1;
+            let body = json!({
+                "access_token": issued.access_token,
+                "expires_in": issued.expires_in,
+                "token_type": "Bearer",
+            });
+            answer(StatusCode::OK, body)
+        }
+        Err(description) => {
+            inner.stats.token_refusals += 1;
+            error(StatusCode::BAD_REQUEST, "invalid_grant", description)
+        }
+    }
+}
+
 pub async fn token(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     let form = form_pairs(&body);
     let field = |name: &str| {
@@ -69,6 +164,10 @@ pub async fn token(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: 
             .map(|(_, v)| v.as_str())
             .filter(|v| !v.is_empty())
     };
+    // A service account authenticates by its signed assertion, not as the OAuth client.
+    if field("grant_type") == Some(JWT_BEARER) {
+        return jwt_bearer(&shared, &headers, field("assertion"));
+    }
     let Some((client_id, secret)) = client_credentials(&headers, &form) else {
         let description = "Could not determine client ID from request.";
         return error(StatusCode::BAD_REQUEST, "invalid_request", description);

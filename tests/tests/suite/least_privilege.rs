@@ -550,6 +550,18 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     // ---------------------------------------------------------------- Search Console
     let integrations = key(Function::Integrations);
     let connect = "/api/v1/integrations/search-console";
+    // A service account's key first (the JWT bearer grant at the mock); the OAuth flow below
+    // then replaces it.
+    let (service_account_key, _) = kr_tests::google_mock::fixture_service_account_key();
+    let service_account_key: serde_json::Value =
+        serde_json::from_str(&service_account_key).unwrap();
+    service
+        .api_ok(
+            "PUT",
+            "/api/v1/integrations/search-console/service-account",
+            |c| c.api_key(&integrations).json(service_account_key.clone()),
+        )
+        .await;
     let started = service
         .api_ok("POST", connect, |c| {
             c.api_key(&integrations).header("host", "127.0.0.1:9000")

@@ -1,6 +1,7 @@
 //! Connecting Search Console through the API, against the emulator and the Google mock: the
 //! OAuth 2.0 flow with PKCE, the state's binding to the account and session, the sealed
-//! grant, disconnecting, a lapsed grant, and a deployment without a Google client.
+//! grant, disconnecting, a lapsed grant, a deployment without a Google client, and a
+//! service account's uploaded JSON key (the JWT bearer grant, checked by the mock).
 
 use axum::Router;
 use chrono::{Duration, Utc};
@@ -8,12 +9,15 @@ use kr_core::domain::{SessionToken, UserId};
 use kr_core::service::search_console::CredentialKey;
 use kr_core::store::{Session, SessionStore};
 use kr_integrations::{router, IntegrationsState};
-use kr_tests::google_mock::{FaultRequest, GoogleMockConfig, MockGoogle};
+use kr_tests::google_mock::{
+    fixture_service_account_key, FaultRequest, GoogleMockConfig, MockGoogle,
+};
 use kr_tests::harness::{self, Call};
 use serde_json::json;
 
 const CONNECT: &str = "/api/v1/integrations/search-console";
 const CALLBACK: &str = "/api/v1/integrations/search-console/callback";
+const SERVICE_ACCOUNT: &str = "/api/v1/integrations/search-console/service-account";
 /// The origin the requests come to: the redirect URI is on it, and the mock accepts loopback.
 const HOST: &str = "127.0.0.1:9000";
 
@@ -325,6 +329,146 @@ async fn without_a_google_client_connecting_is_503_and_the_status_says_not_conne
     let (_, key) = harness::user_with_key(&store, 5, 3).await;
     let auth = Auth::Key(key);
     let reply = auth.on(Call::post(CONNECT)).send(&app).await.expect(503);
+    assert_eq!(reply.code(), "upstream_unavailable");
+    let reply = auth.on(Call::get(CONNECT)).send(&app).await.expect(200);
+    assert_eq!(reply.json["connected"], false);
+}
+
+/// The fixture's key file as uploaded, with `fields` changed (`null` removes one).
+fn key_file_with(fields: serde_json::Value) -> serde_json::Value {
+    let (json, _) = fixture_service_account_key();
+    let mut key: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for (field, value) in fields.as_object().unwrap() {
+        if value.is_null() {
+            key.as_object_mut().unwrap().remove(field);
+        } else {
+            key[field] = value.clone();
+        }
+    }
+    key
+}
+
+/// A service account's key: the mock verifies the RS256 assertion signed with it; the
+/// connection is the service account's e-mail with the properties it sees, the key stored
+/// sealed. Refusals: not a service-account key → 400 naming the field; a key Google does not
+/// know (unknown service account, bad signature) → 400 naming `client_email`; Google
+/// unreachable → 503.
+#[tokio::test]
+async fn a_service_account_key_connects_as_its_email_and_is_stored_sealed() {
+    let google = mock().await;
+    let app = app(&google).await;
+    let store = harness::store().await;
+    let (user, key) = harness::user_with_key(&store, 5, 3).await;
+    let auth = Auth::Key(key);
+    let (key_json, email) = fixture_service_account_key();
+
+    let issued = google.stats().access_tokens_issued;
+    let upload = Call::put(SERVICE_ACCOUNT)
+        .header("content-type", "application/json")
+        .raw_body(key_json.clone());
+    let reply = auth.on(upload).send(&app).await.expect(200);
+    assert_eq!(reply.json["connected"], true, "{}", reply.text);
+    assert_eq!(reply.json["kind"], "serviceAccount");
+    assert_eq!(reply.json["email"], email.as_str());
+    assert!(google.stats().access_tokens_issued > issued);
+    let sites: Vec<&str> = reply.json["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["siteUrl"].as_str().unwrap())
+        .collect();
+    assert!(
+        sites.contains(&"sc-domain:brightbrew-coffee.com"),
+        "{sites:?}"
+    );
+    assert!(!reply.text.contains("PRIVATE KEY"), "{}", reply.text);
+
+    // The stored item does not hold the private key in clear.
+    let clients = harness::clients().await;
+    let item = clients
+        .dynamodb
+        .get_item()
+        .table_name(harness::resources().table_name)
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("USER#{}", user.id)),
+        )
+        .key(
+            "SK",
+            aws_sdk_dynamodb::types::AttributeValue::S("SEARCHCONSOLE".into()),
+        )
+        .send()
+        .await
+        .unwrap()
+        .item
+        .expect("the connection is stored");
+    let raw = format!("{item:?}");
+    let pem: serde_json::Value = serde_json::from_str(&key_json).unwrap();
+    let body_line = pem["private_key"].as_str().unwrap().lines().nth(1).unwrap();
+    assert!(
+        !raw.contains("PRIVATE KEY"),
+        "the item holds the key in clear"
+    );
+    assert!(!raw.contains(body_line), "the item holds the key in clear");
+
+    // The status reads Google again with the key and says which kind it is.
+    let reply = auth.on(Call::get(CONNECT)).send(&app).await.expect(200);
+    assert_eq!(reply.json["kind"], "serviceAccount", "{}", reply.text);
+    assert_eq!(reply.json["email"], email.as_str());
+    assert!(reply.json.get("lapsed").is_none(), "{}", reply.text);
+
+    // Not a service-account key: 400 naming the field; the connection stays.
+    for (fields, field) in [
+        (json!({"type": "authorized_user"}), "type"),
+        (json!({"private_key": null}), "private_key"),
+        (json!({"client_email": null}), "client_email"),
+        (json!({"private_key_id": null}), "private_key_id"),
+    ] {
+        let upload = Call::put(SERVICE_ACCOUNT).json(key_file_with(fields));
+        let reply = auth.on(upload).send(&app).await.expect(400);
+        assert_eq!(reply.invalid_fields(), [field]);
+    }
+    let upload = Call::put(SERVICE_ACCOUNT)
+        .header("content-type", "application/json")
+        .raw_body("not json");
+    let reply = auth.on(upload).send(&app).await.expect(400);
+    assert_eq!(reply.invalid_fields(), ["body"]);
+    let upload = Call::put(SERVICE_ACCOUNT)
+        .header("content-type", "application/json")
+        .raw_body(format!("{{\"pad\": \"{}\"}}", "x".repeat(17 * 1024)));
+    auth.on(upload).send(&app).await.expect(413);
+
+    // A service account the mock does not know: Google refuses the assertion (invalid_grant).
+    let refusals = google.stats().token_refusals;
+    let stranger =
+        key_file_with(json!({"client_email": "stranger@elsewhere.iam.gserviceaccount.com"}));
+    let reply = auth
+        .on(Call::put(SERVICE_ACCOUNT).json(stranger))
+        .send(&app)
+        .await
+        .expect(400);
+    assert_eq!(reply.invalid_fields(), ["client_email"]);
+    assert_eq!(google.stats().token_refusals, refusals + 1);
+    let reply = auth.on(Call::get(CONNECT)).send(&app).await.expect(200);
+    assert_eq!(reply.json["email"], email.as_str());
+
+    // Disconnecting revokes nothing at Google (the key is its owner's) and forgets it.
+    let revocations = google.stats().revocations;
+    auth.on(Call::delete(CONNECT)).send(&app).await.expect(204);
+    assert_eq!(google.stats().revocations, revocations);
+    let reply = auth.on(Call::get(CONNECT)).send(&app).await.expect(200);
+    assert_eq!(reply.json["connected"], false);
+
+    // Google unreachable (nothing listens at the token endpoint): 503, nothing stored.
+    let mut unreachable = google.settings();
+    unreachable.token_url = "http://127.0.0.1:9/token".into();
+    let offline = router(
+        IntegrationsState::with_google(harness::config(), harness::resources(), unreachable).await,
+    );
+    let upload = Call::put(SERVICE_ACCOUNT)
+        .header("content-type", "application/json")
+        .raw_body(key_json);
+    let reply = auth.on(upload).send(&offline).await.expect(503);
     assert_eq!(reply.code(), "upstream_unavailable");
     let reply = auth.on(Call::get(CONNECT)).send(&app).await.expect(200);
     assert_eq!(reply.json["connected"], false);

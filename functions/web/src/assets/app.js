@@ -315,6 +315,48 @@
     });
   }
 
+  // Settings → Search Console: a service account's JSON key file, read here and put to the
+  // API as it is; the API's refusal (naming the field) is shown as text.
+  function serviceAccountKey(form) {
+    var input = form.querySelector("input[type=file]");
+    var button = form.querySelector("button[type=submit]");
+    var error = form.querySelector("[data-sc-key-error]");
+    form.hidden = false;
+    function failed(text) {
+      button.disabled = false;
+      showError(error, text);
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      error.hidden = true;
+      var file = input.files && input.files[0];
+      if (!file) { failed("Choose the service account's JSON key file."); return; }
+      if (file.size > 16 * 1024) { failed("That file is larger than a service-account key (16 KiB at most)."); return; }
+      button.disabled = true;
+      file.text()
+        .then(function (text) {
+          return fetch(form.getAttribute("data-sc-service-account"), {
+            method: "PUT",
+            credentials: "same-origin",
+            headers: { Accept: "application/json", "Content-Type": "application/json" },
+            body: text
+          });
+        })
+        .then(function (response) {
+          return response.text().then(function (text) {
+            var body = null;
+            try { body = text ? JSON.parse(text) : null; } catch (ignored) { body = null; }
+            return { ok: response.ok, body: body };
+          });
+        })
+        .then(function (answer) {
+          if (answer.ok) { window.location.assign("/settings/search-console?connected=1"); return; }
+          failed((answer.body && answer.body.error) || "The key could not be used. Try again in a minute.");
+        })
+        .catch(function () { failed("The key could not be read or sent; check your connection and try again."); });
+    });
+  }
+
   // The page Google sends the browser back to: the API redeems the code, then the settings
   // page shows the connection. The code is spent either way, so the page is replaced in
   // history and the back button cannot send it again.
@@ -341,4 +383,5 @@
   document.querySelectorAll("[data-poll-job]").forEach(follow);
   document.querySelectorAll("[data-search-console]").forEach(searchConsole);
   document.querySelectorAll("[data-sc-callback]").forEach(finishConnection);
+  document.querySelectorAll("[data-sc-service-account]").forEach(serviceAccountKey);
 })();

@@ -23,6 +23,8 @@ use crate::WebState;
 const API: &str = "/api/v1/integrations/search-console";
 /// The API the callback page posts Google's answer to.
 const API_CALLBACK: &str = "/api/v1/integrations/search-console/callback";
+/// The API the service-account form puts the key file to.
+const API_SERVICE_ACCOUNT: &str = "/api/v1/integrations/search-console/service-account";
 /// Where the browser goes once the connection is made.
 const CONNECTED: &str = "/settings/search-console?connected=1";
 /// The most characters of a query parameter shown back (an `error` from a link).
@@ -65,6 +67,33 @@ fn script_parts() -> Markup {
     }
 }
 
+/// Whether the connection is a service account's: Google's service accounts' addresses are
+/// theirs alone (`…@….gserviceaccount.com`). This page holds no key to open the credential.
+fn is_service_account(connection: &SearchConsoleConnection) -> bool {
+    connection
+        .email
+        .to_ascii_lowercase()
+        .ends_with(".gserviceaccount.com")
+}
+
+/// The form that uploads a service account's JSON key (read and put by `assets/app.js`).
+fn service_account_form() -> Markup {
+    html! {
+        form #sc-service-account data-sc-service-account=(API_SERVICE_ACCOUNT) hidden {
+            h2 { "Upload a service-account key" }
+            p.muted {
+                "Agencies are often given access as a service account. Upload its JSON key file "
+                "(Google Cloud console → IAM → Service accounts → Keys), and add the service account's "
+                "e-mail as a user of the property in Search Console. The key is stored encrypted and never shown again."
+            }
+            label for="sc-key-file" { "Service-account key (JSON)" }
+            input #sc-key-file type="file" accept="application/json,.json" required;
+            button.primary type="submit" { "Upload the key" }
+            p.error role="alert" data-sc-key-error hidden {}
+        }
+    }
+}
+
 fn not_connected() -> Markup {
     html! {
         div #sc-not-connected {
@@ -77,6 +106,7 @@ fn not_connected() -> Markup {
             p.muted { "Nothing is ever changed in Search Console. You can disconnect at any time; access is then revoked at Google." }
             button.primary type="button" data-sc-connect hidden { "Connect Search Console" }
             (script_parts())
+            (service_account_form())
         }
     }
 }
@@ -91,9 +121,19 @@ fn connected(connection: &SearchConsoleConnection) -> Markup {
                 }
             }
             dl.facts {
-                div { dt { "Google account" } dd #sc-email { (connection.email) } }
+                @if is_service_account(connection) {
+                    div { dt { "Service account" } dd #sc-email data-kind="serviceAccount" { (connection.email) } }
+                } @else {
+                    div { dt { "Google account" } dd #sc-email data-kind="oauth" { (connection.email) } }
+                }
                 div { dt { "Connected" } dd { (format::moment(&connection.connected_at)) } }
                 div { dt { "Properties checked" } dd { (format::moment(&connection.checked_at)) } }
+            }
+            @if is_service_account(connection) {
+                p.notice #sc-service-account-hint {
+                    "Add this address as a user of the property in Search Console: "
+                    code { (connection.email) }
+                }
             }
             h2 { "Properties" }
             @if connection.properties.is_empty() {
@@ -121,6 +161,7 @@ fn connected(connection: &SearchConsoleConnection) -> Markup {
                 button.danger type="button" data-sc-disconnect hidden { "Disconnect" }
             }
             (script_parts())
+            (service_account_form())
         }
     }
 }

@@ -112,6 +112,52 @@ async fn the_connection_is_shown_as_text() {
 }
 
 #[tokio::test]
+async fn a_service_account_connection_asks_for_its_address_to_be_added() {
+    let app = app().await;
+    let store = harness::store().await;
+    let user = harness::new_user(&store, Plan::Agency, 1, 1).await;
+    let cookie = session(&app, user.email.as_str()).await;
+    let page = Call::get(PAGE)
+        .header("cookie", &cookie)
+        .send(&app)
+        .await
+        .expect(200);
+    // The upload form, shown by the script, in both states.
+    assert!(page.text.contains(
+        r#"data-sc-service-account="/api/v1/integrations/search-console/service-account""#
+    ));
+    assert!(page.text.contains("Upload a service-account key"));
+
+    let key = CredentialKey::from_secret(&[7u8; 32]).unwrap();
+    let now = Utc::now();
+    let robot = "reader@agency-project.iam.gserviceaccount.com";
+    store
+        .put_connection(&SearchConsoleConnection {
+            owner: user.id,
+            email: robot.into(),
+            credential: key.seal(user.id, b"not a real key"),
+            properties: Vec::new(),
+            connected_at: now,
+            checked_at: now,
+            lapsed: None,
+        })
+        .await
+        .unwrap();
+    let page = Call::get(PAGE)
+        .header("cookie", &cookie)
+        .send(&app)
+        .await
+        .expect(200);
+    let html = &page.text;
+    assert!(html.contains("Service account"), "{html}");
+    assert!(html.contains(r#"data-kind="serviceAccount""#), "{html}");
+    assert!(html.contains("Add this address as a user of the property in Search Console"));
+    assert!(html.contains(robot));
+    assert!(html.contains("Upload a service-account key"));
+    store.delete_connection(user.id).await.unwrap();
+}
+
+#[tokio::test]
 async fn the_callback_page_carries_googles_answer_to_its_script() {
     let app = app().await;
     let store = harness::store().await;

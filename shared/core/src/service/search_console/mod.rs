@@ -8,7 +8,10 @@ mod sealing;
 
 use chrono::{DateTime, Duration, Utc};
 
-pub use google::{AccessToken, GoogleAccounts, GoogleCredential, GoogleError, Grant};
+pub use google::{
+    parse_service_account_key, AccessToken, CredentialKind, GoogleAccounts, GoogleCredential,
+    GoogleError, Grant, KeyRefusal,
+};
 pub use import::{
     days_from_vars, import_search_console, AnalyticsDimension, AnalyticsQuery, AnalyticsRow,
     ImportOutcome, JobSearchConsole, QueryData, SearchAnalytics, SearchConsoleData, DEFAULT_DAYS,
@@ -31,6 +34,9 @@ pub enum SearchConsoleError {
     /// Google would not redeem the code (used, expired, or the verifier does not match).
     #[error("Google refused the authorization code: {0}")]
     CodeRefused(String),
+    /// An uploaded service-account key is not one (the field and why), or Google refused it.
+    #[error("{0}")]
+    KeyRefused(KeyRefusal),
     #[error("This account has no Search Console connection.")]
     NotConnected,
     #[error(transparent)]
@@ -145,6 +151,60 @@ pub async fn complete_connection(
     };
     store.put_connection(&connection).await?;
     Ok(connection)
+}
+
+/// Connects `owner` with a service account's JSON key file (`key_json`, as Google's console
+/// downloads it): checks its fields, gets an access token with it (the JWT bearer grant),
+/// lists the properties the service account sees, and stores the key sealed exactly as an
+/// OAuth grant, with the service account's e-mail, replacing (and revoking) an earlier
+/// connection. A key Google refuses (unknown account, deleted key, bad signature) is a
+/// `KeyRefused` naming `client_email`.
+pub async fn connect_service_account(
+    store: &dyn SearchConsoleStore,
+    google: &dyn GoogleAccounts,
+    key: &CredentialKey,
+    owner: UserId,
+    key_json: &str,
+    now: DateTime<Utc>,
+) -> Result<SearchConsoleConnection, SearchConsoleError> {
+    let credential = parse_service_account_key(key_json).map_err(SearchConsoleError::KeyRefused)?;
+    let GoogleCredential::ServiceAccount { client_email, .. } = &credential else {
+        unreachable!("parse_service_account_key answers a service account");
+    };
+    let email = client_email.clone();
+    let access = match google.access_token(&credential).await {
+        Ok(access) => access,
+        Err(GoogleError::GrantRefused(why)) => {
+            return Err(SearchConsoleError::KeyRefused(KeyRefusal {
+                field: "client_email",
+                reason: format!("Google refused this service account's key ({why}); check the key is current and not deleted"),
+            }))
+        }
+        Err(other) => return Err(other.into()),
+    };
+    let properties = google.properties(&access).await?;
+    if let Some(earlier) = store.connection(owner).await? {
+        revoke_quietly(google, key, &earlier).await;
+    }
+    let connection = SearchConsoleConnection {
+        owner,
+        email,
+        credential: key.seal(owner, &credential.to_bytes()),
+        properties,
+        connected_at: now,
+        checked_at: now,
+        lapsed: None,
+    };
+    store.put_connection(&connection).await?;
+    Ok(connection)
+}
+
+/// Which kind of credential a stored connection holds (opening it with the key).
+pub fn connection_kind(
+    key: &CredentialKey,
+    connection: &SearchConsoleConnection,
+) -> Result<CredentialKind, SearchConsoleError> {
+    Ok(credential(key, connection)?.kind())
 }
 
 /// The account's connection with its properties asked of Google again; a grant Google now

@@ -14,9 +14,9 @@ use super::World;
 use crate::domain::UserId;
 use crate::domain::{PermissionLevel, PropertyUrl, SearchConsoleProperty, SessionToken};
 use crate::service::search_console::{
-    begin_connection, complete_connection, disconnect, refresh_connection, usable_property,
-    AccessToken, CredentialKey, GoogleAccounts, GoogleCredential, GoogleError, Grant,
-    PropertyRefusal, SearchConsoleError,
+    begin_connection, complete_connection, connect_service_account, connection_kind, disconnect,
+    refresh_connection, usable_property, AccessToken, CredentialKey, CredentialKind,
+    GoogleAccounts, GoogleCredential, GoogleError, Grant, PropertyRefusal, SearchConsoleError,
 };
 use crate::store::memory::MemoryStore;
 use crate::store::SearchConsoleStore;
@@ -29,6 +29,11 @@ struct FakeGoogle {
     codes: Mutex<HashMap<String, String>>,
     revoked: Mutex<Vec<String>>,
     issued: Mutex<u32>,
+    /// Service accounts Google knows (their keys are not checked here; the mock checks
+    /// signatures).
+    service_accounts: Vec<String>,
+    /// Access tokens asked for with a service account's key.
+    service_tokens: Mutex<u32>,
 }
 
 impl FakeGoogle {
@@ -91,7 +96,16 @@ impl GoogleAccounts for FakeGoogle {
         &self,
         credential: &GoogleCredential,
     ) -> Result<AccessToken, GoogleError> {
-        let GoogleCredential::OAuth { refresh_token } = credential;
+        let refresh_token = match credential {
+            GoogleCredential::OAuth { refresh_token } => refresh_token,
+            GoogleCredential::ServiceAccount { client_email, .. } => {
+                if !self.service_accounts.contains(client_email) {
+                    return Err(GoogleError::GrantRefused("Invalid JWT Signature.".into()));
+                }
+                *self.service_tokens.lock().unwrap() += 1;
+                return Ok(AccessToken(format!("access-for-{client_email}")));
+            }
+        };
         if self.is_revoked(refresh_token) {
             return Err(GoogleError::GrantRefused(
                 "Token has been expired or revoked.".into(),
@@ -121,8 +135,13 @@ impl GoogleAccounts for FakeGoogle {
     }
 
     async fn revoke(&self, credential: &GoogleCredential) -> Result<(), GoogleError> {
-        let GoogleCredential::OAuth { refresh_token } = credential;
-        self.revoked.lock().unwrap().push(refresh_token.clone());
+        match credential {
+            GoogleCredential::OAuth { refresh_token } => {
+                self.revoked.lock().unwrap().push(refresh_token.clone());
+            }
+            // A service account's key is its owner's: nothing is revoked at Google.
+            GoogleCredential::ServiceAccount { .. } => {}
+        }
         Ok(())
     }
 }
@@ -352,4 +371,111 @@ async fn connecting_again_revokes_the_grant_it_replaces() {
     }
     assert!(google.is_revoked("refresh-1"));
     assert!(!google.is_revoked("refresh-2"));
+}
+
+const ROBOT: &str = "robot@agency-project.iam.gserviceaccount.com";
+
+fn service_account_key(fields: serde_json::Value) -> String {
+    let mut key = serde_json::json!({
+        "type": "service_account",
+        "project_id": "agency-project",
+        "private_key_id": "0123456789abcdef",
+        "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n",
+        "client_email": ROBOT,
+        "client_id": "1234567890",
+        "token_uri": "https://oauth2.googleapis.com/token",
+    });
+    for (field, value) in fields.as_object().unwrap() {
+        if value.is_null() {
+            key.as_object_mut().unwrap().remove(field);
+        } else {
+            key[field] = value.clone();
+        }
+    }
+    key.to_string()
+}
+
+fn google_knowing_the_robot() -> FakeGoogle {
+    FakeGoogle {
+        service_accounts: vec![ROBOT.to_string()],
+        ..FakeGoogle::default()
+    }
+}
+
+#[tokio::test]
+async fn a_service_account_key_connects_as_its_email_sealed_like_a_grant() {
+    let world = World::new();
+    let (google, key, now) = (google_knowing_the_robot(), key(), Utc::now());
+    let owner = world.store.add_user(5, 3);
+    let store = world.store.as_ref();
+    // An earlier OAuth grant is replaced and revoked.
+    connect(store, &google, &key, owner, now).await;
+    let upload = service_account_key(serde_json::json!({}));
+    let connection = connect_service_account(store, &google, &key, owner, &upload, now)
+        .await
+        .unwrap();
+    assert_eq!(connection.email, ROBOT);
+    assert_eq!(connection.properties.len(), 2);
+    assert!(google.is_revoked("refresh-1"));
+    let stored = store.connection(owner).await.unwrap().unwrap();
+    let stored_json = serde_json::to_string(&stored).unwrap();
+    assert!(!stored_json.contains("MIIEvQIBADAN"), "{stored_json}");
+    assert!(!stored_json.contains("PRIVATE KEY"), "{stored_json}");
+    assert_eq!(
+        connection_kind(&key, &stored).unwrap(),
+        CredentialKind::ServiceAccount
+    );
+    let credential = GoogleCredential::from_bytes(&key.open(owner, &stored.credential).unwrap());
+    assert_eq!(
+        format!("{credential:?}"),
+        "Some(GoogleCredential::ServiceAccount(…))"
+    );
+    // Refreshing uses the key again; disconnecting revokes nothing at Google and forgets it.
+    let refreshed = refresh_connection(store, &google, &key, owner, now)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(refreshed.lapsed.is_none());
+    assert_eq!(*google.service_tokens.lock().unwrap(), 2);
+    let revoked_before = google.revoked.lock().unwrap().len();
+    assert!(disconnect(store, &google, &key, owner).await.unwrap());
+    assert_eq!(google.revoked.lock().unwrap().len(), revoked_before);
+    assert!(store.connection(owner).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn a_bad_service_account_key_is_refused_naming_the_field_and_stores_nothing() {
+    let world = World::new();
+    let (google, key, now) = (google_knowing_the_robot(), key(), Utc::now());
+    let owner = world.store.add_user(5, 3);
+    let store = world.store.as_ref();
+    let cases = [
+        (serde_json::json!({"type": "authorized_user"}), "type"),
+        (serde_json::json!({"private_key": null}), "private_key"),
+        (
+            serde_json::json!({"private_key": "not a key"}),
+            "private_key",
+        ),
+        (serde_json::json!({"client_email": null}), "client_email"),
+        (serde_json::json!({"client_email": "robot"}), "client_email"),
+        (serde_json::json!({"private_key_id": ""}), "private_key_id"),
+        (
+            serde_json::json!({"client_email": "stranger@other.iam.gserviceaccount.com"}),
+            "client_email",
+        ),
+    ];
+    for (fields, field) in cases {
+        let upload = service_account_key(fields.clone());
+        match connect_service_account(store, &google, &key, owner, &upload, now).await {
+            Err(SearchConsoleError::KeyRefused(refusal)) => {
+                assert_eq!(refusal.field, field, "{fields}: {refusal}")
+            }
+            other => panic!("{fields}: {other:?}"),
+        }
+    }
+    match connect_service_account(store, &google, &key, owner, "[1, 2]", now).await {
+        Err(SearchConsoleError::KeyRefused(refusal)) => assert_eq!(refusal.field, "body"),
+        other => panic!("{other:?}"),
+    }
+    assert!(store.connection(owner).await.unwrap().is_none());
 }
