@@ -91,6 +91,25 @@ impl Auth {
     }
 }
 
+/// The account's connection item as the table holds it, every attribute.
+async fn stored_connection(
+    user: UserId,
+) -> std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue> {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    harness::clients()
+        .await
+        .dynamodb
+        .get_item()
+        .table_name(harness::resources().table_name)
+        .key("PK", AttributeValue::S(format!("USER#{user}")))
+        .key("SK", AttributeValue::S("SEARCHCONSOLE".into()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .expect("the connection is stored")
+}
+
 fn finish(code: &str, state: &str) -> Call {
     Call::post(CALLBACK).json(json!({"code": code, "state": state}))
 }
@@ -127,26 +146,10 @@ async fn an_account_connects_sees_its_properties_and_the_grant_is_stored_sealed(
 
     // The stored item holds the grant sealed: it opens with the key to a refresh token that
     // appears nowhere in the item.
-    let clients = harness::clients().await;
-    let item = clients
-        .dynamodb
-        .get_item()
-        .table_name(harness::resources().table_name)
-        .key(
-            "PK",
-            aws_sdk_dynamodb::types::AttributeValue::S(format!("USER#{}", user.id)),
-        )
-        .key(
-            "SK",
-            aws_sdk_dynamodb::types::AttributeValue::S("SEARCHCONSOLE".into()),
-        )
-        .send()
-        .await
-        .unwrap()
-        .item
-        .expect("the connection is stored");
+    let item = stored_connection(user.id).await;
     let raw = format!("{item:?}");
-    let secret = clients
+    let secret = harness::clients()
+        .await
         .secrets
         .get_secret_value()
         .secret_id(
@@ -384,24 +387,7 @@ async fn a_service_account_key_connects_as_its_email_and_is_stored_sealed() {
     assert!(!reply.text.contains("PRIVATE KEY"), "{}", reply.text);
 
     // The stored item does not hold the private key in clear.
-    let clients = harness::clients().await;
-    let item = clients
-        .dynamodb
-        .get_item()
-        .table_name(harness::resources().table_name)
-        .key(
-            "PK",
-            aws_sdk_dynamodb::types::AttributeValue::S(format!("USER#{}", user.id)),
-        )
-        .key(
-            "SK",
-            aws_sdk_dynamodb::types::AttributeValue::S("SEARCHCONSOLE".into()),
-        )
-        .send()
-        .await
-        .unwrap()
-        .item
-        .expect("the connection is stored");
+    let item = stored_connection(user.id).await;
     let raw = format!("{item:?}");
     let pem: serde_json::Value = serde_json::from_str(&key_json).unwrap();
     let body_line = pem["private_key"].as_str().unwrap().lines().nth(1).unwrap();
