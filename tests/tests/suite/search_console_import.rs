@@ -40,9 +40,12 @@ pub(crate) struct World {
 }
 
 pub(crate) async fn world() -> World {
-    let mock = MockGoogle::start(GoogleMockConfig::default())
-        .await
-        .unwrap();
+    world_with(GoogleMockConfig::default()).await
+}
+
+/// A Google mock started with `config` and a pipeline reading Search Console from it.
+pub(crate) async fn world_with(config: GoogleMockConfig) -> World {
+    let mock = MockGoogle::start(config).await.unwrap();
     let clients = harness::clients().await;
     let source = Arc::new(
         GoogleSource::new(
@@ -73,6 +76,16 @@ impl World {
     /// A new account connected to the mock's Google account through the consent flow.
     pub(crate) async fn connected_user(&self) -> UserId {
         let user = harness::new_user(&self.rig.store, Plan::Agency, 5, 5).await;
+        let connection = self.connect(user.id).await;
+        assert!(connection
+            .properties
+            .iter()
+            .any(|p| p.site_url.as_str() == PROPERTY));
+        user.id
+    }
+
+    /// Connects `user` (again) to this mock's Google account through the consent flow.
+    pub(crate) async fn connect(&self, user: UserId) -> kr_core::store::SearchConsoleConnection {
         let google = self.source.google().await.unwrap().unwrap();
         let key = self.source.key().await.unwrap();
         let now = chrono::Utc::now();
@@ -80,7 +93,7 @@ impl World {
             self.rig.store.as_ref(),
             google,
             key,
-            user.id,
+            user,
             None,
             REDIRECT,
             now,
@@ -96,23 +109,18 @@ impl World {
                 .map(|(_, v)| v.into_owned())
                 .unwrap()
         };
-        let connection = complete_connection(
+        complete_connection(
             self.rig.store.as_ref(),
             google,
             key,
-            user.id,
+            user,
             None,
             &param("state"),
             &param("code"),
             now,
         )
         .await
-        .unwrap();
-        assert!(connection
-            .properties
-            .iter()
-            .any(|p| p.site_url.as_str() == PROPERTY));
-        user.id
+        .unwrap()
     }
 
     pub(crate) async fn job_for(&self, owner: UserId) -> kr_core::domain::Job {

@@ -8,103 +8,24 @@
 //! `GET /jobs/{id}/changes`.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
-use std::time::Duration;
 
 use chrono::{Days, Utc};
-use kr_aws::google::GoogleSource;
 use kr_core::dataset::{compared_keyword, ClusterAction, ClusterRecord, PlanBasis, ResultsDataset};
 use kr_core::domain::{
     DomainName, ImportStatus, Job, LanguageCode, LocationCode, Plan, PropertyUrl, UserId,
 };
 use kr_core::service::account::issue_api_key;
 use kr_core::service::jobs::CreateJobRequest;
-use kr_core::service::search_console::{begin_connection, complete_connection};
-use kr_pipeline::stages::search_console::SearchConsoleParts;
-use kr_pipeline::stages::ResearchSettings;
-use kr_tests::google_mock::{GoogleMockConfig, MockGoogle};
+use kr_tests::google_mock::GoogleMockConfig;
 use kr_tests::harness::{self, Call};
-use kr_tests::pipeline_rig::{rig_with_search_console, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde_json::Value;
 
+use crate::search_console_import::{world_with, World};
+
 const PROPERTY: &str = "sc-domain:brightbrew-coffee.com";
-const REDIRECT: &str = "http://127.0.0.1:9000/api/v1/integrations/search-console/callback";
-
-/// A Google mock and a pipeline reading Search Console from it.
-struct World {
-    mock: MockGoogle,
-    source: Arc<GoogleSource>,
-    rig: Rig,
-}
-
-async fn world(config: GoogleMockConfig) -> World {
-    let mock = MockGoogle::start(config).await.unwrap();
-    let clients = harness::clients().await;
-    let source = Arc::new(
-        GoogleSource::new(
-            clients.secrets.clone(),
-            harness::resources().credentials_key_arn,
-            None,
-        )
-        .with_settings(mock.settings()),
-    );
-    let rig = rig_with_search_console(
-        None,
-        &[],
-        ResearchSettings::default(),
-        Duration::from_millis(20),
-        None,
-        Some(SearchConsoleParts {
-            store: harness::store().await,
-            google: source.clone(),
-            days: 90,
-        }),
-    )
-    .await;
-    World { mock, source, rig }
-}
 
 impl World {
-    /// Connects `user` (again) to this mock's Google account through the consent flow.
-    async fn connect(&self, user: UserId) {
-        let google = self.source.google().await.unwrap().unwrap();
-        let key = self.source.key().await.unwrap();
-        let now = Utc::now();
-        let url = begin_connection(
-            self.rig.store.as_ref(),
-            google,
-            key,
-            user,
-            None,
-            REDIRECT,
-            now,
-        )
-        .await
-        .unwrap();
-        let location = self.mock.consent(&url, true).await.unwrap();
-        let callback = reqwest::Url::parse(&location).unwrap();
-        let param = |name: &str| {
-            callback
-                .query_pairs()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.into_owned())
-                .unwrap()
-        };
-        complete_connection(
-            self.rig.store.as_ref(),
-            google,
-            key,
-            user,
-            None,
-            &param("state"),
-            &param("code"),
-            now,
-        )
-        .await
-        .unwrap();
-    }
-
     /// A completed run of BrightBrew against its competitor, with the property.
     async fn run(&self, owner: UserId) -> (Job, ResultsDataset) {
         let request = CreateJobRequest {
@@ -162,7 +83,7 @@ fn names(list: &Value, field: &str) -> Vec<String> {
 /// the measured position; each cluster with data keeps its keywords' figures as its baseline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn measured_cannibalization_and_positions_decide_the_plan() {
-    let world = world(GoogleMockConfig::default()).await;
+    let world = world_with(GoogleMockConfig::default()).await;
     let owner = harness::new_user(&world.rig.store, Plan::Agency, 5, 5)
         .await
         .id;
@@ -285,7 +206,7 @@ async fn measured_cannibalization_and_positions_decide_the_plan() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_runs_report_each_cluster_before_and_after() {
     let earlier_end = Utc::now().date_naive() - Days::new(2 + 35);
-    let earlier = world(GoogleMockConfig {
+    let earlier = world_with(GoogleMockConfig {
         data_end_date: Some(earlier_end),
         ..GoogleMockConfig::default()
     })
@@ -297,7 +218,7 @@ async fn two_runs_report_each_cluster_before_and_after() {
     let (first, before) = earlier.run(owner).await;
     drop(earlier);
 
-    let later = world(GoogleMockConfig::default()).await;
+    let later = world_with(GoogleMockConfig::default()).await;
     later.connect(owner).await;
     let (second, after) = later.run(owner).await;
 
