@@ -10,6 +10,8 @@ hook touches positive cases only; negative cases are sent as generated.
 - A job's domains must be registrable (not themselves on the public suffix list), its
   competitors distinct from the primary and at most 10: generated names become
   `site<letters and digits>.com` (primary) and `.org` (competitors), at most 10.
+- A job's `searchConsoleProperty` must be one the account's Search Console connection lists:
+  positive cases name none.
 - A job's own keywords must be phrases the data provider accepts (no symbols it refuses, at most
   10 words, not blank): generated ones become lower-case letters, digits and spaces; a
   `discoverKeywords: false` without keywords gets one; a keyword file gets at least one line.
@@ -30,7 +32,8 @@ later request would be a 401); and a share link a case made is revoked once ten 
 `POST /jobs/{jobId}/share-links` on a 403 alone; the ten kept let a stateful scenario revoke the
 link it has just made).
 
-And two that let an operation be tested at all: a positive `DELETE
+And three that let an operation be tested at all: a positive `POST /jobs/{jobId}/share-links`
+naming the demo job is sent for the user's own job (only an owner makes links); a positive `DELETE
 /jobs/{jobId}/share-links/{linkId}` on the user's own job names a link that exists (made just
 before, as a client revokes what it made); a generated id is a 404 every time. And a positive
 `POST /jobs/{jobId}/clusters/{clusterId}/brief` naming a job the run knows (the demo job or the
@@ -47,7 +50,9 @@ schedules it made once ten newer ones exist (an account holds at most 20); and a
 
 Search Console the same way, through the Google mock .ci/schemathesis starts: a positive `POST
 /integrations/search-console/callback` carries the code and state of a consent flow begun and
-allowed just before (a generated state matches no flow: 400 every time), and a positive `DELETE
+allowed just before (a generated state matches no flow: 400 every time), a positive `PUT
+/integrations/search-console/service-account` sends the test-only service-account key the mock
+knows (tests/fixtures/google; any other key is one Google refuses), and a positive `DELETE
 /integrations/search-console` finds the account connected (connected just before).
 """
 
@@ -160,6 +165,9 @@ def _fix_job_fields(fields):
         fields["keywords"] = [_phrase(item) for item in keywords]
     if fields.get("discoverKeywords") is False and not fields.get("keywords"):
         fields["discoverKeywords"] = True
+    # Only a property of the account's own Search Console connection may be named (400
+    # otherwise, tests/tests/suite/search_console.rs): positive cases name none.
+    fields.pop("searchConsoleProperty", None)
 
 
 def _fix_keyword_file(case):
@@ -280,6 +288,8 @@ def before_call(context, case, kwargs):
         _existing_share_link(case)
     elif method == "POST" and path.endswith("/clusters/{clusterId}/brief"):
         _own_cluster(case)
+    elif method == "POST" and path == "/api/v1/jobs/{jobId}/share-links":
+        _own_job(case)
     elif method == "POST" and path == "/api/v1/schedules":
         if isinstance(case.body, MutableMapping):
             _fix_job_fields(case.body)
@@ -287,6 +297,8 @@ def before_call(context, case, kwargs):
         _existing_schedule(case)
     elif method == "POST" and path == "/api/v1/integrations/search-console/callback":
         case.body = _allowed_consent()
+    elif method == "PUT" and path == "/api/v1/integrations/search-console/service-account":
+        case.body = _service_account_key()
     elif method == "DELETE" and path == "/api/v1/integrations/search-console":
         requests.post(
             f"{BASE_URL}/api/v1/integrations/search-console/callback",
@@ -294,6 +306,13 @@ def before_call(context, case, kwargs):
             headers={"X-API-KEY": API_KEY},
             timeout=30,
         ).raise_for_status()
+
+
+def _service_account_key():
+    """The test-only key file the Google mock knows (tests/fixtures/google/service-account.json)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "tests", "fixtures", "google", "service-account.json")) as key:
+        return json.load(key)
 
 
 def _allowed_consent():
@@ -335,6 +354,14 @@ def _existing_schedule(case):
     if made.status_code == 201:
         params["scheduleId"] = made.json()["schedule"]["id"]
         _keep_schedule(params["scheduleId"])
+
+
+def _own_job(case):
+    """A link can be made on the user's own job only (the demo job's answer is a 404 whatever
+    the body): a positive case naming the demo job is sent for the user's own."""
+    params = case.path_parameters
+    if OWN_JOB_ID and params.get("jobId") == DEMO_JOB_ID:
+        params["jobId"] = OWN_JOB_ID
 
 
 def _own_cluster(case):

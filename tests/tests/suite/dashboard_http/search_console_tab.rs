@@ -45,7 +45,10 @@ fn figures(
         },
         position,
         // The page with the most clicks, as the import picks it (`pages` here in any order).
-        page: pages.iter().max_by_key(|p| p.clicks).map(|p| p.page.clone()),
+        page: pages
+            .iter()
+            .max_by_key(|p| p.clicks)
+            .map(|p| p.page.clone()),
         previous_clicks,
         previous_impressions: previous_clicks * 20,
         pages,
