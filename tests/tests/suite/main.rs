@@ -35,7 +35,7 @@ mod results_api;
 mod retention;
 mod routes_and_template;
 mod schedules;
-mod search_console;
+mod search_console_api;
 mod search_console_import;
 mod search_console_plan;
 mod share_links;
