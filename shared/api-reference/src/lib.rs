@@ -438,7 +438,7 @@ pub fn render(root: &Value) -> String {
 /// Every [`ErrorCode`], so the page reads each code's status from the code that answers it.
 /// A code the document lists but this array misses shows no status, and the test on the
 /// committed document fails.
-const ERROR_CODES: [ErrorCode; 12] = [
+const ERROR_CODES: [ErrorCode; 13] = [
     ErrorCode::ValidationFailed,
     ErrorCode::Unauthorized,
     ErrorCode::InsufficientCredits,
@@ -450,6 +450,7 @@ const ERROR_CODES: [ErrorCode; 12] = [
     ErrorCode::PayloadTooLarge,
     ErrorCode::UnsupportedMediaType,
     ErrorCode::RateLimited,
+    ErrorCode::UpstreamUnavailable,
     ErrorCode::Internal,
 ];
 
