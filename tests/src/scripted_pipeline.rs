@@ -130,6 +130,7 @@ impl StageRunner for ScriptedRunner {
             StageOutcome::Completed {
                 keyword_count: KEYWORDS,
                 search_console: None,
+                ai_answers: None,
             }
         } else {
             StageOutcome::Continue

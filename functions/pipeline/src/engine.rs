@@ -233,10 +233,11 @@ impl Pipeline {
             Ok(StageOutcome::Completed {
                 keyword_count,
                 search_console,
+                ai_answers,
             }) => {
                 match self
                     .transitions
-                    .complete_job(&job, keyword_count, search_console, Utc::now())
+                    .complete_job(&job, keyword_count, search_console, ai_answers, Utc::now())
                     .await?
                 {
                     Transition::Applied(_) => {

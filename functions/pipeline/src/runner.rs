@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use async_trait::async_trait;
-use kr_core::domain::{Job, ProviderUsage, SearchConsoleImport};
+use kr_core::domain::{AiAnswersOutcome, Job, ProviderUsage, SearchConsoleImport};
 use kr_core::domain::{Progress, Stage};
 use kr_core::store::{JobTransitions, UsageDelta};
 use kr_dataforseo::UsageSink;
@@ -19,10 +19,12 @@ pub enum StageOutcome {
     /// Go on with the next stage.
     Continue,
     /// The last stage published the results; with what the job's Search Console import came
-    /// to, when it named a property.
+    /// to, when it named a property, and its questions to answer engines, when any is
+    /// configured.
     Completed {
         keyword_count: i64,
         search_console: Option<SearchConsoleImport>,
+        ai_answers: Option<AiAnswersOutcome>,
     },
     /// The stage saved where it stands and goes on in another message, delivered
     /// `resume_after` from now: at once for a long crawl, later when it waits for something

@@ -177,6 +177,7 @@ impl ResearchRunner {
         Ok(StageOutcome::Completed {
             keyword_count: dataset.keywords.len() as i64,
             search_console: search_console.map(|saved| saved.record),
+            ai_answers: None,
         })
     }
 }

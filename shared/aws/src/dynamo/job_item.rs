@@ -102,6 +102,7 @@ mod tests {
             briefs: 0,
             schedule_id: None,
             search_console: None,
+            ai_answers: None,
             search_console_property: None,
         }
     }

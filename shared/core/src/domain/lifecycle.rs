@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress, PropertyUrl, ScheduleId,
-    SearchConsoleImport, Stage, UserId, WebhookEvent, WebhookUrl,
+    AiAnswersOutcome, DomainName, JobId, JobStatus, LanguageCode, LocationCode, Progress,
+    PropertyUrl, ScheduleId, SearchConsoleImport, Stage, UserId, WebhookEvent, WebhookUrl,
 };
 
 /// A job as stored. `version` increases with every write, for conditional updates.
@@ -71,6 +71,10 @@ pub struct Job {
     /// until then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_console: Option<SearchConsoleImport>,
+    /// What asking answer engines the job's questions came to, set when the job completes;
+    /// `None` when no engine is configured (and until then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_answers: Option<AiAnswersOutcome>,
 }
 
 fn discovering() -> bool {
@@ -176,6 +180,7 @@ impl Job {
             schedule_id: new.schedule_id,
             search_console_property: new.search_console_property.clone(),
             search_console: None,
+            ai_answers: None,
         }
     }
 
@@ -231,21 +236,23 @@ impl Job {
 
     /// `running → completed` with its keyword count; `None` when the job cannot complete.
     pub fn complete(&self, keyword_count: i64, at: DateTime<Utc>) -> Option<JobChange> {
-        self.complete_with(keyword_count, None, at)
+        self.complete_with(keyword_count, None, None, at)
     }
 
-    /// [`Self::complete`], with what its Search Console import came to (kept as it was when
-    /// `None`).
+    /// [`Self::complete`], with what its Search Console import and its questions to answer
+    /// engines came to (each kept as it was when `None`).
     pub fn complete_with(
         &self,
         keyword_count: i64,
         search_console: Option<SearchConsoleImport>,
+        ai_answers: Option<AiAnswersOutcome>,
         at: DateTime<Utc>,
     ) -> Option<JobChange> {
         if !self.status.can_become(JobStatus::Completed) {
             return None;
         }
         let search_console = search_console.or_else(|| self.search_console.clone());
+        let ai_answers = ai_answers.or_else(|| self.ai_answers.clone());
         Some(JobChange::to(Self {
             status: JobStatus::Completed,
             completed_at: Some(at),
@@ -253,6 +260,7 @@ impl Job {
             progress: Progress::completed(),
             keyword_count: Some(keyword_count),
             search_console,
+            ai_answers,
             ..self.successor()
         }))
     }

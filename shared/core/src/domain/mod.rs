@@ -1,5 +1,6 @@
 //! Domain types. Each is parsed once at the edge and cannot hold a bad value afterwards.
 
+mod ai_answers;
 mod branding;
 mod domain_name;
 mod email;
@@ -17,6 +18,7 @@ mod secret;
 mod share_link;
 mod webhook;
 
+pub use ai_answers::{AiAnswersOutcome, AiAnswersStatus, AiEngine};
 pub use branding::{BrandName, Logo, MAX_BRAND_NAME_CHARS, MAX_LOGO_BYTES, MAX_LOGO_SIDE};
 pub use domain_name::DomainName;
 pub use email::Email;

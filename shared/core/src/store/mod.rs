@@ -27,8 +27,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::domain::{
-    ApiKeyId, DomainName, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan, Progress,
-    SearchConsoleImport, SecretHash, Stage, UserId,
+    AiAnswersOutcome, ApiKeyId, DomainName, Email, Job, JobChange, JobId, JobStatus, NewJob, Plan,
+    Progress, SearchConsoleImport, SecretHash, Stage, UserId,
 };
 
 /// A store call failed for a reason the caller cannot act on (network, throttling, a bug).
@@ -303,16 +303,21 @@ pub trait JobTransitions: Send + Sync {
     ) -> Result<Transition, StoreError> {
         self.apply(job, job.advance(next, progress)).await
     }
-    /// `running → completed`, with what its Search Console import came to, if anything.
+    /// `running → completed`, with what its Search Console import and its questions to answer
+    /// engines came to, if anything.
     async fn complete_job(
         &self,
         job: &Job,
         keyword_count: i64,
         search_console: Option<SearchConsoleImport>,
+        ai_answers: Option<AiAnswersOutcome>,
         at: DateTime<Utc>,
     ) -> Result<Transition, StoreError> {
-        self.apply_if(job, job.complete_with(keyword_count, search_console, at))
-            .await
+        self.apply_if(
+            job,
+            job.complete_with(keyword_count, search_console, ai_answers, at),
+        )
+        .await
     }
     /// `queued|running → failed`, giving the run back. The refund happens at most once: the
     /// transition is conditional on the job not being finished.
@@ -386,7 +391,7 @@ pub async fn put_job_json<T: serde::Serialize + Sync>(
 }
 
 /// A completed job's dataset, checked and ready to read in place: from its stored form, else
-/// from the stored form of format 2 or 1 (converted once), else from the JSON of a job
+/// from the stored form of format 3, 2 or 1 (converted once), else from the JSON of a job
 /// completed before the stored form existed.
 pub async fn get_stored_dataset(
     store: &dyn ArtifactStore,
@@ -400,7 +405,11 @@ pub async fn get_stored_dataset(
             .map_err(StoreError::new);
     }
     type Decode = fn(&[u8]) -> Result<ResultsDataset, crate::dataset::stored::StoredDatasetError>;
-    let older: [(String, Decode); 2] = [
+    let older: [(String, Decode); 3] = [
+        (
+            objects::stored_dataset_v3(),
+            crate::dataset::stored::decode_v3,
+        ),
         (
             objects::stored_dataset_v2(),
             crate::dataset::stored::decode_v2,
