@@ -16,6 +16,7 @@
 //! | personas | [`personas::PersonaGenerator`] ([`OfflinePersonaGenerator`](personas::OfflinePersonaGenerator)) | [`PersonaInput`](personas::PersonaInput) (keywords and the primary site's [`SiteProfile`](personas::SiteProfile), from its pages) → [`PersonaSet`](personas::PersonaSet): 3 to 6 personas, none over half of the keywords, and each keyword's persona or none |
 //! | persona model | [`personas::model::PersonaModel`] (async; kr-aws's Bedrock adapter) | [`PersonaInput`](personas::PersonaInput) and the crawled pages → [`Outcome`](personas::model::Outcome): the model's personas or the deterministic ones, and what the request cost; the request is [`personas::model::prompt`], its answer read by [`personas::model::answer`] |
 //! | brief wording | [`brief::wording`] (the request and reading of kr-core's `BriefWriter`) | a `ClusterBrief` → the model's request; its answer → `BriefWording` or why refused |
+//! | AI questions | [`ai_prompts::ai_prompts`] | clusters, keywords, personas → the questions put to answer engines, best cluster first (the rule is in the module) |
 //! | scores | [`scores::score`] | [`ScoreInput`](scores::ScoreInput), [`ScoreConfig`](scores::ScoreConfig) → [`Scores`](scores::Scores) (organic 0..100, paid 0..100, USD/month) |
 //! | all | [`research::research`] | pages, [`ResearchInput`](research::ResearchInput) → [`ResearchOutput`](research::ResearchOutput) |
 //! | assembly | [`research::assemble`] | candidates + one [`Measured`](research::Measured) each (metrics, source, rankings, intent, SERP) → keyword, cluster and persona records |
@@ -41,6 +42,7 @@
 //! rust-stemmers supports. Any other language still works: no stop words, no stemming,
 //! English intent cues, and ideographs treated as one-character words.
 
+pub mod ai_prompts;
 pub mod brief;
 pub mod clusters;
 pub mod discovery;
