@@ -15,11 +15,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{TimeZone, Utc};
 use kr_core::dataset::{
-    ActionCounts, BriefKeyword, BriefSource, BriefWording, ClusterAction, ClusterBrief,
-    ClusterMethod, ClusterRecord, ClusterSearchConsole, Intent, InternalLink, KeywordRecord,
-    KeywordSource, MonthlySearch, OutlineHeading, PageType, Persona, PlanBasis, Ranking,
-    RankingKind, Reference, SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature,
-    SitePosition, TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
+    ActionCounts, AiOverview, AiReference, AiShareOfVoice, AiShareTally, BriefKeyword, BriefSource,
+    BriefWording, ClusterAction, ClusterBrief, ClusterMethod, ClusterRecord, ClusterSearchConsole,
+    Intent, InternalLink, KeywordRecord, KeywordSource, MonthlySearch, OutlineHeading, PageType,
+    Persona, PlanBasis, Ranking, RankingKind, Reference, SearchConsoleDay, SearchConsoleMetrics,
+    SearchConsolePage, SerpFeature, SitePosition, TopicRecord, WeakSpot, WeakSpotKind,
+    WordCountRange,
 };
 use kr_core::domain::{
     ApiKeyId, Cadence, ImportStatus, JobId, JobStatus, Plan, Progress, ScheduleId,
@@ -56,6 +57,9 @@ use utoipa::OpenApi;
     crate::records::KeywordSource,
     crate::records::ClusterRecord,
     crate::records::ClusterSearchConsole,
+    crate::ai_overview::AiOverview,
+    crate::ai_overview::AiReference,
+    crate::ai_overview::AiShareOfVoice,
     crate::records::Intent,
     crate::records::MonthlySearch,
     crate::records::Persona,
@@ -174,7 +178,36 @@ fn keyword(filled: bool) -> KeywordRecord {
         people_also_ask: some(filled, vec!["is cold brew stronger?".into()]),
         weak_spots: some(filled, vec![weak_spot(WeakSpotKind::Forum)]),
         search_console: some(filled, search_console_metrics(filled)),
+        ai_overview: some(filled, ai_overview(filled)),
     }
+}
+
+/// Filled: an overview citing the site and a competitor; empty: none shown on the SERP.
+fn ai_overview(filled: bool) -> AiOverview {
+    let references: Vec<AiReference> = [
+        (
+            "https://blog.example.com/cold-brew",
+            Some("Cold brew at home"),
+        ),
+        ("https://competitor.com/guide", None),
+    ]
+    .into_iter()
+    .filter_map(|(url, title)| AiReference::new(url, None, title))
+    .collect();
+    AiOverview::from_serp(
+        filled.then_some(&references[..]),
+        "example.com",
+        &["competitor.com"],
+    )
+}
+
+fn ai_share_of_voice() -> AiShareOfVoice {
+    let mut tally = AiShareTally::default();
+    tally.add(false, [0]);
+    tally.add(true, []);
+    tally
+        .finish(&["competitor.com", "other.com"])
+        .expect("two overviews")
 }
 
 fn search_console_metrics(filled: bool) -> SearchConsoleMetrics {
@@ -268,6 +301,8 @@ fn cluster(filled: bool) -> ClusterRecord {
                 position: 8.25,
             },
         ),
+        ai_share_of_voice: some(filled, ai_share_of_voice()),
+        earn_citation: filled,
     }
 }
 
@@ -288,6 +323,7 @@ fn topic() -> TopicRecord {
             improve: 1,
             consolidate: 0,
         },
+        ai_share_of_voice: Some(ai_share_of_voice()),
     }
 }
 
@@ -660,7 +696,15 @@ impl Checker<'_> {
                         errors.push(format!("{at}: the required {required:?} is missing"));
                     }
                 }
+                // A map (`additionalProperties`): every key is one of its values.
+                let values = schema
+                    .get("additionalProperties")
+                    .filter(|values| values.is_object());
                 for (key, item) in object {
+                    if let (None, Some(values)) = (properties.get(key), values) {
+                        errors.extend(self.check(item, values, &format!("{at}.{key}"), component));
+                        continue;
+                    }
                     match properties.get(key) {
                         None => errors.push(format!(
                             "{at}: {key:?} is serialised but not documented in {component} \

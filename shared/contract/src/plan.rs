@@ -9,6 +9,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::ai_overview::AiShareOfVoice;
 use crate::records::Intent;
 
 /// How a cluster's keywords were grouped.
@@ -85,4 +86,8 @@ pub struct TopicRecord {
     /// Mean of its keywords' organic opportunity scores, 2 decimals.
     pub organic_opportunity_score: f64,
     pub actions: ActionCounts,
+    /// Of its keywords with an AI Overview, the share citing the site and each competitor;
+    /// `null` when none shows one.
+    #[serde(default)]
+    pub ai_share_of_voice: Option<AiShareOfVoice>,
 }

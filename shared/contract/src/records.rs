@@ -10,6 +10,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::ai_overview::{AiOverview, AiShareOfVoice};
 use crate::plan::{ClusterAction, ClusterMethod, PlanBasis, SitePosition};
 use crate::serp_page::{SerpFeature, WeakSpot};
 
@@ -90,6 +91,10 @@ pub struct KeywordRecord {
     /// daily series; `null` when the job names no property or the property has no data for it.
     #[serde(default)]
     pub search_console: Option<SearchConsoleMetrics>,
+    /// The AI Overview on its SERP: whether one was shown and whom it cites; `null` as for
+    /// `serpFeatures` (no SERP fetched), and in results computed before it was recorded.
+    #[serde(default)]
+    pub ai_overview: Option<AiOverview>,
 }
 
 /// A keyword's Search Console figures on the job's property, for the web search of the job's
@@ -238,6 +243,14 @@ pub struct ClusterRecord {
     /// `null` when none of its keywords has data.
     #[serde(default)]
     pub search_console: Option<ClusterSearchConsole>,
+    /// Of its keywords with an AI Overview, the share citing the site and each competitor;
+    /// `null` when none of its keywords shows one.
+    #[serde(default)]
+    pub ai_share_of_voice: Option<AiShareOfVoice>,
+    /// AI Overviews on its keywords cite a competitor and none cites the site: a citation to
+    /// earn.
+    #[serde(default)]
+    pub earn_citation: bool,
 }
 
 /// A cluster's Search Console figures: its keywords' last 28 days of data, summed.

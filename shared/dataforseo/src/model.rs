@@ -96,6 +96,9 @@ pub struct SerpItem {
     /// An organic result's sitelinks; on an advanced SERP only.
     #[serde(default, deserialize_with = "lenient::list")]
     pub links: Vec<SerpElement>,
+    /// The pages an `ai_overview` item cites; a malformed one is skipped.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub references: Vec<AiOverviewReference>,
 }
 
 /// One element inside a grouped SERP item, or one sitelink.
@@ -105,6 +108,27 @@ pub struct SerpElement {
     pub element_type: Option<String>,
     #[serde(default, deserialize_with = "lenient::opt_string")]
     pub title: Option<String>,
+    /// The pages an `ai_overview_element` (a part of an AI Overview) cites.
+    #[serde(default, deserialize_with = "lenient::list")]
+    pub references: Vec<AiOverviewReference>,
+}
+
+/// A page an AI Overview cites (`ai_overview_reference`): every field optional, as
+/// DataForSEO documents them.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AiOverviewReference {
+    /// The source's name as the overview shows it ("Wikipedia").
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub source: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub domain: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub url: Option<String>,
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub title: Option<String>,
+    /// The snippet the overview quotes from it (not kept: the crawler reads the page).
+    #[serde(default, deserialize_with = "lenient::opt_string")]
+    pub text: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -100,6 +100,7 @@ mod tests {
             opportunity_value: 0.0,
             organic_opportunity_score: 0.0,
             actions: ActionCounts::default(),
+            ai_share_of_voice: None,
         }
     }
 

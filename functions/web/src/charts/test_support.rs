@@ -36,6 +36,7 @@ pub(super) fn keyword(
         people_also_ask: None,
         weak_spots: None,
         search_console: None,
+        ai_overview: None,
     }
 }
 

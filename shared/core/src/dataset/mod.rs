@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::JobId;
 
+mod ai_overview;
 mod brief;
 pub mod export;
 mod page;
@@ -14,6 +15,9 @@ mod run_summary;
 mod serp_page;
 pub mod stored;
 
+pub use ai_overview::{
+    registrable_domain, AiOverview, AiReference, AiShareOfVoice, AiShareTally, MAX_AI_REFERENCES,
+};
 pub use brief::{
     BriefKeyword, BriefSource, BriefWording, BriefWriter, ClusterBrief, InternalLink,
     OutlineHeading, Unworded, WordCountRange,
@@ -34,9 +38,10 @@ pub use serp_page::{PageType, SerpFeature, WeakSpot, WeakSpotKind};
 /// The layout of [`ResultsDataset`]'s records; part of the stored dataset's object name, so a
 /// reader never misreads an older or newer layout. 2 added `searchConsole` to the keyword
 /// records (2026-11-29), 3 the plan's `basis` and `searchConsoleBaseline` to the cluster
-/// records (2026-11-29); datasets stored as 1 and 2 are still read ([`stored::decode_v1`],
-/// [`stored::decode_v2`]).
-pub const DATASET_FORMAT: u32 = 3;
+/// records (2026-11-29), 4 `aiOverview` to the keyword records (2026-11-30); datasets stored
+/// as 1, 2 and 3 are still read ([`stored::decode_v1`], [`stored::decode_v2`],
+/// [`stored::decode_v3`]).
+pub const DATASET_FORMAT: u32 = 4;
 
 /// Object names under a job's prefix.
 pub mod objects {
@@ -77,6 +82,12 @@ pub mod objects {
     /// `searchConsoleBaseline`); readers still accept it.
     pub fn stored_dataset_v2() -> String {
         "results/dataset-v2.rkyv.lz4".to_string()
+    }
+
+    /// The stored dataset of jobs completed before format 4 (no `aiOverview`); readers
+    /// still accept it.
+    pub fn stored_dataset_v3() -> String {
+        "results/dataset-v3.rkyv.lz4".to_string()
     }
 
     /// The run's [`super::RunSummary`], written before the dataset; absent for jobs that

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Intent;
+use super::{AiShareOfVoice, Intent};
 
 /// How a cluster's keywords were grouped.
 #[derive(
@@ -177,4 +177,10 @@ pub struct TopicRecord {
     /// Mean of its keywords' organic opportunity scores, 2 decimals.
     pub organic_opportunity_score: f64,
     pub actions: ActionCounts,
+    /// Of its keywords with an AI Overview, the share citing the site and each competitor;
+    /// `null` when none shows one.
+    // Not stored: computed from the keywords when a dataset is loaded (kr-query).
+    #[serde(default)]
+    #[rkyv(with = rkyv::with::Skip)]
+    pub ai_share_of_voice: Option<AiShareOfVoice>,
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ai_overview::{AiOverview, AiShareOfVoice};
 use super::plan::{ClusterAction, ClusterMethod, PlanBasis, SitePosition};
 use super::serp_page::{SerpFeature, WeakSpot};
 
@@ -119,6 +120,10 @@ pub struct KeywordRecord {
     /// daily series; `null` when the job names no property or the property has no data for it.
     #[serde(default)]
     pub search_console: Option<SearchConsoleMetrics>,
+    /// The AI Overview on its SERP: whether one was shown and whom it cites; `null` as for
+    /// `serpFeatures` (no SERP fetched), and in results computed before it was recorded.
+    #[serde(default)]
+    pub ai_overview: Option<AiOverview>,
 }
 
 /// `metricsSource` of a keyword whose popularity figure (`searchVolume`) is its Search
@@ -400,6 +405,18 @@ pub struct ClusterRecord {
     #[serde(default)]
     #[rkyv(with = rkyv::with::Skip)]
     pub search_console: Option<ClusterSearchConsole>,
+    /// Of its keywords with an AI Overview, the share citing the site and each competitor;
+    /// `null` when none of its keywords shows one.
+    // Not stored: computed from the keywords when a dataset is loaded, as `search_console`.
+    #[serde(default)]
+    #[rkyv(with = rkyv::with::Skip)]
+    pub ai_share_of_voice: Option<AiShareOfVoice>,
+    /// AI Overviews on its keywords cite a competitor and none cites the site: a citation to
+    /// earn.
+    // [`AiShareOfVoice::earns_citation`], computed on load as `ai_share_of_voice`.
+    #[serde(default)]
+    #[rkyv(with = rkyv::with::Skip)]
+    pub earn_citation: bool,
 }
 
 /// A cluster's Search Console figures: its keywords' last 28 days of data, summed.

@@ -213,5 +213,6 @@ fn record(index: usize, keyword: &str, volume: f64, rankings: Vec<Ranking>) -> K
         people_also_ask: None,
         weak_spots: None,
         search_console: None,
+        ai_overview: None,
     }
 }

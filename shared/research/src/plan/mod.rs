@@ -147,6 +147,8 @@ pub fn plan(
             actions,
             id: topic.id,
             name: topic.name,
+            // Computed from the keywords when the dataset is loaded (kr-query).
+            ai_share_of_voice: None,
         });
     }
     topic_records

@@ -34,6 +34,7 @@ fn keyword(text: &str, volume: i64, rankings: Vec<Ranking>, content_gap: bool) -
         people_also_ask: None,
         weak_spots: None,
         search_console: None,
+        ai_overview: None,
     }
 }
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::intent::Intent;
 use crate::metrics::{KeywordMetrics, ESTIMATE_SOURCE};
-use kr_core::dataset::{Ranking, SearchConsoleMetrics, SerpFeature};
+use kr_core::dataset::{AiReference, Ranking, SearchConsoleMetrics, SerpFeature};
 
 /// `metricsSource` of a candidate [`super::assemble`] was given no entry for.
 pub const NO_DATA_SOURCE: &str = "none";
@@ -31,6 +31,10 @@ pub struct Measured {
     /// `searchConsole`, which the plan reads first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search_console: Option<SearchConsoleMetrics>,
+    /// The cited pages of the AI Overview on its SERP, in order, when the SERP showed one
+    /// (`None`: no overview, or no SERP fetched; `serpFeatures` tells which).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_overview: Option<Vec<AiReference>>,
 }
 
 impl Measured {

@@ -34,7 +34,7 @@ use crate::scores::{relevance, score, ScoreConfig, ScoreInput};
 use crate::serp_page::weak_spots;
 use crate::text::Language;
 use crate::PageContent;
-use kr_core::dataset::best_organic_position;
+use kr_core::dataset::{best_organic_position, AiOverview};
 pub use kr_core::dataset::{
     ClusterRecord, KeywordRecord, Persona, Ranking, RankingKind, TopicRecord,
 };
@@ -221,6 +221,7 @@ pub fn assemble(
             people_also_ask: known.people_also_ask.clone(),
             weak_spots: known.serp_urls.as_deref().map(weak_spots),
             search_console: known.search_console.clone(),
+            ai_overview: ai_overview(known, input),
         });
     }
 
@@ -303,6 +304,16 @@ fn assign_personas(keywords: &mut [KeywordRecord], set: &PersonaSet) {
 }
 
 /// The primary domain's best position among a keyword's rankings ("www." ignored).
+/// The keyword's `aiOverview`: whom the overview on its SERP cites; `None` without a SERP.
+fn ai_overview(known: &Measured, input: &ResearchInput) -> Option<AiOverview> {
+    known.serp_features.as_ref()?;
+    Some(AiOverview::from_serp(
+        known.ai_overview.as_deref(),
+        input.primary_domain.as_deref().unwrap_or_default(),
+        &input.competitor_domains,
+    ))
+}
+
 fn primary_position(rankings: &[Ranking], primary_domain: Option<&str>) -> Option<u32> {
     best_organic_position(rankings, primary_domain?)
 }

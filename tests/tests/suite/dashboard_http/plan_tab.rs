@@ -77,6 +77,7 @@ fn topic(id: &str, clusters: &[&ClusterRecord], opportunity_value: f64) -> Topic
         opportunity_value,
         organic_opportunity_score: 10.0,
         actions,
+        ai_share_of_voice: None,
     }
 }
 

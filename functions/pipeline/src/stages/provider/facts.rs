@@ -1,6 +1,6 @@
 //! What the provider says about one keyword, gathered over the discovery and metrics stages.
 
-use kr_core::dataset::SerpFeature;
+use kr_core::dataset::{AiReference, SerpFeature};
 use kr_dataforseo::model::{AdsVolume, KeywordData, MonthlyEntry, SerpResult};
 use kr_dataforseo::read_serp;
 use kr_research::intent::Intent;
@@ -28,6 +28,9 @@ pub struct KeywordFacts {
     /// Its People Also Ask questions, when the SERP was fetched.
     #[serde(default)]
     pub people_also_ask: Option<Vec<String>>,
+    /// The pages the AI Overview on its SERP cites, when the SERP showed one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_overview: Option<Vec<AiReference>>,
     /// The provider was asked for this keyword's metrics: no answer means it has no data.
     pub asked: bool,
 }
@@ -39,6 +42,7 @@ impl KeywordFacts {
         self.serp_urls = Some(reading.organic_urls);
         self.serp_features = Some(reading.features);
         self.people_also_ask = Some(reading.questions);
+        self.ai_overview = reading.ai_overview;
     }
 
     /// Takes what a Labs record holds, keeping what is already known.

@@ -147,6 +147,7 @@ pub fn measured(
                 serp_features: f.serp_features,
                 people_also_ask: f.people_also_ask,
                 search_console: None,
+                ai_overview: f.ai_overview,
             }
         })
         .collect()
