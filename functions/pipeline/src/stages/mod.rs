@@ -2,6 +2,7 @@
 //! Each stage reads the previous stage's output from the job's artifacts and writes its own,
 //! so any stage can be retried on its own.
 
+mod ai_answers;
 mod analysis;
 pub mod crawl;
 mod provider;
@@ -18,7 +19,7 @@ use kr_core::domain::Stage;
 use kr_core::store::{get_json, put_job_json, ArtifactStore, StoreError};
 use kr_crawler::Crawler;
 use kr_dataforseo::{DataForSeo, SerpMethod};
-use kr_research::discovery::{discover, Candidate, DiscoveryConfig};
+use kr_research::discovery::{Candidate, DiscoveryConfig};
 use kr_research::metrics::estimate_all;
 use kr_research::offline::offline_keywords;
 use kr_research::personas::model::PersonaModel;
@@ -118,7 +119,7 @@ impl ResearchRunner {
         );
         let discovered = match &self.provider {
             Some(provider) => {
-                let crawl = discover(&pages, &config);
+                let crawl = provider::offered_crawl(&pages, &config);
                 let session = provider.for_job(progress.usage(), progress);
                 provider::discover_with_provider(
                     job,

@@ -68,15 +68,41 @@ pub fn offline_keywords_of(
     language: &Language,
     limit: usize,
 ) -> Vec<Candidate> {
+    let (topic, mut kept) = select_crawl(pages, profile, language);
+    if let Some(topic) = topic {
+        let ideas = ideas::ideas(&topic, &kept, language);
+        kept.extend(ideas);
+    }
+    best_first(kept, limit)
+}
+
+/// The crawl's phrases that [`offline_keywords`] keeps (steps 1 and 2 of the module docs),
+/// without its ideas, best first: what a job with a keyword data provider offers it. The
+/// provider's volume says how often a phrase is searched, not whether it names what the site
+/// offers, so "legal basis" or "customer reviews" must be dropped here, before it is asked;
+/// the provider brings ideas of its own.
+pub fn relevant_crawl(pages: &[PageContent], language: &Language, limit: usize) -> Vec<Candidate> {
+    let profile = SiteProfile::from_pages(pages, language);
+    let (_, kept) = select_crawl(pages, &profile, language);
+    best_first(kept, limit)
+}
+
+/// The site's topic (`None` when it names no offering) and the crawl phrases it keeps: those
+/// that name it, or complete to a phrase that does. Without a topic, the phrases the primary
+/// site uses itself.
+fn select_crawl(
+    pages: &[PageContent],
+    profile: &SiteProfile,
+    language: &Language,
+) -> (Option<Topic>, Vec<Candidate>) {
     let places = profile.more_places(pages, MAX_PLACES);
     let offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
     let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
     let topic = Topic::of_site(&offerings, &places, &borrowed, profile, pages, language);
     let crawl = discover_all(pages, language);
     if topic.is_empty() {
-        let mut crawl: Vec<Candidate> = crawl.into_iter().filter(|c| c.in_primary).collect();
-        crawl.truncate(limit);
-        return crawl;
+        let crawl = crawl.into_iter().filter(|c| c.in_primary).collect();
+        return (None, crawl);
     }
     let completer = complete::Completer::new(&topic, pages);
     let mut kept: Vec<Candidate> = Vec::new();
@@ -92,17 +118,23 @@ pub fn offline_keywords_of(
             kept.push(completed);
         }
     }
-    kept.extend(ideas::ideas(&topic, &kept, language));
+    (Some(topic), kept)
+}
+
+/// The best `limit` of `candidates`, one per keyword (the first of equals).
+fn best_first(mut candidates: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
     let mut seen = HashSet::new();
-    kept.sort_by(|a, b| {
+    candidates.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then_with(|| a.keyword.cmp(&b.keyword))
     });
-    kept.retain(|candidate| seen.insert(candidate.keyword.clone()));
-    kept.truncate(limit);
-    kept
+    candidates.retain(|candidate| seen.insert(candidate.keyword.clone()));
+    candidates.truncate(limit);
+    candidates
 }
 
+#[cfg(test)]
+mod crawl_tests;
 #[cfg(test)]
 mod tests;

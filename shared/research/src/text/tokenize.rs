@@ -150,7 +150,10 @@ impl Tokenizer {
 }
 
 /// Punctuation that belongs to a word when it sits between two of its characters:
-/// "e-commerce", "don't", "acme.com", "3.5", "1,000".
+/// "e-commerce", "don't", "acme.com", "3.5", "1,000", and the ampersand of a name written
+/// with one ("A&B Roofing", "AT&T", "H&M"): split there, "Why homeowners choose A&B Roofing"
+/// would give the phrase "homeowners choose a" and the brand "b roofing". An ampersand
+/// between spaces ("Repair & Replacement") still separates.
 fn joins_word(c: char, previous: Option<char>, next: Option<char>) -> bool {
     let (Some(previous), Some(next)) = (previous, next) else {
         return false;
@@ -160,7 +163,7 @@ fn joins_word(c: char, previous: Option<char>, next: Option<char>) -> bool {
         && !is_unspaced_script(previous)
         && !is_unspaced_script(next);
     match c {
-        '-' | '\'' | '.' | '_' => letters_around,
+        '-' | '\'' | '.' | '_' | '&' => letters_around,
         ',' => previous.is_numeric() && next.is_numeric(),
         _ => false,
     }
@@ -198,6 +201,27 @@ mod tests {
                 vec!["3.5", "stars"],
                 vec!["1,000", "reviews"],
             ]
+        );
+    }
+
+    #[test]
+    fn keeps_a_name_written_with_an_ampersand_whole() {
+        assert_eq!(
+            segments("en", "Why homeowners choose A&B Roofing: AT&T, H&M"),
+            vec![
+                vec!["why", "homeowners", "choose", "a&b", "roofing"],
+                vec!["at&t"],
+                vec!["h&m"],
+            ]
+        );
+        assert_eq!(
+            segments("en", "Roof Repair & Replacement & more"),
+            vec![vec!["roof", "repair"], vec!["replacement"], vec!["more"]]
+        );
+        // Only between two word characters: a trailing or leading one separates.
+        assert_eq!(
+            segments("en", "Tom& Jerry &Co"),
+            vec![vec!["tom"], vec!["jerry"], vec!["co"]]
         );
     }
 

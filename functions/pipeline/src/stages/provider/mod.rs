@@ -8,7 +8,7 @@ mod metrics;
 mod selection;
 mod serps;
 
-pub use discovery::discover_with_provider;
+pub use discovery::{discover_with_provider, offered_crawl};
 pub use facts::KeywordFacts;
 pub use metrics::{measure_with_provider, measured};
 pub use selection::{select, Gathered, Wanted};
