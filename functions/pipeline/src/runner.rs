@@ -14,7 +14,7 @@ use kr_core::store::{JobTransitions, UsageDelta};
 use kr_dataforseo::UsageSink;
 use tokio::sync::Mutex;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum StageOutcome {
     /// Go on with the next stage.
     Continue,
