@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::JobId;
 
+mod ai_answers;
 mod ai_overview;
 mod brief;
 pub mod export;
@@ -15,6 +16,10 @@ mod run_summary;
 mod serp_page;
 pub mod stored;
 
+pub use ai_answers::{
+    AiAnswer, AiAnswersDocument, EngineReply, SiteNames, AI_ANSWERS_FORMAT, MAX_ANSWER_CHARS,
+    MAX_CITED_URLS,
+};
 pub use ai_overview::{
     registrable_domain, AiOverview, AiReference, AiShareOfVoice, AiShareTally, MAX_AI_REFERENCES,
 };
@@ -94,6 +99,12 @@ pub mod objects {
     /// completed before summaries were kept.
     pub fn run_summary() -> String {
         format!("results/run-summary-v{FILES_FORMAT}.json")
+    }
+
+    /// What answer engines said to the job's questions (`super::AiAnswersDocument`), written
+    /// before the dataset; absent when no engine was asked.
+    pub fn ai_answers() -> String {
+        format!("results/ai-answers-v{}.json", super::AI_ANSWERS_FORMAT)
     }
 
     /// The CSV export, written with the dataset from the same records.
