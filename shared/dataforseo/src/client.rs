@@ -96,6 +96,14 @@ pub(crate) struct Answer {
     pub envelope: Envelope,
 }
 
+/// A task's `result` array, with what it cost the job.
+pub(crate) struct Priced {
+    pub results: Vec<Value>,
+    pub cost_usd: f64,
+    /// Taken from the cross-job cache.
+    pub cached: bool,
+}
+
 pub struct JobSession<'a> {
     pub(crate) provider: &'a DataForSeo,
     pub(crate) spend: JobSpend<'a>,
@@ -108,15 +116,39 @@ impl JobSession<'_> {
 
     /// The `result` array of the endpoint's answer to `task`.
     pub async fn call(&self, endpoint: Endpoint, task: Value) -> Result<Vec<Value>, ProviderError> {
+        Ok(self.call_priced(endpoint, task).await?.results)
+    }
+
+    /// [`Self::call`], saying what the answer cost this job: nothing when it came from the
+    /// cache.
+    pub(crate) async fn call_priced(
+        &self,
+        endpoint: Endpoint,
+        task: Value,
+    ) -> Result<Priced, ProviderError> {
         let body = Value::Array(vec![task]).to_string();
         let key = cache_key(&self.provider.settings.base_url, endpoint, &body);
         if let Some(results) = self.cached(&key).await {
             self.spend.cache_hit().await;
-            return Ok(results);
+            return Ok(Priced {
+                results,
+                cost_usd: 0.0,
+                cached: true,
+            });
         }
         let answer = self.exchange(endpoint, "", Some(body), true).await?;
+        let cost_usd = answer.envelope.charged();
         self.remember(&key, answer.bytes).await;
-        Ok(answer.envelope.into_results())
+        Ok(Priced {
+            results: answer.envelope.into_results(),
+            cost_usd,
+            cached: false,
+        })
+    }
+
+    /// USD the job may still spend before its cap; `None` without a cap.
+    pub fn budget_left(&self) -> Option<f64> {
+        self.spend.left()
     }
 
     /// Sends one request, pausing and sending again while it fails in a way worth retrying.

@@ -1,5 +1,7 @@
 //! The endpoints this service calls and the account-wide limit each falls under.
 
+use kr_core::domain::AiEngine;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Endpoint {
     RankedKeywords,
@@ -15,6 +17,8 @@ pub enum Endpoint {
     SerpTasksReady,
     /// ... and one task's results, by id (free; the id follows the path).
     SerpTaskGet,
+    /// AI Optimization, LLM Responses (Live): one question to one answer engine.
+    LlmResponses(AiEngine),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +55,12 @@ pub const GOOGLE_ADS: RateLimit = RateLimit::PerMinute {
     limit: 12,
 };
 
+/// LLM Responses: "The number of concurrent Live tasks is currently limited to 30 per account
+/// for each platform".
+const fn llm_pool(pool: &'static str) -> RateLimit {
+    RateLimit::Concurrent { pool, limit: 30 }
+}
+
 impl Endpoint {
     pub fn path(self) -> &'static str {
         match self {
@@ -66,6 +76,12 @@ impl Endpoint {
             Endpoint::SerpTaskPost => "/v3/serp/google/organic/task_post",
             Endpoint::SerpTasksReady => "/v3/serp/google/organic/tasks_ready",
             Endpoint::SerpTaskGet => "/v3/serp/google/organic/task_get/advanced",
+            Endpoint::LlmResponses(engine) => match engine {
+                AiEngine::ChatGpt => "/v3/ai_optimization/chat_gpt/llm_responses/live",
+                AiEngine::Perplexity => "/v3/ai_optimization/perplexity/llm_responses/live",
+                AiEngine::Gemini => "/v3/ai_optimization/gemini/llm_responses/live",
+                AiEngine::Claude => "/v3/ai_optimization/claude/llm_responses/live",
+            },
         }
     }
 
@@ -96,6 +112,12 @@ impl Endpoint {
             | Endpoint::SerpTaskPost
             | Endpoint::SerpTasksReady
             | Endpoint::SerpTaskGet => RateLimit::None,
+            Endpoint::LlmResponses(engine) => match engine {
+                AiEngine::ChatGpt => llm_pool("dataforseo-llm-chat_gpt"),
+                AiEngine::Perplexity => llm_pool("dataforseo-llm-perplexity"),
+                AiEngine::Gemini => llm_pool("dataforseo-llm-gemini"),
+                AiEngine::Claude => llm_pool("dataforseo-llm-claude"),
+            },
             _ => LABS,
         }
     }
@@ -110,7 +132,8 @@ impl Endpoint {
             Endpoint::RankedKeywords
             | Endpoint::SerpOrganic
             | Endpoint::SerpTasksReady
-            | Endpoint::SerpTaskGet => 1,
+            | Endpoint::SerpTaskGet
+            | Endpoint::LlmResponses(_) => 1,
             _ => 1000,
         }
     }

@@ -2,6 +2,8 @@
 //! `POST /jobs/estimate`. List prices are those the mock charges and `FACTS.md` cites
 //! (tests/fixtures/dataforseo); responses report the real cost, which is what jobs record.
 
+use kr_core::domain::AiEngine;
+
 use crate::endpoint::Endpoint;
 
 /// USD per request, and per returned item where the endpoint charges for items.
@@ -32,6 +34,10 @@ pub fn list_price(endpoint: Endpoint) -> ListPrice {
             task: 0.002,
             item: 0.0,
         },
+        Endpoint::LlmResponses(engine) => ListPrice {
+            task: llm_answer_price(engine),
+            item: 0.0,
+        },
         _ => ListPrice {
             task: 0.01,
             item: 0.0001,
@@ -39,8 +45,43 @@ pub fn list_price(endpoint: Endpoint) -> ListPrice {
     }
 }
 
+/// The most one answer is expected to cost: DataForSEO's task price (USD 0.0006) plus what
+/// the engine's own API charges for the model this client asks (`crate::llm`) with web search
+/// on and its output cut at 600 tokens. DataForSEO passes the engine's charge through
+/// (`money_spent`), so these are estimates from the engines' list prices (see
+/// tests/fixtures/dataforseo/FACTS.md, LLM Responses); each answer records what it did cost.
+pub fn llm_answer_price(engine: AiEngine) -> f64 {
+    match engine {
+        // gpt-4.1-mini: the web search tool (USD 25 per 1,000 calls) and its tokens.
+        AiEngine::ChatGpt => 0.03,
+        // sonar: USD 5 per 1,000 requests (low search context) and USD 1 per 1M tokens.
+        AiEngine::Perplexity => 0.0062,
+        // gemini-2.5-flash: grounding with Google Search (USD 35 per 1,000 prompts).
+        AiEngine::Gemini => 0.0362,
+        // claude-haiku-4-5: web search (USD 10 per 1,000 searches) and its tokens.
+        AiEngine::Claude => 0.0156,
+    }
+}
+
+/// The questions a job puts to answer engines: `prompts` to each of `engines`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnswerPlan {
+    pub engines: Vec<AiEngine>,
+    pub prompts: usize,
+}
+
+impl AnswerPlan {
+    /// The most they can cost, at [`llm_answer_price`] each, no answer from the cache.
+    pub fn cost_bound(&self) -> f64 {
+        self.engines
+            .iter()
+            .map(|engine| llm_answer_price(*engine) * self.prompts as f64)
+            .sum()
+    }
+}
+
 /// The shape of a job as the provider sees it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JobPlan {
     /// The primary and its competitors: one rankings request each.
     pub domains: usize,
@@ -52,6 +93,13 @@ pub struct JobPlan {
     pub keywords: usize,
     /// Keywords whose SERP is fetched at most.
     pub serps: usize,
+    /// Questions to answer engines (`KR_AI_ANSWERS`); none by default.
+    pub answers: AnswerPlan,
+}
+
+/// Up to the next 1/100 of a cent, ignoring float dust below it.
+pub fn round_up_usd(usd: f64) -> f64 {
+    ((usd * 10_000.0) - 1e-6).ceil() / 10_000.0
 }
 
 /// The most the plan can cost before the per-job cap; `cap_usd` then bounds it.
@@ -82,9 +130,8 @@ pub fn job_cost_bound(plan: &JobPlan, cap_usd: f64) -> f64 {
         labs.max(ads) + cost(Endpoint::SearchIntent, n)
     };
     let serps = plan.serps.min(n) as f64 * list_price(Endpoint::SerpOrganic).task;
-    let total = rankings + ideas + measuring + serps;
-    // Up to the next 1/100 of a cent, ignoring float dust below it.
-    ((total.min(cap_usd) * 10_000.0) - 1e-6).ceil() / 10_000.0
+    let total = rankings + ideas + measuring + serps + plan.answers.cost_bound();
+    round_up_usd(total.min(cap_usd))
 }
 
 #[cfg(test)]
@@ -99,6 +146,7 @@ mod tests {
             ideas: true,
             keywords: 500,
             serps: 100,
+            answers: AnswerPlan::default(),
         };
         // Rankings 4 × (0.01 + 500 × 0.0001) = 0.24; ideas 0.06; Labs overview and difficulty
         // (0.06 each) cost more than Google Ads (0.075); intents 0.06; SERPs 100 × 0.002.
@@ -111,8 +159,18 @@ mod tests {
         let list_only = JobPlan {
             ideas: false,
             keywords: 10_000,
-            ..plan
+            ..plan.clone()
         };
         assert!(job_cost_bound(&list_only, 100.0) > bound);
+        let answered = JobPlan {
+            answers: AnswerPlan {
+                engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
+                prompts: 20,
+            },
+            ..plan.clone()
+        };
+        // 20 questions to each engine at 0.03 and 0.0062.
+        let answers = job_cost_bound(&answered, 5.0) - bound;
+        assert!((answers - 20.0 * (0.03 + 0.0062)).abs() < 1e-3, "{answers}");
     }
 }

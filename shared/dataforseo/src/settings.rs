@@ -3,12 +3,19 @@
 
 use std::time::Duration;
 
+use kr_core::domain::AiEngine;
+
+use crate::pricing::AnswerPlan;
+
 pub const DEFAULT_BASE_URL: &str = "https://api.dataforseo.com";
 pub const DEFAULT_MAX_COST_PER_JOB: f64 = 5.0;
 pub const DEFAULT_SERP_BUDGET: usize = 1000;
 /// As many SERPs as a job can keep keywords.
 pub const MAX_SERP_BUDGET: usize = 20_000;
 pub const DEFAULT_CACHE_TTL_HOURS: u64 = 168;
+/// Questions put to each answer engine per job (`KR_AI_ANSWERS_PROMPTS`).
+pub const DEFAULT_AI_ANSWERS_PROMPTS: usize = 20;
+pub const MAX_AI_ANSWERS_PROMPTS: usize = 100;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProviderSettings {
@@ -26,6 +33,31 @@ pub struct ProviderSettings {
     pub retry: RetryPolicy,
     /// How SERPs are fetched (`KR_DATAFORSEO_SERP_METHOD`).
     pub serp_method: SerpMethod,
+    /// The answer engines each job asks and how many questions (`KR_AI_ANSWERS`,
+    /// `KR_AI_ANSWERS_PROMPTS`); no engine by default.
+    pub answers: AnswerPlan,
+}
+
+/// The answer engines jobs ask (`KR_AI_ANSWERS`: a comma list of `chat_gpt`, `perplexity`,
+/// `gemini`, `claude`; unset or empty: none) and the questions put to each
+/// (`KR_AI_ANSWERS_PROMPTS`, 1 to 100, default 20). An unknown engine is an error.
+pub fn answer_plan_from_vars(
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<AnswerPlan, String> {
+    let engines = AiEngine::parse_list(&lookup("KR_AI_ANSWERS").unwrap_or_default())
+        .map_err(|err| format!("KR_AI_ANSWERS: {err}"))?;
+    let prompts = match lookup("KR_AI_ANSWERS_PROMPTS") {
+        None => DEFAULT_AI_ANSWERS_PROMPTS,
+        Some(raw) => raw
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_AI_ANSWERS_PROMPTS).contains(n))
+            .ok_or_else(|| {
+                format!("KR_AI_ANSWERS_PROMPTS must be a whole number from 1 to {MAX_AI_ANSWERS_PROMPTS}")
+            })?,
+    };
+    Ok(AnswerPlan { engines, prompts })
 }
 
 /// How a job's SERPs are fetched.
@@ -64,6 +96,8 @@ impl ProviderSettings {
         lookup: impl Fn(&str) -> Option<String>,
         credentials: Option<(String, String)>,
     ) -> Result<Option<Self>, String> {
+        // Read first: a wrong engine name is refused with or without credentials.
+        let answers = answer_plan_from_vars(&lookup)?;
         let Some((login, password)) = credentials else {
             return Ok(None);
         };
@@ -112,6 +146,7 @@ impl ProviderSettings {
             Some(_) => return Err("KR_DATAFORSEO_SERP_METHOD must be standard or live".into()),
         };
         Ok(Some(Self {
+            answers,
             serp_method,
             login,
             password,
@@ -202,5 +237,42 @@ mod tests {
         assert_eq!(live.serp_method, SerpMethod::Live);
         assert!(with(&[("KR_DATAFORSEO_SERP_METHOD", "priority")]).is_err());
         assert!(with(&[("KR_DATAFORSEO_SERP_POLL_SECONDS", "601")]).is_err());
+    }
+
+    #[test]
+    fn answer_engines_are_off_by_default_and_a_wrong_name_is_refused() {
+        let settings = with(&[]).unwrap().unwrap();
+        assert_eq!(settings.answers.engines, []);
+        assert_eq!(settings.answers.prompts, 20);
+        let on = with(&[
+            ("KR_AI_ANSWERS", "chat_gpt, perplexity"),
+            ("KR_AI_ANSWERS_PROMPTS", "5"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            on.answers,
+            AnswerPlan {
+                engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
+                prompts: 5
+            }
+        );
+        assert_eq!(
+            with(&[("KR_AI_ANSWERS", " ")])
+                .unwrap()
+                .unwrap()
+                .answers
+                .engines,
+            []
+        );
+        let err = with(&[("KR_AI_ANSWERS", "chat_gpt,bard")]).unwrap_err();
+        assert!(
+            err.contains("KR_AI_ANSWERS") && err.contains("bard"),
+            "{err}"
+        );
+        assert!(with(&[("KR_AI_ANSWERS_PROMPTS", "0")]).is_err());
+        assert!(with(&[("KR_AI_ANSWERS_PROMPTS", "101")]).is_err());
+        let typo = |name: &str| (name == "KR_AI_ANSWERS").then(|| "gpt".to_string());
+        assert!(ProviderSettings::from_vars(typo, None).is_err());
     }
 }
