@@ -137,6 +137,17 @@ impl ResearchRunner {
             }
         }
         drop(pages);
+        let ai_answers = self
+            .ai_answers(
+                job,
+                super::ai_answers::Analysed {
+                    clusters: &output.clusters,
+                    keywords: &output.keywords,
+                    personas: &output.personas,
+                },
+                progress,
+            )
+            .await?;
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,
@@ -177,7 +188,7 @@ impl ResearchRunner {
         Ok(StageOutcome::Completed {
             keyword_count: dataset.keywords.len() as i64,
             search_console: search_console.map(|saved| saved.record),
-            ai_answers: None,
+            ai_answers,
         })
     }
 }
