@@ -17,8 +17,11 @@ use crate::ExportState;
 /// Ask,Weak Spots` (the features' names joined by `; `, the questions joined by ` | `, the
 /// number of weak spots; empty for a keyword without a fetched SERP), then `Search Console
 /// Clicks,Search Console Impressions,Search Console CTR,Search Console Position,Search Console
-/// Page` (its `searchConsole` figures over the last 28 days of data; empty without them); an
-/// empty cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
+/// Page` (its `searchConsole` figures over the last 28 days of data; empty without them), then
+/// `AI Overview,AI Overview Cites Site,AI Overview Cited URL,AI Overview Competitors` (`yes` or
+/// `no`: the SERP showed an AI Overview, it cites the site; the site's first cited page; the
+/// competitors it cites joined by `; `; empty for a keyword without a fetched SERP); an empty
+/// cell for null; a cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with
 /// `'`). The file is named `keywords-<primaryDomain>-<YYYY-MM-DD>.csv` after the day the job
 /// completed.
 #[utoipa::path(

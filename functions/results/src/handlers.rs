@@ -48,7 +48,9 @@ fn results(state: &ResultsState) -> Results<'_> {
 /// `organicOpportunityScore` (default), `paidOpportunityScore`, `opportunityValue`, and Search
 /// Console's `impressions`, `clicks`, `position` (keywords without its data last). Search
 /// Console filters: `strikingDistance`, `decaying`, `minImpressions`, `maxPosition` (keywords
-/// without its data never match).
+/// without its data never match). `aiOverview` (`present`, `absent`, `cites_site`,
+/// `cites_competitor`, any of a comma list): keywords by the AI Overview on their SERP
+/// (keywords without a fetched SERP never match).
 #[utoipa::path(
     get,
     path = "/api/v1/jobs/{jobId}/keywords",
@@ -102,8 +104,9 @@ pub async fn cluster_keywords(
 
 /// The job's clusters, paged and sorted (`sortBy` default `totalSearchVolume`, `sortOrder`
 /// default `desc`; nulls last, ties by name then id), each with its topic and what to do on
-/// the primary site (`action`, `targetUrl`; see "Content plan" in the description). Filters:
-/// `action`, `topicId`, `intent`.
+/// the primary site (`action`, `targetUrl`; see "Content plan" in the description), its
+/// keywords' AI Overviews (`aiShareOfVoice`, `earnCitation`; `sortBy=aiShare` orders by the
+/// site's share, clusters without an overview last). Filters: `action`, `topicId`, `intent`.
 #[utoipa::path(
     get,
     path = "/api/v1/jobs/{jobId}/clusters",

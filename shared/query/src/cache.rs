@@ -67,5 +67,10 @@ async fn load(job: &Job, store: &dyn ArtifactStore) -> Result<IndexedDataset, St
     let records = get_stored_dataset(store, job.id)
         .await?
         .ok_or_else(|| StoreError(format!("completed job {} has no dataset", job.id)))?;
-    Ok(IndexedDataset::new(records))
+    let competitors: Vec<String> = job
+        .competitor_domains
+        .iter()
+        .map(|domain| domain.as_str().to_string())
+        .collect();
+    Ok(IndexedDataset::for_job(records, &competitors))
 }

@@ -6,15 +6,16 @@ use kr_core::dataset::{ClusterAction, ClusterRecord, Intent, JobResults};
 use kr_core::query_params::QueryParams;
 use kr_core::validation::FieldError;
 
-use crate::sorting::{directed, parse_sort, sorted_page};
+use crate::sorting::{ai_share, directed, known_first, parse_sort, sorted_page};
 
-pub const CLUSTER_SORTS: [&str; 6] = [
+pub const CLUSTER_SORTS: [&str; 7] = [
     "totalSearchVolume",
     "keywordCount",
     "name",
     "opportunityValue",
     "organicOpportunityScore",
     "avgDifficulty",
+    "aiShare",
 ];
 
 pub const DEFAULT_CLUSTER_LIMIT: u32 = 100;
@@ -66,12 +67,8 @@ impl ClusterQuery {
                 a.organic_opportunity_score
                     .total_cmp(&b.organic_opportunity_score),
             ),
-            "avgDifficulty" => match (a.avg_difficulty, b.avg_difficulty) {
-                (Some(x), Some(y)) => ordered(x.total_cmp(&y)),
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            },
+            "avgDifficulty" => known_first(a.avg_difficulty, b.avg_difficulty, ordered),
+            "aiShare" => known_first(ai_share(a), ai_share(b), ordered),
             _ => ordered(a.total_search_volume.cmp(&b.total_search_volume)),
         };
         by_value

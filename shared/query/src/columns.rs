@@ -10,6 +10,15 @@ use kr_core::dataset::{
 };
 use memchr::memmem;
 
+/// A keyword's SERP was fetched (`aiOverview` is not null)…
+pub(crate) const AI_SERP: u8 = 1;
+/// …and showed an AI Overview…
+pub(crate) const AI_PRESENT: u8 = 2;
+/// …citing the site…
+pub(crate) const AI_CITES_SITE: u8 = 4;
+/// …or one of the job's competitors.
+pub(crate) const AI_CITES_COMPETITOR: u8 = 8;
+
 /// Marks a keyword without a value in the small-number columns.
 pub(crate) const NONE: u32 = u32::MAX;
 /// Separates keywords in the search text; cleaned keywords never hold it.
@@ -37,6 +46,8 @@ pub(crate) struct Columns {
     pub(crate) weak_spots: Vec<u32>,
     /// Its Search Console figures; `None` without data.
     pub(crate) search_console: Vec<Option<ConsoleFigures>>,
+    /// [`AI_SERP`] and the other `AI_` bits of its AI Overview; 0 without a SERP.
+    pub(crate) ai_overview: Vec<u8>,
     pub(crate) estimated: usize,
     pub(crate) has_serps: bool,
 }
@@ -101,6 +112,7 @@ impl Columns {
             serp_features: Vec::with_capacity(n),
             weak_spots: Vec::with_capacity(n),
             search_console: Vec::with_capacity(n),
+            ai_overview: Vec::with_capacity(n),
             estimated: 0,
             has_serps: false,
         };
@@ -177,6 +189,14 @@ impl Columns {
                     previous_impressions: figures.previous_impressions.to_native(),
                     ..SearchConsoleMetrics::default()
                 })
+            }));
+        self.ai_overview
+            .push(keyword.ai_overview.as_ref().map_or(0, |overview| {
+                let flag = |on: bool, bit: u8| if on { bit } else { 0 };
+                AI_SERP
+                    | flag(overview.present, AI_PRESENT)
+                    | flag(overview.cites_site, AI_CITES_SITE)
+                    | flag(!overview.cites_competitors.is_empty(), AI_CITES_COMPETITOR)
             }));
         if keyword.metrics_source.as_str() == kr_core::dataset::ESTIMATE_SOURCE {
             self.estimated += 1;

@@ -90,6 +90,39 @@ impl SortKey {
     }
 }
 
+/// What an `aiOverview` filter value asks of a keyword's AI Overview.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AiOverviewFilter {
+    /// Its SERP showed one.
+    Present,
+    /// Its SERP was fetched and showed none.
+    Absent,
+    /// One that cites the site.
+    CitesSite,
+    /// One that cites a competitor of the job.
+    CitesCompetitor,
+}
+
+/// The `aiOverview` values, as the filter and its description name them.
+pub const AI_OVERVIEW_FILTERS: [&str; 4] = ["present", "absent", "cites_site", "cites_competitor"];
+
+impl AiOverviewFilter {
+    fn parse(name: &str) -> Result<Self, FieldError> {
+        Ok(match name {
+            "present" => Self::Present,
+            "absent" => Self::Absent,
+            "cites_site" => Self::CitesSite,
+            "cites_competitor" => Self::CitesCompetitor,
+            _ => {
+                return Err(FieldError::new(
+                    "aiOverview",
+                    format!("{name:?} is not one of {}", AI_OVERVIEW_FILTERS.join(", ")),
+                ))
+            }
+        })
+    }
+}
+
 /// The query parameters of one range filter and the values they may take; parsing and the
 /// OpenAPI description (`parameters.rs`) both read them from here.
 pub(crate) struct RangeParameters {
@@ -199,6 +232,8 @@ pub struct KeywordQuery {
     pub(crate) decaying: Option<bool>,
     pub(crate) min_impressions: Option<u64>,
     pub(crate) max_position: Option<f64>,
+    /// `aiOverview`: keywords matching any of them.
+    pub(crate) ai_overview: Option<Vec<AiOverviewFilter>>,
     pub sort: SortKey,
     pub descending: bool,
     pub(crate) cluster: Option<String>,
@@ -330,6 +365,15 @@ impl KeywordQuery {
                     .collect::<Result<Vec<_>, _>>()?,
             ),
         };
+        let ai_overview = match query.str("aiOverview") {
+            None => None,
+            Some(raw) => Some(
+                list(raw)
+                    .iter()
+                    .map(|name| AiOverviewFilter::parse(name))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
         let min_weak_spots =
             bound(query, "minWeakSpots", 0.0, Some(MAX_WEAK_SPOTS), true)?.map(|min| min as usize);
         let descending = query.choice("sortOrder", &["asc", "desc"], Some("desc"))? != Some("asc");
@@ -351,6 +395,7 @@ impl KeywordQuery {
             decaying: flag(query, "decaying")?,
             min_impressions,
             max_position,
+            ai_overview,
             sort,
             descending,
             cluster: None,

@@ -3,6 +3,9 @@
 //! datasets across warm invocations. The results API and the dashboard both answer from it,
 //! so a filter means the same in both.
 
+#[cfg(test)]
+mod ai_overview_tests;
+mod ai_share;
 mod cache;
 mod changes;
 mod clusters;
@@ -27,7 +30,9 @@ pub use changes::{
 };
 pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
 pub use error::QueryError;
-pub use keyword_query::{KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA};
+pub use keyword_query::{
+    KeywordQuery, SortKey, AI_OVERVIEW_FILTERS, DEFAULT_LIMIT, MAX_LIMIT, NO_PERSONA,
+};
 pub use plan::{content_plan, PlanEntry, PlanSlice};
 pub use query::{IndexedDataset, Page};
 pub use results::{

@@ -19,8 +19,8 @@ use crate::clusters::{
     MAX_TOPIC_ID_LENGTH,
 };
 use crate::keyword_query::{
-    KeywordQuery, SortKey, DEFAULT_LIMIT, MAX_LIMIT, MAX_WEAK_SPOTS, MIN_MAX_POSITION, NO_PERSONA,
-    RANGES,
+    KeywordQuery, SortKey, AI_OVERVIEW_FILTERS, DEFAULT_LIMIT, MAX_LIMIT, MAX_WEAK_SPOTS,
+    MIN_MAX_POSITION, NO_PERSONA, RANGES,
 };
 use crate::topics::{TopicQuery, DEFAULT_TOPIC_LIMIT, MAX_TOPIC_LIMIT, TOPIC_SORTS};
 
@@ -89,7 +89,7 @@ impl IntoParams for ClusterQuery {
         parameters.push(parameter(
             &parameter_in,
             "sortBy",
-            "The order of the clusters; nulls last, ties by name then id.".into(),
+            "The order of the clusters; nulls last, ties by name then id. `aiShare` is the site's share of the AI Overviews on the cluster's keywords (`aiShareOfVoice.site`); clusters without one last in either order.".into(),
             text()
                 .enum_values(Some(CLUSTER_SORTS))
                 .default(Some(json!(CLUSTER_SORTS[0]))),
@@ -135,7 +135,7 @@ impl IntoParams for TopicQuery {
         parameters.push(parameter(
             &parameter_in,
             "sortBy",
-            "The order of the topics; ties by name then id.".into(),
+            "The order of the topics; ties by name then id. `aiShare` is the site's share of the AI Overviews on the topic's keywords (`aiShareOfVoice.site`); topics without one last in either order.".into(),
             text()
                 .enum_values(Some(TOPIC_SORTS))
                 .default(Some(json!(TOPIC_SORTS[0]))),
@@ -183,6 +183,14 @@ impl IntoParams for KeywordQuery {
                     features.join(", ")
                 ),
                 text().pattern(Some(comma_list_pattern(&features))),
+            ),
+            parameter(
+                "aiOverview",
+                format!(
+                    "Comma list of {}: keywords whose SERP showed an AI Overview (`present`), showed none (`absent`), showed one citing the site (`cites_site`, any page on its registrable domain, subdomains included) or one citing a competitor of the job (`cites_competitor`); any of them. Keywords without a fetched SERP (`aiOverview: null`) never match. Another value is refused with 400 naming `aiOverview`.",
+                    AI_OVERVIEW_FILTERS.join(", ")
+                ),
+                text().pattern(Some(comma_list_pattern(&AI_OVERVIEW_FILTERS))),
             ),
             parameter(
                 "minWeakSpots",

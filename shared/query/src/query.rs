@@ -11,8 +11,11 @@ use kr_core::dataset::{
     ResultsDataset, TopicRecord,
 };
 
-use crate::columns::{feature_bit, Columns, ConsoleFigures, Metric, NONE};
-use crate::keyword_query::{KeywordQuery, SortKey};
+use crate::columns::{
+    feature_bit, Columns, ConsoleFigures, Metric, AI_CITES_COMPETITOR, AI_CITES_SITE, AI_PRESENT,
+    AI_SERP, NONE,
+};
+use crate::keyword_query::{AiOverviewFilter, KeywordQuery, SortKey};
 
 impl KeywordQuery {
     /// Which keywords it admits, by position; `None` when it filters nothing.
@@ -28,6 +31,7 @@ impl KeywordQuery {
             || self.decaying.is_some()
             || self.min_impressions.is_some()
             || self.max_position.is_some()
+            || self.ai_overview.is_some()
             || !self.ranges.is_empty();
         if !filters {
             return None;
@@ -80,6 +84,19 @@ impl KeywordQuery {
             // NaN (no impressions, so no position) is never at or above a position.
             keep(&|at| console[at].is_some_and(|figures| figures.position <= max));
         }
+        // A keyword without a SERP (`aiOverview: null`) matches none of its values.
+        if let Some(wanted) = &self.ai_overview {
+            let overview = &columns.ai_overview;
+            keep(&|at| {
+                let bits = overview[at];
+                wanted.iter().any(|filter| match filter {
+                    AiOverviewFilter::Present => bits & AI_PRESENT != 0,
+                    AiOverviewFilter::Absent => bits & AI_SERP != 0 && bits & AI_PRESENT == 0,
+                    AiOverviewFilter::CitesSite => bits & AI_CITES_SITE != 0,
+                    AiOverviewFilter::CitesCompetitor => bits & AI_CITES_COMPETITOR != 0,
+                })
+            });
+        }
         for range in &self.ranges {
             let values = &columns.metrics[range.metric.column()];
             keep(&|at| {
@@ -115,15 +132,32 @@ pub struct Page {
 }
 
 impl IndexedDataset {
+    /// A dataset read without its job: the AI Overview shares list the competitors cited
+    /// somewhere in it ([`Self::for_job`] lists every competitor of the job).
     pub fn new(records: DatasetBytes) -> Self {
+        Self::for_job(records, &[])
+    }
+
+    /// A job's dataset; `competitors` are the job's competitor domains as it lists them, each
+    /// listed in the clusters' and topics' `aiShareOfVoice`.
+    pub fn for_job(records: DatasetBytes, competitors: &[String]) -> Self {
         let archived = records.archived();
         let columns = Columns::new(&archived.keywords);
         let mut clusters: Vec<ClusterRecord> = owned(&archived.clusters);
         columns.sum_search_console(&mut clusters);
+        let mut topics: Vec<TopicRecord> = owned(&archived.topics);
+        crate::ai_share::fill(
+            &archived.keywords,
+            &columns.cluster_ids,
+            &columns.cluster,
+            &mut clusters,
+            &mut topics,
+            competitors,
+        );
         Self {
             clusters,
             personas: owned(&archived.personas),
-            topics: owned(&archived.topics),
+            topics,
             columns,
             records,
             orders: std::array::from_fn(|_| OnceLock::new()),

@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use kr_core::dataset::{AiShareOfVoice, ClusterRecord, TopicRecord};
 use kr_core::query_params::QueryParams;
 use kr_core::validation::FieldError;
 
@@ -42,5 +43,42 @@ pub(crate) fn directed(order: Ordering, descending: bool) -> Ordering {
         order.reverse()
     } else {
         order
+    }
+}
+
+/// Two optional values compared with `ordered` (which applies the direction); an unknown one
+/// last in either direction.
+pub(crate) fn known_first(
+    a: Option<f64>,
+    b: Option<f64>,
+    ordered: impl Fn(Ordering) -> Ordering,
+) -> Ordering {
+    match (a, b) {
+        (Some(x), Some(y)) => ordered(x.total_cmp(&y)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+/// What `sortBy=aiShare` compares: the site's share of the AI Overviews on a cluster's or
+/// topic's keywords; `None` (sorted last) without an overview.
+pub(crate) fn ai_share(record: &impl HasAiShare) -> Option<f64> {
+    record.ai_share().map(|share| share.site)
+}
+
+pub(crate) trait HasAiShare {
+    fn ai_share(&self) -> Option<&AiShareOfVoice>;
+}
+
+impl HasAiShare for ClusterRecord {
+    fn ai_share(&self) -> Option<&AiShareOfVoice> {
+        self.ai_share_of_voice.as_ref()
+    }
+}
+
+impl HasAiShare for TopicRecord {
+    fn ai_share(&self) -> Option<&AiShareOfVoice> {
+        self.ai_share_of_voice.as_ref()
     }
 }

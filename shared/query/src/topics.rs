@@ -6,14 +6,15 @@ use kr_core::dataset::TopicRecord;
 use kr_core::query_params::QueryParams;
 use kr_core::validation::FieldError;
 
-use crate::sorting::{directed, parse_sort, sorted_page};
+use crate::sorting::{ai_share, directed, known_first, parse_sort, sorted_page};
 
-pub const TOPIC_SORTS: [&str; 5] = [
+pub const TOPIC_SORTS: [&str; 6] = [
     "totalSearchVolume",
     "opportunityValue",
     "clusterCount",
     "keywordCount",
     "name",
+    "aiShare",
 ];
 
 pub const DEFAULT_TOPIC_LIMIT: u32 = 50;
@@ -42,6 +43,14 @@ impl TopicQuery {
     }
 
     fn compare(&self, a: &TopicRecord, b: &TopicRecord) -> Ordering {
+        if self.sort == "aiShare" {
+            // Topics without an AI Overview last in either direction.
+            return known_first(ai_share(a), ai_share(b), |order| {
+                directed(order, self.descending)
+            })
+            .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.id.cmp(&b.id));
+        }
         let by_value = match self.sort {
             "opportunityValue" => a.opportunity_value.total_cmp(&b.opportunity_value),
             "clusterCount" => a.cluster_count.cmp(&b.cluster_count),

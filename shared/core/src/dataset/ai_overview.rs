@@ -227,6 +227,18 @@ impl AiShareTally {
         self.add(overview.cites_site, cited.map(|(at, _)| at));
     }
 
+    /// Adds another tally's counts (a topic's: its clusters').
+    pub fn merge(&mut self, other: &AiShareTally) {
+        self.overviews += other.overviews;
+        self.site += other.site;
+        if self.competitors.len() < other.competitors.len() {
+            self.competitors.resize(other.competitors.len(), 0);
+        }
+        for (mine, theirs) in self.competitors.iter_mut().zip(&other.competitors) {
+            *mine += theirs;
+        }
+    }
+
     /// The shares, each of `competitors` listed; `None` without an overview.
     pub fn finish<S: AsRef<str>>(&self, competitors: &[S]) -> Option<AiShareOfVoice> {
         (self.overviews > 0).then(|| AiShareOfVoice {
@@ -359,5 +371,13 @@ mod tests {
         let mut nobody = AiShareTally::default();
         nobody.add(false, []);
         assert!(!nobody.finish(&competitors).unwrap().earns_citation());
+        let mut cited = AiShareTally::default();
+        cited.add(true, []);
+        nobody.merge(&tally);
+        nobody.merge(&cited);
+        let topic = nobody.finish(&competitors).unwrap();
+        assert_eq!((topic.overviews, topic.site), (4, 0.25));
+        assert_eq!(topic.competitors["rival.com"], 0.25);
+        assert!(!topic.earns_citation());
     }
 }

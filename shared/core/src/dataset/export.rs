@@ -5,10 +5,10 @@ use std::io::Write;
 
 use super::{ClusterRecord, ResultsDataset};
 
-/// The first 13 are the contract's; the content plan's three, the SERP's three and Search
-/// Console's five come after them, each group after the older ones, so a reader of an older
-/// layout finds every column where it was.
-pub const COLUMNS: [&str; 24] = [
+/// The first 13 are the contract's; the content plan's three, the SERP's three, Search
+/// Console's five and the AI Overview's four come after them, each group after the older
+/// ones, so a reader of an older layout finds every column where it was.
+pub const COLUMNS: [&str; 28] = [
     "Keyword",
     "Cluster",
     "Cluster ID",
@@ -33,6 +33,10 @@ pub const COLUMNS: [&str; 24] = [
     "Search Console CTR",
     "Search Console Position",
     "Search Console Page",
+    "AI Overview",
+    "AI Overview Cites Site",
+    "AI Overview Cited URL",
+    "AI Overview Competitors",
 ];
 
 /// A spreadsheet would run a cell starting with these as a formula; the leading `'`
@@ -41,6 +45,14 @@ fn guarded(text: &str) -> String {
     match text.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
         _ => text.to_string(),
+    }
+}
+
+fn yes_no(value: Option<bool>) -> String {
+    match value {
+        Some(true) => "yes".to_string(),
+        Some(false) => "no".to_string(),
+        None => String::new(),
     }
 }
 
@@ -53,7 +65,10 @@ fn number<T: ToString>(value: Option<T>) -> String {
 /// names joined by "; ", the questions joined by " | ", weak spots a count; all three empty
 /// when no SERP was fetched for the keyword. The Search Console columns are the keyword's
 /// `searchConsole` `clicks`, `impressions`, `ctr`, `position` and `page` (the last 28 days of
-/// data), all five empty without its data (`page` also without impressions).
+/// data), all five empty without its data (`page` also without impressions). The AI Overview
+/// columns are `yes`/`no` (the SERP showed one; it cites the site), the first cited page of
+/// the site, and the competitors it cites joined by "; "; all four empty when no SERP was
+/// fetched for the keyword.
 pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
@@ -78,6 +93,7 @@ pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> 
             .copied()
             .unwrap_or_default();
         let console = keyword.search_console.as_ref();
+        let overview = keyword.ai_overview.as_ref();
         writer.write_record([
             guarded(&keyword.keyword),
             guarded(&keyword.cluster_name),
@@ -125,6 +141,16 @@ pub fn write_csv<W: Write>(dataset: &ResultsDataset, out: W) -> csv::Result<()> 
             number(console.map(|c| c.ctr)),
             number(console.map(|c| c.position)),
             guarded(console.and_then(|c| c.page.as_deref()).unwrap_or_default()),
+            yes_no(overview.map(|o| o.present)),
+            yes_no(overview.map(|o| o.cites_site)),
+            guarded(
+                overview
+                    .and_then(|o| o.cited_url.as_deref())
+                    .unwrap_or_default(),
+            ),
+            overview
+                .map(|o| guarded(&o.cites_competitors.join("; ")))
+                .unwrap_or_default(),
         ])?;
     }
     writer.flush()?;
@@ -168,13 +194,74 @@ mod tests {
         assert_eq!(headers, super::COLUMNS);
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         fn tail(row: &csv::StringRecord) -> Vec<&str> {
-            row.iter().skip(19).collect()
+            row.iter().skip(19).take(5).collect()
         }
         assert_eq!(
             tail(&rows[0]),
             ["12", "300", "0.04", "7.5", "https://example.com/cold-brew"]
         );
         assert_eq!(tail(&rows[1]), ["", "", "", "", ""]);
+    }
+
+    #[test]
+    fn ai_overview_columns_are_yes_no_the_cited_page_and_competitors_or_empty() {
+        use crate::dataset::{AiOverview, AiReference};
+        let overview = |urls: Option<&[&str]>| {
+            let references: Option<Vec<AiReference>> = urls.map(|urls| {
+                urls.iter()
+                    .map(|url| AiReference::new(url, None, None).unwrap())
+                    .collect()
+            });
+            Some(AiOverview::from_serp(
+                references.as_deref(),
+                "example.com",
+                &["rival.com", "other.co.uk"],
+            ))
+        };
+        let keywords = [
+            overview(Some(&[
+                "https://shop.example.com/a",
+                "https://other.co.uk/",
+                "https://rival.com/b",
+            ])),
+            overview(Some(&["https://news.org/"])),
+            overview(None),
+            None,
+        ]
+        .into_iter()
+        .map(|ai_overview| KeywordRecord {
+            keyword: "cold brew".into(),
+            ai_overview,
+            ..KeywordRecord::default()
+        })
+        .collect();
+        let dataset = ResultsDataset {
+            format: DATASET_FORMAT,
+            job_id: crate::domain::JobId::new(),
+            keywords,
+            clusters: vec![],
+            personas: vec![],
+            topics: vec![],
+        };
+        let mut out = Vec::new();
+        super::write_csv(&dataset, &mut out).unwrap();
+        let mut reader = csv::Reader::from_reader(out.as_slice());
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        fn tail(row: &csv::StringRecord) -> Vec<&str> {
+            row.iter().skip(24).collect()
+        }
+        assert_eq!(
+            tail(&rows[0]),
+            [
+                "yes",
+                "yes",
+                "https://shop.example.com/a",
+                "rival.com; other.co.uk"
+            ]
+        );
+        assert_eq!(tail(&rows[1]), ["yes", "no", "", ""]);
+        assert_eq!(tail(&rows[2]), ["no", "no", "", ""]);
+        assert_eq!(tail(&rows[3]), ["", "", "", ""]);
     }
 
     #[test]
