@@ -10,9 +10,9 @@ use kr_contract::estimate::JobEstimate;
 use kr_contract::job_request;
 use kr_core::domain::parse_keyword_file;
 use kr_core::query_params::QueryParams;
-use kr_core::service::estimate::{self, KeywordPlan, ProviderEstimate};
+use kr_core::service::estimate::{self, AnswersEstimate, KeywordPlan, ProviderEstimate};
 use kr_core::service::jobs::CreateJobRequest;
-use kr_dataforseo::pricing::{job_cost_bound, JobPlan};
+use kr_dataforseo::pricing::{job_cost_bound, round_up_usd, AnswerPlan, JobPlan};
 use kr_http::error::ErrorBody;
 use kr_http::extract::{CurrentUser, JobRequestBody, KeywordFileBody, Query};
 use kr_http::ApiError;
@@ -27,12 +27,14 @@ use crate::handlers::{create_parsed, CreatedJobEnvelope};
 use crate::JobsState;
 
 /// What the cost preview needs to know of the service's settings, read at start-up.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EstimateSettings {
     /// `KR_MAX_KEYWORDS`.
     pub max_keywords: usize,
     /// The provider's per-job cap and SERP budget; `None` without a provider.
     pub provider: Option<(f64, usize)>,
+    /// The answer engines jobs ask (`KR_AI_ANSWERS`, `KR_AI_ANSWERS_PROMPTS`).
+    pub answers: AnswerPlan,
 }
 
 impl EstimateSettings {
@@ -42,6 +44,7 @@ impl EstimateSettings {
         Ok(Self {
             max_keywords: kr_core::config::max_keywords_from_vars(&lookup)?,
             provider: kr_dataforseo::spending_limits_from_vars(&lookup, configured)?,
+            answers: kr_dataforseo::answer_plan_from_vars(&lookup)?,
         })
     }
 
@@ -57,12 +60,19 @@ impl EstimateSettings {
             ideas: request.discover_keywords,
             keywords: plan.total_at_most,
             serps: serp_budget,
+            answers: self.answers.clone(),
         };
+        let ai_answers = (!self.answers.engines.is_empty()).then(|| AnswersEstimate {
+            engines: self.answers.engines.clone(),
+            prompts: self.answers.prompts,
+            max_cost_usd: round_up_usd(self.answers.cost_bound().min(cap_usd)),
+        });
         Some(ProviderEstimate {
             provider: kr_dataforseo::PROVIDER.to_string(),
             max_cost_usd: job_cost_bound(&job, cap_usd),
             cap_usd,
             serp_budget: serp_budget.min(self.max_keywords),
+            ai_answers,
         })
     }
 }

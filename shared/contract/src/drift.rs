@@ -22,6 +22,8 @@ use kr_core::dataset::{
     SearchConsolePage, SerpFeature, SitePosition, TopicRecord, WeakSpot, WeakSpotKind,
     WordCountRange,
 };
+use kr_core::dataset::{AiAnswer, EngineReply, SiteNames};
+use kr_core::domain::{AiAnswersOutcome, AiAnswersStatus, AiEngine, DomainName};
 use kr_core::domain::{
     ApiKeyId, Cadence, ImportStatus, JobId, JobStatus, Plan, Progress, ScheduleId,
     SearchConsoleImport, SharedTab, Stage, UserId, WebhookEvent, WebhookId,
@@ -60,6 +62,10 @@ use utoipa::OpenApi;
     crate::ai_overview::AiOverview,
     crate::ai_overview::AiReference,
     crate::ai_overview::AiShareOfVoice,
+    crate::ai_answers::AiEngine,
+    crate::ai_answers::AiAnswersStatus,
+    crate::ai_answers::AiAnswersOutcome,
+    crate::ai_answers::AiAnswer,
     crate::records::Intent,
     crate::records::MonthlySearch,
     crate::records::Persona,
@@ -113,6 +119,36 @@ impl Samples {
 
 fn some<T>(filled: bool, value: T) -> Option<T> {
     filled.then_some(value)
+}
+
+fn ai_answers_outcome(status: AiAnswersStatus) -> AiAnswersOutcome {
+    AiAnswersOutcome {
+        status,
+        reason: (status != AiAnswersStatus::Completed)
+            .then(|| "perplexity failed: DataForSEO is unavailable".into()),
+        engines: AiEngine::ALL.to_vec(),
+        prompts: 20,
+        cost_usd: 0.124,
+    }
+}
+
+fn ai_answer(cited: bool) -> AiAnswer {
+    let names = |domain: &str| SiteNames::of(&DomainName::parse(domain).unwrap());
+    let reply = EngineReply {
+        text: "BrightBrew Coffee and roastrivals.com sell cold brew makers.".into(),
+        cited_urls: some(cited, "https://brightbrew-coffee.com/cold-brew".to_string())
+            .into_iter()
+            .collect(),
+    };
+    AiAnswer::read(
+        AiEngine::ChatGpt,
+        "What are the best options for cold brew maker?",
+        "c-3",
+        &reply,
+        &names("brightbrew-coffee.com"),
+        &[names("roastrivals.com")],
+        !cited,
+    )
 }
 
 fn many<T: Clone>(filled: bool, value: T) -> Vec<T> {
@@ -502,6 +538,26 @@ fn samples() -> Samples {
             .into_iter()
             .map(search_console_import),
     );
+    samples.add(
+        "AiAnswersOutcome",
+        variants!(AiAnswersStatus {
+            Completed,
+            Skipped,
+            Failed
+        })
+        .into_iter()
+        .map(ai_answers_outcome),
+    );
+    samples.add(
+        "AiEngine",
+        variants!(AiEngine {
+            ChatGpt,
+            Perplexity,
+            Gemini,
+            Claude
+        }),
+    );
+    samples.add("AiAnswer", [ai_answer(true), ai_answer(false)]);
     samples.add(
         "SearchConsoleMetrics",
         [search_console_metrics(true), search_console_metrics(false)],

@@ -62,6 +62,25 @@ pub struct ProviderEstimate {
     /// the job's keyword count stops it first.
     #[schema(example = 1000)]
     pub serp_budget: usize,
+    /// The questions put to AI answer engines (`KR_AI_ANSWERS`), their cost included in
+    /// `maxCostUsd`; `null` when no engine is configured.
+    pub ai_answers: Option<AnswersEstimate>,
+}
+
+/// A job's questions to AI answer engines, at most.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswersEstimate {
+    /// The engines asked, in the configured order.
+    #[schema(value_type = Vec<crate::ai_answers::AiEngine>)]
+    pub engines: Vec<kr_core::domain::AiEngine>,
+    /// Questions put to each engine at most: one per cluster, most valuable first (fewer when
+    /// the job has fewer clusters or its budget affords fewer).
+    #[schema(example = 20)]
+    pub prompts: usize,
+    /// Their cost in USD at list prices, none answered from the cache.
+    #[schema(example = 0.124)]
+    pub max_cost_usd: f64,
 }
 
 impl From<&core::JobEstimate> for JobEstimate {
@@ -96,6 +115,11 @@ impl From<&core::ProviderEstimate> for ProviderEstimate {
             max_cost_usd: estimate.max_cost_usd,
             cap_usd: estimate.cap_usd,
             serp_budget: estimate.serp_budget,
+            ai_answers: estimate.ai_answers.as_ref().map(|answers| AnswersEstimate {
+                engines: answers.engines.clone(),
+                prompts: answers.prompts,
+                max_cost_usd: answers.max_cost_usd,
+            }),
         }
     }
 }

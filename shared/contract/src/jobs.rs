@@ -5,7 +5,8 @@
 
 use chrono::{DateTime, Utc};
 use kr_core::domain::{
-    Job, JobId, JobStatus, Progress, ProviderUsage, ScheduleId, SearchConsoleImport,
+    AiAnswersOutcome, Job, JobId, JobStatus, Progress, ProviderUsage, ScheduleId,
+    SearchConsoleImport,
 };
 use kr_core::service::jobs::{CreatedJob, KeywordImport};
 use serde::Serialize;
@@ -70,6 +71,13 @@ pub struct JobView {
     /// completes.
     #[schema(value_type = Option<crate::domain::SearchConsoleImport>)]
     pub search_console: Option<SearchConsoleImport>,
+    /// What asking AI answer engines the job's questions came to once it completed
+    /// (`completed`, `skipped` when its provider budget was spent, `failed` when no engine
+    /// answered: the job completes either way, with the `reason`); the answers are at
+    /// `GET /jobs/{jobId}/ai-visibility`. `null` when no engine is configured, and until the
+    /// job completes.
+    #[schema(value_type = Option<crate::ai_answers::AiAnswersOutcome>)]
+    pub ai_answers: Option<AiAnswersOutcome>,
 }
 
 /// Paid data provider calls of a job.
@@ -141,6 +149,7 @@ impl From<&Job> for JobView {
                 .as_ref()
                 .map(ToString::to_string),
             search_console: job.search_console.clone(),
+            ai_answers: job.ai_answers.clone(),
         }
     }
 }

@@ -8,7 +8,7 @@
 //!   schemas of its fields); `kr_core` parses the body into its own command type.
 //! - **Mirrors**, schema-only copies of core types that responses serialise as they are
 //!   (stored dataset records, domain enums and ids): [`domain`], [`records`], [`plan`],
-//!   [`ai_overview`], [`serp_page`], [`brief`], [`locales`], [`validation`]. Each carries the
+//!   [`ai_overview`], [`ai_answers`], [`serp_page`], [`brief`], [`locales`], [`validation`]. Each carries the
 //!   core type's name (the component's), doc comments (the descriptions) and serde attributes.
 //!   The drift test (`src/drift.rs`) serialises real core values, every `Option` filled and
 //!   empty, and checks the JSON against the generated schemas; a field added to a core record
@@ -17,6 +17,7 @@
 //! [`query_params`] documents the paging parameters `kr_core::query_params` reads.
 
 pub mod account;
+pub mod ai_answers;
 pub mod ai_overview;
 pub mod brief;
 pub mod domain;

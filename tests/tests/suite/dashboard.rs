@@ -762,6 +762,7 @@ async fn plans_and_balances_gate_what_a_user_can_do() {
         Some(EstimateSettings {
             max_keywords: 2000,
             provider: Some((5.0, 1000)),
+            answers: Default::default(),
         }),
     )
     .await;

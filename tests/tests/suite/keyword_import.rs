@@ -38,6 +38,7 @@ async fn fixture() -> Fixture {
     fixture_with(EstimateSettings {
         max_keywords: 500,
         provider: None,
+        answers: Default::default(),
     })
     .await
 }
@@ -314,6 +315,7 @@ async fn the_estimate_charges_nothing_and_bounds_the_provider_spend() {
     let f = fixture_with(EstimateSettings {
         max_keywords: 500,
         provider: Some((5.0, 100)),
+        answers: Default::default(),
     })
     .await;
     let (user, key) = harness::user_with_key(&f.store, 1, 0).await;

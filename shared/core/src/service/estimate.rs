@@ -2,7 +2,7 @@
 //! answer, and how many keywords it can keep, without charging or storing anything.
 
 use super::jobs::CreateJobRequest;
-use crate::domain::UserId;
+use crate::domain::{AiEngine, UserId};
 use crate::store::{RegisteredDomains, StoreError, UserStore};
 
 /// What a job would cost and whether the account can pay for it now.
@@ -74,6 +74,20 @@ pub struct ProviderEstimate {
     /// clusters by shared results; the others are clustered by words. Fewer when the cap or
     /// the job's keyword count stops it first.
     pub serp_budget: usize,
+    /// The questions to answer engines, included in `max_cost_usd`; `None` when no engine
+    /// is configured.
+    pub ai_answers: Option<AnswersEstimate>,
+}
+
+/// The job's questions to answer engines (`KR_AI_ANSWERS`), at most.
+#[derive(Debug, Clone)]
+pub struct AnswersEstimate {
+    pub engines: Vec<AiEngine>,
+    /// Questions put to each engine at most (fewer when the job has fewer clusters, or the
+    /// budget left after the rest of the job affords fewer).
+    pub prompts: usize,
+    /// Their cost at list prices, no answer from the cache.
+    pub max_cost_usd: f64,
 }
 
 /// The estimate for `owner`, read from the account's balances and registered domains.
