@@ -23,10 +23,10 @@ mod topics;
 
 pub use cache::DatasetCache;
 pub use changes::{
-    job_changes, ChangeCounts, ChangeQuery, ChangeSources, ClusterChange, ClusterMove, JobChanges,
-    KeywordChange, PositionMove, RunPoint, SearchConsoleFigures, SearchConsoleMove,
-    StrikingDistanceChange, TopicChange, VolumeMove, DEFAULT_CHANGE_LIMIT, DIGEST_TOP_MOVERS,
-    HISTORY_RUNS, MAX_CHANGE_LIMIT,
+    job_changes, AiCitationChange, ChangeCounts, ChangeQuery, ChangeSources, ClusterChange,
+    ClusterMove, JobChanges, KeywordChange, PositionMove, RunPoint, SearchConsoleFigures,
+    SearchConsoleMove, StrikingDistanceChange, TopicChange, VolumeMove, AI_OVERVIEW_SOURCE,
+    DEFAULT_CHANGE_LIMIT, DIGEST_TOP_MOVERS, HISTORY_RUNS, MAX_CHANGE_LIMIT,
 };
 pub use clusters::{ClusterFilter, ClusterQuery, CLUSTER_SORTS};
 pub use error::QueryError;

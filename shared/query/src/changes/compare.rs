@@ -1,12 +1,13 @@
 //! The comparison of two runs' records: keywords new and lost, volume and position moves,
 //! clusters and topics matched by the keywords they hold.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use kr_core::dataset::{
     compared_keyword, ClusterRecord, ClusterSearchConsole, KeywordRecord, RunSummary, TopicRecord,
 };
 
+use super::ai_citations::{AiCitationChange, AnswerSeen};
 use super::{
     ChangeCounts, ClusterChange, ClusterMove, KeywordChange, PositionMove, SearchConsoleFigures,
     SearchConsoleMove, StrikingDistanceChange, TopicChange, VolumeMove,
@@ -30,6 +31,9 @@ pub(crate) struct Seen {
     pub topic_id: Option<String>,
     /// Its Search Console figures over the last 28 days of data, when the run has them.
     pub search_console: Option<MeasuredSeen>,
+    /// The registrable domains its AI Overview cites (empty without an overview); `None`
+    /// when its results page was not read.
+    pub ai_cited: Option<BTreeSet<String>>,
 }
 
 /// What one run's Search Console says of a keyword.
@@ -48,6 +52,8 @@ pub(crate) struct RunView {
     pub keywords: HashMap<String, Seen>,
     pub clusters: Vec<ClusterRecord>,
     pub topics: Vec<TopicRecord>,
+    /// What answer engines said to the run's questions (none when it asked none).
+    pub answers: Vec<AnswerSeen>,
 }
 
 impl RunView {
@@ -67,6 +73,10 @@ impl RunView {
                         position: sc.position,
                         striking: sc.in_striking_distance(),
                     }),
+                    ai_cited: record
+                        .ai_overview
+                        .as_ref()
+                        .map(|overview| overview.cited_domains.iter().cloned().collect()),
                     volume: record.search_volume,
                     estimate: record.is_estimate(),
                     cluster_id: record.cluster_id,
@@ -80,6 +90,7 @@ impl RunView {
             keywords,
             clusters: clusters.to_vec(),
             topics: topics.to_vec(),
+            answers: Vec::new(),
         }
     }
 
@@ -147,6 +158,10 @@ pub(crate) struct Differences {
     pub search_console_moves: Vec<SearchConsoleMove>,
     pub striking_distance_entered: Vec<StrikingDistanceChange>,
     pub striking_distance_left: Vec<StrikingDistanceChange>,
+    /// A keyword's AI Overview was read, or a question answered, in both runs.
+    pub ai_citations_compared: bool,
+    pub ai_citations_gained: Vec<AiCitationChange>,
+    pub ai_citations_lost: Vec<AiCitationChange>,
 }
 
 impl Differences {
@@ -166,6 +181,8 @@ impl Differences {
             search_console_moves: self.search_console_moves.len(),
             striking_distance_entered: self.striking_distance_entered.len(),
             striking_distance_left: self.striking_distance_left.len(),
+            ai_citations_gained: self.ai_citations_gained.len(),
+            ai_citations_lost: self.ai_citations_lost.len(),
         }
     }
 }

@@ -4,13 +4,16 @@
 //! Search Console figures before and after and the keywords entering or leaving striking
 //! distance, a summary, and the site's visibility per run for the history chart.
 
+mod ai_citations;
+#[cfg(test)]
+mod ai_tests;
 mod compare;
 mod summary;
 #[cfg(test)]
 mod tests;
 
 use chrono::{DateTime, Utc};
-use kr_core::dataset::{objects, RunSummary};
+use kr_core::dataset::{objects, AiAnswersDocument, RunSummary};
 use kr_core::domain::{Job, JobId, JobStatus, UserId};
 use kr_core::query_params::QueryParams;
 use kr_core::store::{get_json, JobStore};
@@ -19,11 +22,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{IndexedDataset, QueryError, Results};
+pub use ai_citations::{AiCitationChange, AI_OVERVIEW_SOURCE};
 use compare::{compare, RunView};
 
 pub const DEFAULT_CHANGE_LIMIT: u32 = 20;
 pub const MAX_CHANGE_LIMIT: u32 = 200;
-/// The clusters with the largest click changes the `job.changes` digest lists.
+/// The clusters with the largest click changes the `job.changes` digest lists, and the AI
+/// citations gained and lost it lists (the first of each list).
 pub const DIGEST_TOP_MOVERS: u32 = 5;
 /// Runs in the history chart, this one included.
 pub const HISTORY_RUNS: usize = 12;
@@ -42,8 +47,8 @@ pub struct ChangeQuery {
     pub limit: u32,
     /// Whether the history (each earlier run decoded) is wanted.
     pub history: bool,
-    /// `searchConsoleMoves` holds at least this many (the digest's top movers), whatever
-    /// `limit` says.
+    /// `searchConsoleMoves`, `aiCitationsGained` and `aiCitationsLost` hold at least this
+    /// many (the digest's top entries), whatever `limit` says.
     pub top_movers: u32,
 }
 
@@ -66,7 +71,7 @@ impl ChangeQuery {
     }
 
     /// The counts and summary since the previous run, no lists but the top Search Console
-    /// movers, and no history: what the `job.changes` webhook event carries.
+    /// movers and AI citations gained and lost, and no history: what the `job.changes` webhook event carries.
     pub fn digest() -> Self {
         Self {
             since: None,
@@ -120,6 +125,19 @@ pub struct JobChanges {
     /// Keywords in striking distance in the earlier run and not now (gone up, down, or out of
     /// the job), most impressions then first.
     pub striking_distance_left: Vec<StrikingDistanceChange>,
+    /// True when both runs read the AI Overview of some keyword they share (their results
+    /// pages fetched), or an answer engine answered the same question in both; the two lists
+    /// below are empty otherwise.
+    pub ai_citations_compared: bool,
+    /// Citations of the job's site or a competitor it did not have in the earlier run: on a
+    /// keyword's AI Overview (`source: ai_overview`; keywords whose results page was read in
+    /// both runs only, so a keyword new to the job gains nothing) or in an engine's answer to
+    /// the same question (`source`: the engine; cited addresses only, a name in the text is
+    /// no citation). Each names this run's cluster. The site's first, then the clusters with
+    /// the most volume, AI Overviews before answers.
+    pub ai_citations_gained: Vec<AiCitationChange>,
+    /// Citations the earlier run had and this one has not, in the same order.
+    pub ai_citations_lost: Vec<AiCitationChange>,
     /// Completed runs of the same domain and market up to this one, oldest first (at most 12).
     pub history: Vec<RunPoint>,
 }
@@ -142,6 +160,8 @@ pub struct ChangeCounts {
     pub search_console_moves: usize,
     pub striking_distance_entered: usize,
     pub striking_distance_left: usize,
+    pub ai_citations_gained: usize,
+    pub ai_citations_lost: usize,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
@@ -335,6 +355,32 @@ async fn earlier_point(
         .map(|dataset| RunPoint::of(run, &view(&dataset))))
 }
 
+/// What the run's answer engines said, as compared; none when it asked none (its answers
+/// document is read only for a job that recorded asking).
+async fn answers_of(
+    results: &Results<'_>,
+    run: &Job,
+) -> Result<Vec<ai_citations::AnswerSeen>, QueryError> {
+    if run.ai_answers.is_none() {
+        return Ok(Vec::new());
+    }
+    let document: Option<AiAnswersDocument> =
+        get_json(results.objects, run.id, &objects::ai_answers()).await?;
+    Ok(document
+        .map(|document| document.answers)
+        .unwrap_or_default()
+        .iter()
+        .map(|answer| {
+            ai_citations::AnswerSeen::new(
+                answer.engine.as_str(),
+                &answer.prompt,
+                &answer.cluster_id,
+                &answer.cited_urls,
+            )
+        })
+        .collect())
+}
+
 /// Where the changes of a job are read from.
 pub struct ChangeSources<'a> {
     pub results: &'a Results<'a>,
@@ -389,7 +435,8 @@ pub async fn job_changes(
             domain,
         )
     };
-    let now = view(&current);
+    let mut now = view(&current);
+    now.answers = answers_of(results, job).await?;
     // The baseline is usually the latest earlier run: its view serves both the comparison and
     // its point in the history.
     let before = match &baseline {
@@ -398,7 +445,9 @@ pub async fn job_changes(
                 .dataset(run)
                 .await?
                 .ok_or(QueryError::SinceNotCompleted)?;
-            Some(view(&dataset))
+            let mut before = view(&dataset);
+            before.answers = answers_of(results, run).await?;
+            Some(before)
         }
         None => None,
     };
@@ -420,7 +469,10 @@ pub async fn job_changes(
     let (Some(baseline), Some(before)) = (baseline, before) else {
         return Ok(JobChanges::empty(job, summary::no_baseline(job), history));
     };
-    let differences = compare(&now, &before);
+    let mut differences = compare(&now, &before);
+    let competitors: Vec<&str> = job.competitor_domains.iter().map(|d| d.as_str()).collect();
+    let followed = ai_citations::Followed::new(domain, &competitors);
+    ai_citations::compare(&now, &before, &followed, &mut differences);
     let since = RunPoint::of(&baseline, &before);
     let summary = summary::paragraph(&differences, &since, &history[history.len() - 1]);
     let counts = differences.counts();
@@ -445,6 +497,9 @@ pub async fn job_changes(
         search_console_moves: first(differences.search_console_moves, movers),
         striking_distance_entered: first(differences.striking_distance_entered, limit),
         striking_distance_left: first(differences.striking_distance_left, limit),
+        ai_citations_compared: differences.ai_citations_compared,
+        ai_citations_gained: first(differences.ai_citations_gained, movers),
+        ai_citations_lost: first(differences.ai_citations_lost, movers),
         since: Some(since),
         history,
     })
@@ -478,6 +533,9 @@ impl JobChanges {
             search_console_moves: Vec::new(),
             striking_distance_entered: Vec::new(),
             striking_distance_left: Vec::new(),
+            ai_citations_compared: false,
+            ai_citations_gained: Vec::new(),
+            ai_citations_lost: Vec::new(),
             history,
         }
     }

@@ -67,6 +67,9 @@ pub(crate) fn paragraph(differences: &Differences, since: &RunPoint, now: &RunPo
     if differences.search_console_compared {
         sentences.push(search_console_sentence(differences));
     }
+    if differences.ai_citations_compared {
+        sentences.push(ai_citations_sentence(differences));
+    }
     sentences.push(format!(
         "{} and {} are new; {} and {} are gone.",
         plural(counts.new_clusters, "cluster", "clusters"),
@@ -97,5 +100,23 @@ fn search_console_sentence(differences: &Differences) -> String {
         plural(counts.search_console_moves, "cluster", "clusters"),
         plural(counts.striking_distance_entered, "keyword", "keywords"),
         counts.striking_distance_left,
+    )
+}
+
+/// The AI citations sentence: the site's citations gained and lost, then its competitors'.
+fn ai_citations_sentence(differences: &Differences) -> String {
+    let count = |list: &[super::AiCitationChange], site: bool| {
+        list.iter().filter(|c| c.site == site).count()
+    };
+    let (gained, lost) = (
+        &differences.ai_citations_gained,
+        &differences.ai_citations_lost,
+    );
+    format!(
+        "AI citations (AI Overviews and answers): the site gained {} and lost {}; its competitors gained {} and lost {}.",
+        count(gained, true),
+        count(lost, true),
+        count(gained, false),
+        count(lost, false),
     )
 }
