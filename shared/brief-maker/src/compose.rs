@@ -92,6 +92,8 @@ pub(crate) fn compose(
         sources,
         generated_at: now,
         wording: None,
+        // Read beside the ranking pages (`cited.rs`).
+        cited_pages: Vec::new(),
     }
 }
 

@@ -15,6 +15,7 @@ use kr_crawler::{CrawlError, Crawler};
 use kr_research::research::Measured;
 use kr_research::text::Language;
 
+use crate::cited::{cited_page, pick_cited};
 use crate::compose::{compose, Reading};
 use crate::error::BriefError;
 use crate::sources::{pick_sources, Material};
@@ -185,14 +186,24 @@ impl BriefMaker<'_> {
             .find(|t| Some(&t.id) == cluster.topic_id.as_ref())
             .map(|t| t.name.as_str());
         let sources = pick_sources(&material, cluster, &members, topic);
-        let readings: Vec<Reading> = join_all(sources.into_iter().map(|source| async move {
-            let read = tokio::time::timeout(READ_DEADLINE, self.crawler.fetch_outline(&source.url))
-                .await
-                .map_err(|_| "it took too long to answer".to_string())
-                .and_then(|read| read.map_err(|err| skip_reason(&err)));
-            (source, read)
-        }))
-        .await;
+        let competitors: Vec<String> = job
+            .competitor_domains
+            .iter()
+            .map(|domain| domain.to_string())
+            .collect();
+        let cited = pick_cited(&members, &competitors);
+        // The ranking pages and the cited ones are read at the same time, within one deadline.
+        let (readings, cited_pages) = tokio::join!(
+            join_all(sources.into_iter().map(|source| async move {
+                let read = self.read(&source.url).await;
+                (source, read)
+            })),
+            join_all(cited.into_iter().map(|page| async move {
+                let read = self.read(&page.url).await;
+                cited_page(page, read)
+            })),
+        );
+        let readings: Vec<Reading> = readings;
         let mut brief = compose(
             &material,
             dataset,
@@ -201,6 +212,7 @@ impl BriefMaker<'_> {
             &readings,
             chrono::Utc::now(),
         );
+        brief.cited_pages = cited_pages;
         let spend = match self.writer {
             Some(writer) => {
                 let worded = word(writer, &brief, self.settings.wording_deadline).await;
@@ -219,6 +231,14 @@ impl BriefMaker<'_> {
             }
         }
         Ok(brief)
+    }
+
+    /// A page's outline through the crawler, or why it was not read.
+    async fn read(&self, url: &str) -> Result<kr_crawler::OutlinedPage, String> {
+        tokio::time::timeout(READ_DEADLINE, self.crawler.fetch_outline(url))
+            .await
+            .map_err(|_| "it took too long to answer".to_string())
+            .and_then(|read| read.map_err(|err| skip_reason(&err)))
     }
 
     /// A stage's output; empty when the job has none (a job from before the stage existed).

@@ -95,6 +95,34 @@ pub fn render(brief: &ClusterBrief) -> String {
     );
     section(
         &mut line,
+        "Pages AI Overviews cite",
+        brief.cited_pages.iter().map(|page| {
+            let title = page
+                .title
+                .as_deref()
+                .map(|t| format!("{} ", escape(t)))
+                .unwrap_or_default();
+            let what = match &page.skipped_because {
+                Some(reason) => format!("not read: {}", escape(reason)),
+                None if page.headings.is_empty() => "no headings".to_string(),
+                None => page
+                    .headings
+                    .iter()
+                    .map(|h| escape(h))
+                    .collect::<Vec<_>>()
+                    .join(" · "),
+            };
+            format!(
+                "- {title}{} ({}, cited for {} keyword{}): {what}",
+                code(&page.url),
+                escape(&page.competitor),
+                page.citations,
+                if page.citations == 1 { "" } else { "s" }
+            )
+        }),
+    );
+    section(
+        &mut line,
         "Pages read",
         brief.sources.iter().enumerate().map(|(i, s)| {
             let what = match (&s.skipped_because, s.word_count) {
@@ -168,5 +196,53 @@ mod tests {
             "&lt;script&gt;alert\\(1\\)&lt;/script&gt; \\[x\\]\\(javascript:y\\) \\*\\*b\\*\\* next"
         );
         assert_eq!(code("https://a.example/`x`\n"), "`https://a.example/x`");
+    }
+
+    #[test]
+    fn cited_pages_render_their_hostile_titles_and_headings_inert() {
+        use kr_core::dataset::{BriefKeyword, CitedPage, Intent};
+        let brief = ClusterBrief {
+            cluster_id: "c-1".into(),
+            cluster_name: "cold brew".into(),
+            primary_keyword: BriefKeyword {
+                keyword: "cold brew".into(),
+                search_volume: None,
+                intent: Intent::Informational,
+            },
+            secondary_keywords: vec![],
+            intent: Intent::Informational,
+            page_type: None,
+            action: None,
+            target_url: None,
+            outline: vec![],
+            questions: vec![],
+            word_count: None,
+            missing_terms: vec![],
+            internal_links: vec![],
+            sources: vec![],
+            generated_at: chrono::Utc::now(),
+            wording: None,
+            cited_pages: vec![CitedPage {
+                url: "https://beanhub.com/g`)<x>".into(),
+                competitor: "beanhub.com".into(),
+                title: Some("<img src=x onerror=alert(1)>".into()),
+                citations: 2,
+                fetched: true,
+                skipped_because: None,
+                headings: vec!["[Ratio](javascript:x)".into(), "**Time**".into()],
+            }],
+        };
+        let text = render(&brief);
+        assert!(text.contains("## Pages AI Overviews cite"), "{text}");
+        assert!(
+            text.contains("&lt;img src=x onerror=alert\\(1\\)&gt; `https://beanhub.com/g)<x>`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\\[Ratio\\]\\(javascript:x\\) · \\*\\*Time\\*\\*"),
+            "{text}"
+        );
+        assert!(text.contains("cited for 2 keywords"), "{text}");
+        assert!(!text.contains("<img"), "{text}");
     }
 }

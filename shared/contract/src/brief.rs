@@ -53,6 +53,29 @@ pub struct ClusterBrief {
     /// same either way).
     #[serde(default)]
     pub wording: Option<BriefWording>,
+    /// The competitors' pages the AI Overviews on the cluster's keywords cite, most cited
+    /// first (at most 5), and what they say; empty when no overview cites a competitor.
+    #[serde(default)]
+    pub cited_pages: Vec<CitedPage>,
+}
+
+/// A competitor's page an AI Overview on the cluster's keywords cites, read as the ranking
+/// pages are.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CitedPage {
+    pub url: String,
+    /// The competitor it is on, as the job lists it.
+    pub competitor: String,
+    /// The title the overview showed for it (plain text; render it escaped).
+    pub title: Option<String>,
+    /// How many of the cluster's keywords' overviews cite it.
+    pub citations: usize,
+    pub fetched: bool,
+    /// Why it was not read; `null` when it was.
+    pub skipped_because: Option<String>,
+    /// Its H2 and H3 headings in page order, when read (plain text; render it escaped).
+    pub headings: Vec<String>,
 }
 
 /// A language model's wording of a brief, read strictly: plain text (no markup or links) of

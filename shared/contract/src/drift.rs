@@ -16,11 +16,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::{TimeZone, Utc};
 use kr_core::dataset::{
     ActionCounts, AiOverview, AiReference, AiShareOfVoice, AiShareTally, BriefKeyword, BriefSource,
-    BriefWording, ClusterAction, ClusterBrief, ClusterMethod, ClusterRecord, ClusterSearchConsole,
-    Intent, InternalLink, KeywordRecord, KeywordSource, MonthlySearch, OutlineHeading, PageType,
-    Persona, PlanBasis, Ranking, RankingKind, Reference, SearchConsoleDay, SearchConsoleMetrics,
-    SearchConsolePage, SerpFeature, SitePosition, TopicRecord, WeakSpot, WeakSpotKind,
-    WordCountRange,
+    BriefWording, CitedPage, ClusterAction, ClusterBrief, ClusterMethod, ClusterRecord,
+    ClusterSearchConsole, Intent, InternalLink, KeywordRecord, KeywordSource, MonthlySearch,
+    OutlineHeading, PageType, Persona, PlanBasis, Ranking, RankingKind, Reference,
+    SearchConsoleDay, SearchConsoleMetrics, SearchConsolePage, SerpFeature, SitePosition,
+    TopicRecord, WeakSpot, WeakSpotKind, WordCountRange,
 };
 use kr_core::dataset::{AiAnswer, EngineReply, SiteNames};
 use kr_core::domain::{AiAnswersOutcome, AiAnswersStatus, AiEngine, DomainName};
@@ -87,6 +87,7 @@ use utoipa::OpenApi;
     crate::brief::WordCountRange,
     crate::brief::InternalLink,
     crate::brief::BriefSource,
+    crate::brief::CitedPage,
     crate::locales::Language,
     crate::locales::Location,
     crate::validation::FieldError,
@@ -450,6 +451,18 @@ fn brief(filled: bool) -> ClusterBrief {
                 meta_description: "How to brew it.".into(),
                 summary: "For home baristas.".into(),
                 cost_usd: 0.002,
+            },
+        ),
+        cited_pages: many(
+            filled,
+            CitedPage {
+                url: "https://competitor.com/guide".into(),
+                competitor: "competitor.com".into(),
+                title: some(filled, "The cold brew guide".into()),
+                citations: 2,
+                fetched: false,
+                skipped_because: some(filled, "HTTP 404".into()),
+                headings: many(filled, "Ratio".into()),
             },
         ),
     }

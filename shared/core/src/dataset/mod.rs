@@ -24,7 +24,7 @@ pub use ai_overview::{
     registrable_domain, AiOverview, AiReference, AiShareOfVoice, AiShareTally, MAX_AI_REFERENCES,
 };
 pub use brief::{
-    BriefKeyword, BriefSource, BriefWording, BriefWriter, ClusterBrief, InternalLink,
+    BriefKeyword, BriefSource, BriefWording, BriefWriter, CitedPage, ClusterBrief, InternalLink,
     OutlineHeading, Unworded, WordCountRange,
 };
 pub use page::{PageContent, SiteRole};

@@ -4,8 +4,8 @@
 
 use kr_aws::s3::S3ObjectStore;
 use kr_core::dataset::{
-    objects, BriefKeyword, BriefSource, BriefWording, ClusterAction, ClusterBrief, Intent,
-    OutlineHeading, PageType, WordCountRange,
+    objects, BriefKeyword, BriefSource, BriefWording, CitedPage, ClusterAction, ClusterBrief,
+    Intent, OutlineHeading, PageType, WordCountRange,
 };
 use kr_core::store::put_json;
 use kr_tests::harness::{self, Call};
@@ -72,6 +72,18 @@ fn brief() -> ClusterBrief {
             summary: "For home baristas <b>who</b> want smooth iced coffee.".into(),
             cost_usd: 0.0051,
         }),
+        cited_pages: vec![CitedPage {
+            url: "https://beanhub.test/cold-brew".into(),
+            competitor: "beanhub.test".into(),
+            title: Some("<img src=x onerror=alert('cited')>".into()),
+            citations: 2,
+            fetched: true,
+            skipped_because: None,
+            headings: vec![
+                "<script>alert('heading')</script>".into(),
+                "Steeping time".into(),
+            ],
+        }],
     }
 }
 
@@ -102,6 +114,14 @@ async fn a_stored_brief_shows_as_a_page_with_crawled_text_inert() {
     assert!(!page.contains("data-brief-endpoint"));
     assert!(page.contains("For the writer") && page.contains("Cold Brew at Home: Ratio and Time"));
     assert!(page.contains("&lt;b&gt;who&lt;/b&gt;") && !page.contains("<b>who"));
+    // The pages AI Overviews cite, their overview titles and headings as text.
+    assert!(page.contains("Pages AI Overviews cite"), "{page}");
+    assert!(page.contains("cited for 2 keywords") && page.contains("Steeping time"));
+    assert!(page.contains("&lt;script&gt;alert('heading')&lt;/script&gt;"));
+    assert!(
+        !page.contains("<script>alert('heading')")
+            && !page.contains("<img src=x onerror=alert('cited')")
+    );
 
     // Not made yet: the button that asks the API, and the API address without script.
     let page = Call::get(&format!("/jobs/{}/clusters/espresso/brief", job.id))

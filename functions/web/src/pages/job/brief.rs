@@ -144,6 +144,22 @@ fn body(brief: &ClusterBrief, api: &str) -> Markup {
             h2 { "Internal links" }
             ul { @for link in &brief.internal_links { li { (link.title) " " code { (link.url) } } } }
         }
+        @if !brief.cited_pages.is_empty() {
+            h2 { "Pages AI Overviews cite" }
+            p.muted { "Competitors' pages Google's AI Overviews cite for this cluster's keywords, most cited first, and their headings." }
+            ul.cited { @for page in &brief.cited_pages {
+                li {
+                    @if let Some(title) = &page.title { (title) " " }
+                    code { (page.url) }
+                    " " span.muted { "(" (page.competitor) ", cited for " (page.citations) " keyword" @if page.citations != 1 { "s" } ")" }
+                    @if let Some(reason) = &page.skipped_because {
+                        " — not read: " (reason)
+                    } @else if !page.headings.is_empty() {
+                        ul { @for heading in &page.headings { li { (heading) } } }
+                    }
+                }
+            } }
+        }
         h2 { "Pages read" }
         @if brief.sources.is_empty() {
             p.muted { "None: no page ranking for this cluster was found (offline, only competitors' pages whose title or heading names it are read)." }
