@@ -62,6 +62,7 @@ pub fn job_record(
         schedule_id: None,
         search_console: None,
         search_console_property: None,
+        ai_answers: None,
     }
 }
 

@@ -77,6 +77,7 @@ async fn main() -> Result<()> {
             schedule_id: None,
             search_console: None,
             search_console_property: None,
+            ai_answers: None,
         })
         .collect();
     store.import_jobs(&jobs).await?;

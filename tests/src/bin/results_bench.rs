@@ -184,6 +184,7 @@ async fn seed(count: usize) -> Result<()> {
         schedule_id: None,
         search_console: None,
         search_console_property: None,
+        ai_answers: None,
     };
     let dataset = synthetic(job.id, count);
     let mut csv = Vec::new();
