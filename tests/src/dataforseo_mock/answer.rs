@@ -119,6 +119,10 @@ pub(crate) fn answer(data: &MockData, path: &str, task: &Value, labs_locations: 
     if labs && !location_ok {
         return Answer::invalid("location_code");
     }
+    if super::llm::engine_of(path).is_some() {
+        let money_spent = data.price(path).map_or(0.0, |price| price.item);
+        return super::llm::llm_response(path, task, money_spent);
+    }
     match path {
         paths::RANKED_KEYWORDS => super::ranked::ranked_keywords(data, task),
         paths::KEYWORD_IDEAS => keyword_ideas(data, task),

@@ -11,11 +11,15 @@
 //!   location outside the Labs list; Google Ads search volume and SERP take any location.
 //! - Fault rules (`faults.json` by default) strike before the data is consulted; `reset()`
 //!   re-arms them and clears the statistics.
+//! - LLM Responses answer each question deterministically ([`answer_kind`]); an engine made to
+//!   fail ([`MockDataForSeo::fail_engines`], or `POST /__mock/faults {"failEngines": [...]}`)
+//!   answers every task `50000 Internal Error.`, unbilled, until reset.
 
 mod answer;
 mod data;
 mod facts;
 mod faults;
+mod llm;
 mod queue;
 mod ranked;
 mod serp;
@@ -33,6 +37,7 @@ use serde_json::Value;
 pub use data::{fixtures_dir, MockData, Price};
 pub use facts::{AdsFacts, IntentFacts, LabsFacts, MonthlyVolume, RankedFacts};
 use faults::Faults;
+pub use llm::{answer_kind, AnswerKind, HOSTILE_SCRIPT};
 use server::{base64, round_cost, Inner, Shared};
 
 /// The endpoint paths the mock serves.
@@ -49,7 +54,12 @@ pub mod paths {
     pub const SERP_TASK_POST: &str = "/v3/serp/google/organic/task_post";
     pub const SERP_TASKS_READY: &str = "/v3/serp/google/organic/tasks_ready";
     pub const SERP_TASK_GET: &str = "/v3/serp/google/organic/task_get/advanced";
-    pub const ALL: [&str; 10] = [
+    /// AI Optimization, LLM Responses (Live), per engine.
+    pub const LLM_CHAT_GPT: &str = "/v3/ai_optimization/chat_gpt/llm_responses/live";
+    pub const LLM_PERPLEXITY: &str = "/v3/ai_optimization/perplexity/llm_responses/live";
+    pub const LLM_GEMINI: &str = "/v3/ai_optimization/gemini/llm_responses/live";
+    pub const LLM_CLAUDE: &str = "/v3/ai_optimization/claude/llm_responses/live";
+    pub const ALL: [&str; 14] = [
         RANKED_KEYWORDS,
         KEYWORD_IDEAS,
         KEYWORD_OVERVIEW,
@@ -60,6 +70,10 @@ pub mod paths {
         SERP_TASK_POST,
         SERP_TASKS_READY,
         SERP_TASK_GET,
+        LLM_CHAT_GPT,
+        LLM_PERPLEXITY,
+        LLM_GEMINI,
+        LLM_CLAUDE,
     ];
     /// Whether `path` is answered to a POST (the others are to a GET).
     pub fn is_posted(path: &str) -> bool {
@@ -219,6 +233,7 @@ impl MockDataForSeo {
             serp_ready_after: config.serp_ready_after,
             serp_ready_after_polls: config.serp_ready_after_polls,
             inner: Mutex::new(Inner {
+                failing_engines: Vec::new(),
                 queue: Vec::new(),
                 ready_polls: 0,
                 faults,
@@ -259,6 +274,13 @@ impl MockDataForSeo {
     /// Clears the statistics, restores the balance and re-arms the fault rules.
     pub fn reset(&self) {
         self.shared.reset();
+    }
+
+    /// Makes the LLM Responses of these engines (`chat_gpt`, `perplexity`, ...) fail until
+    /// reset; an empty list makes every engine answer again.
+    pub fn fail_engines(&self, engines: &[&str]) {
+        self.shared.inner.lock().unwrap().failing_engines =
+            engines.iter().map(|e| e.to_string()).collect();
     }
 
     /// The files the mock answers from.

@@ -31,6 +31,8 @@ pub(crate) struct Shared {
 }
 
 pub(crate) struct Inner {
+    /// Engines whose LLM Responses fail (`/__mock/faults`).
+    pub failing_engines: Vec<String>,
     /// SERP tasks posted to the Standard queue.
     pub queue: Vec<QueuedTask>,
     /// `tasks_ready` calls so far.
@@ -65,6 +67,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/__mock/stats", get(stats))
         .route("/__mock/reset", post(reset))
+        .route("/__mock/faults", get(faults).post(set_faults))
         .fallback(endpoint)
         .with_state(shared)
 }
@@ -78,9 +81,32 @@ async fn reset(State(shared): State<Arc<Shared>>) -> StatusCode {
     StatusCode::NO_CONTENT
 }
 
+/// The faults set at run time (the rules file's are fixed): `{"failEngines": [...]}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RuntimeFaults {
+    #[serde(default)]
+    fail_engines: Vec<String>,
+}
+
+async fn faults(State(shared): State<Arc<Shared>>) -> Json<RuntimeFaults> {
+    Json(RuntimeFaults {
+        fail_engines: shared.inner.lock().unwrap().failing_engines.clone(),
+    })
+}
+
+async fn set_faults(
+    State(shared): State<Arc<Shared>>,
+    Json(faults): Json<RuntimeFaults>,
+) -> StatusCode {
+    shared.inner.lock().unwrap().failing_engines = faults.fail_engines;
+    StatusCode::NO_CONTENT
+}
+
 impl Shared {
     pub fn reset(&self) {
         let mut inner = self.inner.lock().unwrap();
+        inner.failing_engines.clear();
         inner.faults.rearm();
         inner.queue.clear();
         inner.stats = MockStats {
@@ -247,7 +273,17 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     }
     let first = &tasks[0];
     let price = shared.data.price(&path);
-    let fault = inner.faults.strike(&path, first);
+    let engine_down = super::llm::engine_of(&path)
+        .is_some_and(|engine| inner.failing_engines.iter().any(|e| e == engine));
+    let fault = if engine_down {
+        Some(Fault::Task {
+            status: 50_000,
+            message: "Internal Error.".into(),
+            charge: false,
+        })
+    } else {
+        inner.faults.strike(&path, first)
+    };
     let (answer, charged) = match fault {
         Some(Fault::Task {
             status,
