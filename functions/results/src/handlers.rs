@@ -7,8 +7,9 @@ use kr_http::ApiError;
 
 use crate::ResultsState;
 use kr_query::{
-    job_changes, ChangeQuery, ChangeSources, ClusterPage, ClusterQuery, JobChanges, KeywordPage,
-    KeywordQuery, PersonaList, QueryError, ReferenceList, Results, TopicPage, TopicQuery,
+    job_changes, AiVisibility, ChangeQuery, ChangeSources, ClusterPage, ClusterQuery, JobChanges,
+    KeywordPage, KeywordQuery, PersonaList, QueryError, ReferenceList, Results, TopicPage,
+    TopicQuery,
 };
 
 /// The job if the caller may read it (owner, or anyone for a demo job), else 404.
@@ -257,4 +258,41 @@ pub async fn changes(
             .await
             .map_err(refused)?,
     ))
+}
+
+/// The job's AI visibility: its keywords' Google AI Overviews counted (keywords with a SERP,
+/// those showing an overview, those citing the site, and per competitor those citing it),
+/// and what AI answer engines (ChatGPT, Perplexity, ...; `KR_AI_ANSWERS`) answered to the
+/// job's questions, derived from its most valuable clusters: per answer whether it names or
+/// cites the site, which competitors it names or cites, the cited addresses and the text (at
+/// most 2,000 characters; model text, escape it wherever it is shown). `answers` is `[]` when
+/// no engine was asked (the job's `aiAnswers` says why). 409 before the job completes.
+#[utoipa::path(
+    get,
+    path = "/api/v1/jobs/{jobId}/ai-visibility",
+    tag = "results",
+    params(("jobId" = String, Path, format = Uuid)),
+    security((), ("bearerAuth" = []), ("apiKeyHeader" = []), ("sessionCookie" = [])),
+    responses(
+        (status = 200, description = "The job's AI visibility", body = AiVisibility),
+        (status = 404, description = "No such job, or not yours", body = ErrorBody),
+        (status = 409, description = "The job has not completed", body = ErrorBody),
+    )
+)]
+pub async fn ai_visibility(
+    State(state): State<ResultsState>,
+    viewer: Viewer,
+    PathParams([job_id]): PathParams<1>,
+) -> Result<Json<AiVisibility>, ApiError> {
+    let job = viewable_job(&state, viewer, &job_id).await?;
+    match results(&state).ai_visibility(&job).await? {
+        Some(visibility) => Ok(Json(visibility)),
+        None => Err(ApiError::new(
+            ErrorCode::JobNotReady,
+            format!(
+                "The job is {}: its AI visibility is ready once it completes.",
+                job.status
+            ),
+        )),
+    }
 }

@@ -1,5 +1,6 @@
 //! The results function: a job's keywords (filtered, sorted, paged), clusters and their
-//! keywords, topics, personas, site references, and what changed since an earlier run. Owner or demo job; everyone else gets 404.
+//! keywords, topics, personas, site references, what changed since an earlier run, and its AI
+//! visibility. Owner or demo job; everyone else gets 404.
 
 mod handlers;
 
@@ -51,6 +52,7 @@ pub fn api() -> OpenApiRouter<ResultsState> {
         .routes(routes!(handlers::personas))
         .routes(routes!(handlers::references))
         .routes(routes!(handlers::changes))
+        .routes(routes!(handlers::ai_visibility))
 }
 
 pub fn router(state: ResultsState) -> Router {

@@ -186,6 +186,7 @@ pub const ROUTES: &[Route] = &[
     buffered(Get,    "/api/v1/jobs/{jobId}/personas",                      Results, "handlers::personas"),
     buffered(Get,    "/api/v1/jobs/{jobId}/references",                    Results, "handlers::references"),
     buffered(Get,    "/api/v1/jobs/{jobId}/changes",                       Results, "handlers::changes"),
+    buffered(Get,    "/api/v1/jobs/{jobId}/ai-visibility",                 Results, "handlers::ai_visibility"),
     streamed(Get,    "/api/v1/jobs/{jobId}/export-keywords",               Export,  "handlers::export_keywords"),
     buffered(Get,    "/api/v1/languages",                                  Locales, "lists::languages"),
     buffered(Get,    "/api/v1/locations",                                  Locales, "lists::locations"),

@@ -6,6 +6,7 @@
 #[cfg(test)]
 mod ai_overview_tests;
 mod ai_share;
+mod ai_visibility;
 mod cache;
 mod changes;
 mod clusters;
@@ -21,6 +22,7 @@ mod results;
 mod sorting;
 mod topics;
 
+pub use ai_visibility::{AiVisibility, OverviewSummary};
 pub use cache::DatasetCache;
 pub use changes::{
     job_changes, AiCitationChange, ChangeCounts, ChangeQuery, ChangeSources, ClusterChange,
