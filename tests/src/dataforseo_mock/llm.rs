@@ -64,27 +64,27 @@ pub fn engine_of(path: &str) -> Option<&str> {
 }
 
 /// The answer's text and cited pages (address, title).
-fn text_of(kind: AnswerKind, prompt: &str) -> (String, Vec<(String, String)>) {
+fn text_of(kind: AnswerKind) -> (String, Vec<(String, String)>) {
     let competitor = COMPETITORS[0];
-    let topic = prompt.trim_end_matches('?');
+    // The question is not repeated: its words could name a site and blur what each kind says.
     match kind {
         AnswerKind::CitesPrimary => (
-            format!("For \"{topic}\", BrightBrew Coffee is a good place to start: its guides explain the basics, and {PRIMARY} sells what you need."),
+            format!("BrightBrew Coffee is a good place to start: its guides explain the basics, and {PRIMARY} sells what you need."),
             vec![
                 (format!("https://{PRIMARY}/"), "BrightBrew Coffee".into()),
                 ("https://en.wikipedia.org/wiki/Coffee".into(), "Coffee - Wikipedia".into()),
             ],
         ),
         AnswerKind::CitesCompetitor => (
-            format!("Many people asking \"{topic}\" end up at Roast Rivals ({competitor}), which compares the options side by side."),
+            format!("Many people end up at Roast Rivals ({competitor}), which compares the options side by side."),
             vec![(format!("https://www.{competitor}/guide"), "Roast Rivals guide".into())],
         ),
         AnswerKind::Neutral => (
-            format!("\"{topic}\" depends on taste, budget and time; compare a few options before deciding."),
+            "It depends on taste, budget and time; compare a few options before deciding.".to_string(),
             vec![("https://en.wikipedia.org/wiki/Coffee_preparation".into(), "Coffee preparation".into())],
         ),
         AnswerKind::Hostile => (
-            format!("{HOSTILE_SCRIPT}<img src=x onerror=\"window.__krHostile=2\"><b>Try {competitor}</b> for \"{topic}\" & <a href=\"javascript:alert(1)\">more</a>."),
+            format!("{HOSTILE_SCRIPT}<img src=x onerror=\"window.__krHostile=2\"><b>Try {competitor}</b> & <a href=\"javascript:alert(1)\">more</a>."),
             Vec::new(),
         ),
     }
@@ -109,7 +109,7 @@ pub(crate) fn llm_response(path: &str, task: &Value, money_spent: f64) -> Answer
         return Answer::failed(40_501, "Invalid Field: 'model_name'.");
     }
     let kind = answer_kind(prompt);
-    let (text, cited) = text_of(kind, prompt);
+    let (text, cited) = text_of(kind);
     let annotations: Vec<Value> = cited
         .iter()
         .map(|(url, title)| json!({"title": title, "url": url}))

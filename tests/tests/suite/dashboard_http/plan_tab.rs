@@ -38,6 +38,7 @@ fn keyword(cluster: &str, topic: &str, n: usize, intent: Intent) -> KeywordRecor
         people_also_ask: None,
         weak_spots: None,
         search_console: None,
+        ai_overview: None,
     }
 }
 

@@ -82,6 +82,7 @@ fn keyword(id: &str, text: &str, cluster: &str, sc: Option<SearchConsoleMetrics>
         people_also_ask: None,
         weak_spots: None,
         search_console: sc,
+        ai_overview: None,
     }
 }
 
