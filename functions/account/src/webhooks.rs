@@ -66,9 +66,11 @@ fn parse_webhook_id(raw: &str) -> Result<WebhookId, ApiError> {
 /// each scheduled run, and when a schedule skips a run. Every event is POSTed as JSON
 /// `{"type", "timestamp", "data"}`: `data` is `{"job": …}` for `job.completed` and
 /// `job.failed`; `{"job": …, "changes": {"since", "summary", "counts", "volumesCompared",
-/// "searchConsoleCompared", "topMovers"}}` for `job.changes`, sent after a scheduled run
-/// completes (`since` is the run compared with, `null` for a schedule's first run; the same
-/// figures as `GET /jobs/{jobId}/changes`, `topMovers` its first 5 `searchConsoleMoves`); and
+/// "searchConsoleCompared", "topMovers", "aiCitationsCompared", "aiCitationsGained",
+/// "aiCitationsLost"}}` for `job.changes`, sent after a scheduled run completes (`since` is
+/// the run compared with, `null` for a schedule's first run; the same figures as
+/// `GET /jobs/{jobId}/changes`, `topMovers` its first 5 `searchConsoleMoves`, the AI
+/// citation lists their first 5 each, `counts` whole); and
 /// `{"scheduleId", "slot", "reason"}` for `schedule.run_skipped`, once per skipped slot. With
 /// the Standard Webhooks headers `webhook-id` (the same for every retry of one event), `webhook-timestamp` and
 /// `webhook-signature` (`v1,` base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the

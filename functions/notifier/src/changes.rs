@@ -1,6 +1,8 @@
 //! What a `job.changes` event carries: the summary and counts of what moved since the
-//! owner's previous completed run of the same domain and market, and the clusters whose
-//! Search Console clicks moved most (`topMovers`, at most 5), computed when delivered (a
+//! owner's previous completed run of the same domain and market, the clusters whose Search
+//! Console clicks moved most (`topMovers`, at most 5) and the first AI citations gained and
+//! lost (`aiCitationsGained`, `aiCitationsLost`, at most 5 each; the counts are whole),
+//! computed when delivered (a
 //! retry recomputes the same thing from the same stored results, so nothing rides on the queue).
 
 use std::sync::Arc;
@@ -57,6 +59,9 @@ impl ChangeDigests for StoredChangeDigests {
             "volumesCompared": changes.volumes_compared,
             "searchConsoleCompared": changes.search_console_compared,
             "topMovers": changes.search_console_moves,
+            "aiCitationsCompared": changes.ai_citations_compared,
+            "aiCitationsGained": changes.ai_citations_gained,
+            "aiCitationsLost": changes.ai_citations_lost,
         }))
     }
 }

@@ -236,6 +236,7 @@ pub fn render_job_page(
         dataset,
         previews: &pages::job::SitePreviews::default(),
         changes: None,
+        ai_visibility: None,
     };
     pages::job::render(
         job,

@@ -111,6 +111,12 @@ pub enum SharedTab {
     /// (a job that imported none shows no such tab).
     #[serde(rename = "search_console")]
     SearchConsole,
+    /// The job's AI visibility: AI Overviews' share of voice against each competitor, the
+    /// clusters to earn citations in, the keywords' AI Overviews and answer engines' answers
+    /// with their cited sources (a job with neither an AI Overview nor answers shows no such
+    /// tab).
+    #[serde(rename = "ai_visibility")]
+    AiVisibility,
 }
 
 /// What a webhook can be told.

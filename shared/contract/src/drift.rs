@@ -516,7 +516,8 @@ fn samples() -> Samples {
             Personas,
             Overview,
             Changes,
-            SearchConsole
+            SearchConsole,
+            AiVisibility
         }),
     );
     samples.add(

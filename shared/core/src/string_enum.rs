@@ -142,7 +142,8 @@ mod tests {
                 "personas",
                 "overview",
                 "changes",
-                "search_console"
+                "search_console",
+                "ai_visibility"
             ]
         );
         assert_eq!(

@@ -8,6 +8,7 @@
 mod history;
 mod intent_mix;
 mod opportunity_map;
+mod share_of_voice;
 mod sparkline;
 mod squarify;
 #[cfg(test)]
@@ -17,6 +18,7 @@ mod treemap;
 pub use history::visibility;
 pub use intent_mix::intent_mix;
 pub use opportunity_map::{opportunity_map, LeftOut};
+pub use share_of_voice::{share_of_voice, VoiceShare};
 pub use sparkline::sparkline;
 pub use treemap::{cluster_treemap, TREEMAP_MAX_CLUSTERS};
 

@@ -9,7 +9,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use chrono::Utc;
-use kr_core::domain::{Job, JobId, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs};
+use kr_core::domain::{
+    Job, JobId, JobStatus, ShareLifetime, ShareLink, ShareLinkId, SharedTab, SharedTabs,
+};
 use kr_core::service::share_links::{self, ShareError, MAX_LIVE_SHARE_LINKS};
 use kr_core::store::{StoreError, User};
 use kr_http::absolute_url::absolute_url;
@@ -71,12 +73,21 @@ pub async fn open(
     } else {
         None
     };
+    let ai = if link.tabs.contains(SharedTab::AiVisibility) {
+        match job::ai_visibility::load(&state, &job, raw).await {
+            Ok(ai) => ai,
+            Err(page) => return page,
+        }
+    } else {
+        None
+    };
     job::render(
         &job,
         job::Loaded {
             dataset: Some(&dataset),
             previews: &previews,
             changes: loaded.as_ref(),
+            ai_visibility: ai.as_ref(),
         },
         raw,
         Audience::Shared {
@@ -174,10 +185,21 @@ fn tab_names(tabs: &SharedTabs) -> String {
         .join(", ")
 }
 
+/// Whether the share form offers `tab`: Search Console and AI visibility only for a job with
+/// that data (`has_ai`: the job's AI Overviews or answers).
+fn offered(tab: SharedTab, job: &Job, has_ai: bool) -> bool {
+    match tab {
+        SharedTab::SearchConsole => job::has_search_console_data(job),
+        SharedTab::AiVisibility => has_ai,
+        _ => true,
+    }
+}
+
 fn render(
     status: StatusCode,
     user: &User,
     job: &Job,
+    has_ai: bool,
     links: &[ShareLink],
     created: Option<&str>,
     problem: Option<&str>,
@@ -204,7 +226,7 @@ fn render(
                 form.share-form method="post" action=(base) data-once {
                     fieldset {
                         legend { "Tabs to show" }
-                        @for tab in SharedTab::ALL.into_iter().filter(|tab| *tab != SharedTab::SearchConsole || job::has_search_console_data(job)) {
+                        @for tab in SharedTab::ALL.into_iter().filter(|tab| offered(*tab, job, has_ai)) {
                             label { input type="checkbox" name=(tab.as_str()) value="on" checked[SharedTab::SHARED_BY_DEFAULT.contains(&tab)]; " " (tab.as_str()) }
                         }
                     }
@@ -275,8 +297,18 @@ async fn page_with(
     created: Option<&str>,
     problem: Option<&str>,
 ) -> Response {
+    // The AI visibility tab is offered from the job's results: read them (cached) when it has
+    // some.
+    let has_ai = if job.status == JobStatus::Completed {
+        match state.cache.get(job, state.objects.as_ref()).await {
+            Ok(dataset) => job::has_ai_visibility_data(job, &dataset),
+            Err(err) => return layout::internal_error(err),
+        }
+    } else {
+        false
+    };
     match state.share_links.list_share_links(job.id, Utc::now()).await {
-        Ok(links) => render(status, user, job, &links, created, problem),
+        Ok(links) => render(status, user, job, has_ai, &links, created, problem),
         Err(err) => layout::internal_error(err),
     }
 }

@@ -20,6 +20,10 @@ pub enum SharedTab {
     /// The job's Search Console data: striking-distance, decaying and cannibalized queries.
     #[serde(rename = "search_console")]
     SearchConsole,
+    /// The job's AI visibility: AI Overviews' share of voice, the clusters to earn citations
+    /// in, answer engines' answers and their cited sources.
+    #[serde(rename = "ai_visibility")]
+    AiVisibility,
 }
 
 // `ALL` in the dashboard's order; `as_str` as the API and the dashboard's `?tab=` write it.
@@ -32,13 +36,15 @@ string_enum! {
         Overview => "overview",
         Changes => "changes",
         SearchConsole => "search_console",
+        AiVisibility => "ai_visibility",
     }
 }
 
 impl SharedTab {
     /// What a share link shows when no tabs are chosen: this job's results. The changes tab
-    /// came later and reads the account's other runs, and the Search Console tab shows the
-    /// owner's Search Console data, so each is shown only when chosen.
+    /// came later and reads the account's other runs, the Search Console tab shows the
+    /// owner's Search Console data and the AI visibility tab came later still, so each is
+    /// shown only when chosen.
     pub const SHARED_BY_DEFAULT: [SharedTab; 5] = [
         SharedTab::Keywords,
         SharedTab::Clusters,
@@ -173,6 +179,14 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&SharedTab::SearchConsole).unwrap(),
             r#""search_console""#
+        );
+        assert_eq!(
+            SharedTab::parse("ai_visibility"),
+            Some(SharedTab::AiVisibility)
+        );
+        assert_eq!(
+            serde_json::to_string(&SharedTab::AiVisibility).unwrap(),
+            r#""ai_visibility""#
         );
     }
 

@@ -1,8 +1,9 @@
 //! A job: its status, previews of its sites, and its results in tabs (keywords, clusters,
-//! content plan, personas, overview, changes, and Search Console for a job that imported its
-//! data), with the Search Console import's outcome at the head. Readable by its owner, and by
+//! content plan, personas, overview, changes, Search Console for a job that imported its
+//! data, AI visibility for a job with AI Overviews or answers), with the Search Console import's outcome at the head. Readable by its owner, and by
 //! anyone for a demo job.
 
+pub mod ai_visibility;
 pub mod brief;
 pub mod changes;
 mod clusters;
@@ -43,6 +44,7 @@ fn title(tab: SharedTab) -> &'static str {
         SharedTab::Overview => "Overview",
         SharedTab::Changes => "Changes",
         SharedTab::SearchConsole => "Search Console",
+        SharedTab::AiVisibility => "AI visibility",
     }
 }
 
@@ -69,6 +71,8 @@ struct View<'a> {
     shared: bool,
     /// Read for the changes tab only.
     changes: Option<&'a changes::Loaded>,
+    /// Read for the AI visibility tab only.
+    ai_visibility: Option<&'a kr_query::AiVisibility>,
 }
 
 impl View<'_> {
@@ -150,12 +154,17 @@ pub async fn show(
         Ok(loaded) => loaded,
         Err(page) => return page,
     };
+    let ai = match ai_visibility::load(&state, &job, raw).await {
+        Ok(ai) => ai,
+        Err(page) => return page,
+    };
     render(
         &job,
         Loaded {
             dataset: dataset.as_deref(),
             previews: &previews,
             changes: loaded.as_ref(),
+            ai_visibility: ai.as_ref(),
         },
         raw,
         Audience::Dashboard(user.as_ref()),
@@ -182,16 +191,27 @@ pub struct Loaded<'a> {
     pub previews: &'a SitePreviews,
     /// Read only when the changes tab is asked for.
     pub changes: Option<&'a changes::Loaded>,
+    /// Read only when the AI visibility tab is asked for.
+    pub ai_visibility: Option<&'a kr_query::AiVisibility>,
 }
 
 /// The tabs the page offers of `tabs`: the Search Console tab only for a job that imported
-/// Search Console data (a link made with nothing else still opens on it, and says so).
-fn shown_tabs(job: &Job, tabs: &SharedTabs) -> SharedTabs {
-    if search_console::has_data(job) {
-        return tabs.clone();
-    }
-    SharedTabs::new(tabs.iter().filter(|tab| *tab != SharedTab::SearchConsole))
-        .unwrap_or_else(|| tabs.clone())
+/// Search Console data, the AI visibility tab only for a job with AI Overviews or answers (a
+/// link made with nothing else still opens on it, and says so).
+fn shown_tabs(job: &Job, dataset: Option<&IndexedDataset>, tabs: &SharedTabs) -> SharedTabs {
+    let search_console = search_console::has_data(job);
+    let ai = dataset.is_some_and(|dataset| ai_visibility::has_data(job, dataset));
+    SharedTabs::new(tabs.iter().filter(|tab| match tab {
+        SharedTab::SearchConsole => search_console,
+        SharedTab::AiVisibility => ai,
+        _ => true,
+    }))
+    .unwrap_or_else(|| tabs.clone())
+}
+
+/// Whether the job's page offers the AI visibility tab (share links may show it then).
+pub fn has_ai_visibility_data(job: &Job, dataset: &IndexedDataset) -> bool {
+    ai_visibility::has_data(job, dataset)
 }
 
 /// The page from what was read: no I/O, so its cost can be measured on its own.
@@ -200,6 +220,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
         dataset,
         previews,
         changes,
+        ai_visibility,
     } = loaded;
     let params = Params::parse(raw_query);
     let every_tab = SharedTabs::all();
@@ -208,7 +229,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
         Audience::Shared { token, tabs, brand } => (share_page(token), tabs, None, Some(brand)),
     };
     let shared = brand.is_some();
-    let tabs = &shown_tabs(job, tabs);
+    let tabs = &shown_tabs(job, dataset, tabs);
     let tab = params
         .get("tab")
         .and_then(SharedTab::parse)
@@ -228,6 +249,7 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
                 tabs,
                 shared,
                 changes,
+                ai_visibility,
             };
             let (status, markup) = match tab {
                 SharedTab::Keywords => keywords::render(&view),
@@ -237,6 +259,10 @@ pub fn render(job: &Job, loaded: Loaded, raw_query: &str, audience: Audience) ->
                 SharedTab::Overview => (StatusCode::OK, overview::render(&view)),
                 SharedTab::Changes => (StatusCode::OK, changes::render(&view, view.changes)),
                 SharedTab::SearchConsole => (StatusCode::OK, search_console::render(&view)),
+                SharedTab::AiVisibility => (
+                    StatusCode::OK,
+                    ai_visibility::render(&view, view.ai_visibility),
+                ),
             };
             (
                 status,
