@@ -1,7 +1,8 @@
 //! What changed since an earlier run of the same domain and market: the summary, the site's
 //! visibility per run, the biggest winners and losers, keywords and clusters new and gone, and
 //! with Search Console data each cluster's clicks, impressions and position before and after
-//! and the keywords entering or leaving striking distance.
+//! and the keywords entering or leaving striking distance; with AI Overviews or answers in
+//! both runs, the citations of the site and its competitors gained and lost per cluster.
 //! Read before rendering (`load`), since it reads the account's other runs.
 
 use axum::response::Response;
@@ -10,8 +11,8 @@ use kr_core::query_params::QueryParams;
 use kr_http::auth::{AuthMethod, Principal};
 use kr_http::extract::{viewable_job, Viewer};
 use kr_query::{
-    job_changes, ChangeQuery, ChangeSources, JobChanges, KeywordChange, PositionMove, QueryError,
-    Results, SearchConsoleFigures, StrikingDistanceChange,
+    job_changes, AiCitationChange, ChangeQuery, ChangeSources, JobChanges, KeywordChange,
+    PositionMove, QueryError, Results, SearchConsoleFigures, StrikingDistanceChange,
 };
 use maud::{html, Markup};
 
@@ -120,6 +121,12 @@ pub(super) fn render(view: &View, loaded: Option<&Loaded>) -> Markup {
                     div.pair {
                         (striking_list("Entered striking distance", "No keyword entered positions 4 to 20.", &changes.striking_distance_entered, changes.counts.striking_distance_entered))
                         (striking_list("Left striking distance", "No keyword left positions 4 to 20.", &changes.striking_distance_left, changes.counts.striking_distance_left))
+                    }
+                }
+                @if changes.ai_citations_compared {
+                    div.pair.ai-citations {
+                        (ai_citations("AI citations gained", "No site gained a citation.", &changes.ai_citations_gained, changes.counts.ai_citations_gained))
+                        (ai_citations("AI citations lost", "No site lost a citation.", &changes.ai_citations_lost, changes.counts.ai_citations_lost))
                     }
                 }
                 div.pair {
@@ -375,6 +382,49 @@ fn striking_list(
                     }
                 }
                 (shown_of(keywords.len(), total))
+            }
+        }
+    }
+}
+
+/// Where a citation was: Google's AI Overview or an answer engine, by the name users know.
+fn citation_source(source: &str) -> &str {
+    match source {
+        kr_query::AI_OVERVIEW_SOURCE => "AI Overview",
+        "chat_gpt" => "ChatGPT",
+        "perplexity" => "Perplexity",
+        "gemini" => "Gemini",
+        "claude" => "Claude",
+        other => other,
+    }
+}
+
+fn ai_citations(title: &str, none: &str, citations: &[AiCitationChange], total: usize) -> Markup {
+    html! {
+        section {
+            h2 { (title) " " span.muted { "(" (format::count(total)) ")" } }
+            @if citations.is_empty() {
+                p.muted { (none) }
+            } @else {
+                div.table-wrap {
+                    table.ai-citations {
+                        thead { tr { th scope="col" { "Site" } th scope="col" { "Cluster" } th scope="col" { "Where" } th scope="col" { "Keyword or question" } } }
+                        tbody {
+                            @for citation in citations {
+                                tr data-ai-citation=(citation.domain) data-source=(citation.source) {
+                                    th scope="row" {
+                                        (citation.domain)
+                                        @if citation.site { " " span.muted { "(your site)" } }
+                                    }
+                                    td { (citation.cluster_name) }
+                                    td { (citation_source(&citation.source)) }
+                                    td { (citation.keyword.as_deref().or(citation.prompt.as_deref()).unwrap_or_default()) }
+                                }
+                            }
+                        }
+                    }
+                }
+                (shown_of(citations.len(), total))
             }
         }
     }
