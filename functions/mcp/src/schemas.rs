@@ -14,7 +14,7 @@ use kr_query::{
 };
 use serde_json::{json, Map, Value};
 use utoipa::openapi::path::{Parameter, ParameterIn};
-use utoipa::{IntoParams, PartialSchema};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 /// Keywords a query tool answers when the caller asks for no `limit`: a page a model can read.
 pub const DEFAULT_KEYWORDS: u32 = 10;
@@ -37,6 +37,8 @@ pub const STRIKING_FIELDS: &[&str] = &[
     "clusterName",
     "searchConsole",
 ];
+/// Characters of an answer's text `ai_visibility` keeps (the API keeps 2,000).
+pub const AI_ANSWER_CHARS: usize = 500;
 /// Keyword fields answered when the caller names none.
 pub const DEFAULT_FIELDS: &[&str] = &[
     "id",
@@ -207,6 +209,52 @@ pub fn striking_distance() -> Map<String, Value> {
     ));
     properties.insert("fields".into(), fields);
     object(properties, &["jobId"])
+}
+
+/// A tool of one job: its `jobId` alone.
+pub fn job_only() -> Map<String, Value> {
+    object(
+        Map::from_iter([("jobId".to_string(), job_id())]),
+        &["jobId"],
+    )
+}
+
+/// The JSON Schema of `T` as the API documents it, whole: the schemas it refers to are put in
+/// `$defs` and its references point there, since a tool's output schema stands alone.
+pub fn output<T: ToSchema>() -> Map<String, Value> {
+    let mut referred = Vec::new();
+    T::schemas(&mut referred);
+    let defs: Map<String, Value> = referred
+        .into_iter()
+        .map(|(name, schema)| (name, serde_json::to_value(schema).unwrap_or_default()))
+        .collect();
+    let mut root = serde_json::to_value(T::schema()).unwrap_or_default();
+    if let Value::Object(root) = &mut root {
+        if !defs.is_empty() {
+            root.insert("$defs".into(), Value::Object(defs));
+        }
+    }
+    point_to_defs(&mut root);
+    match root {
+        Value::Object(root) => root,
+        _ => Map::new(),
+    }
+}
+
+/// Rewrites OpenAPI's `#/components/schemas/X` references as `#/$defs/X`.
+fn point_to_defs(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(target)) = map.get_mut("$ref") {
+                if let Some(name) = target.strip_prefix("#/components/schemas/") {
+                    *target = format!("#/$defs/{name}");
+                }
+            }
+            map.values_mut().for_each(point_to_defs);
+        }
+        Value::Array(items) => items.iter_mut().for_each(point_to_defs),
+        _ => {}
+    }
 }
 
 pub fn no_arguments() -> Map<String, Value> {

@@ -28,6 +28,9 @@ impl KeywordResearchTools {
             .map(|tool| {
                 let mut described =
                     McpTool::new(tool.name(), tool.description(), tool.input_schema());
+                if let Some(schema) = tool.output_schema() {
+                    described = described.with_raw_output_schema(Arc::new(schema));
+                }
                 let mut annotations = ToolAnnotations::new();
                 annotations.read_only_hint = Some(tool.read_only());
                 described.annotations = Some(annotations);
