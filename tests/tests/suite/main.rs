@@ -3,6 +3,7 @@
 //! is how `.ci/test` gives every module a fresh emulator state).
 
 mod account_api;
+mod ai_answers;
 mod bedrock_personas;
 mod brief_claims;
 mod briefs;
