@@ -7,7 +7,7 @@
 //! | none (the prior) | informational | 1.0 |
 //! | starts as a question ("how", "what", "can", "is") | informational | +2.5 |
 //! | learning words ("how to", "meaning", "examples", "recipe", "tips") | informational | +2.2 |
-//! | one of the job's brands or domains, or any domain ("nykaa.com") | navigational | +3.5 |
+//! | one of the job's brands or domains, or any domain ("nykaa.com") or address typed ("www", "https") | navigational | +3.5 |
 //! | a site cue ("login", "sign in", "official site", "customer service"), or a part of a site ("app", "account", "store") next to a brand in no question | navigational | +3.0 |
 //! | a company's name: two or three words ending in "solutions", "inc", "group", "logo"… | navigational | +2.2 |
 //! | a platform ("youtube", "reddit", "cnn"), or a well-known company or app ("paypal", "canva") with at most one other word; either in no question and without a weighing cue | navigational | +2.2 |
@@ -40,6 +40,7 @@ mod cue_set;
 mod lexicon;
 pub(crate) mod places;
 mod serp;
+mod site_name;
 mod sites;
 
 use crate::text::{Language, Tokenizer};
@@ -362,7 +363,7 @@ impl IntentClassifier {
     fn read(&self, keyword: &str) -> (Cues, usize) {
         let mut words = self.tokenizer.words(keyword);
         let brand = self.brands.iter().any(|b| names_brand(&words, b))
-            || words.iter().any(|word| domain_name(word).is_some());
+            || words.iter().any(|word| is_address(word));
         // Brand words are names, not cues: "best buy" neither weighs nor buys.
         let platform = mask_sequences(&mut words, &self.platforms);
         let known_brand = mask_sequences(&mut words, &self.known_brands);
@@ -435,6 +436,15 @@ fn mask_sequences(words: &mut [String], sequences: &[Vec<String>]) -> bool {
     found
 }
 
+/// A word typed as a web address or its start: "nykaa.com", "www.bdo", "www", "https".
+fn is_address(word: &str) -> bool {
+    domain_name(word).is_some()
+        || matches!(word, "www" | "http" | "https")
+        || word
+            .strip_prefix("www.")
+            .is_some_and(|rest| !rest.is_empty())
+}
+
 /// "www.acme.co.uk" → "acme": the registrable name people type as a brand.
 fn domain_name(word: &str) -> Option<String> {
     let labels: Vec<&str> = word.split('.').filter(|l| !l.is_empty()).collect();
@@ -451,7 +461,7 @@ fn domain_name(word: &str) -> Option<String> {
 const TOP_LEVEL_DOMAINS: &[&str] = &[
     "com", "net", "org", "io", "co", "ai", "app", "dev", "info", "biz", "shop", "store", "online",
     "site", "xyz", "me", "tv", "gov", "edu", "uk", "de", "fr", "es", "it", "nl", "pt", "br", "in",
-    "us", "ca", "au", "ch", "at", "be", "eu", "mx", "ar", "pl", "se", "jp",
+    "us", "ca", "au", "ch", "at", "be", "eu", "mx", "ar", "pl", "se", "jp", "mil", "int",
 ];
 
 fn word_matches(word: &str, cue: &str) -> bool {

@@ -2,7 +2,8 @@
 //!
 //! | what the page shows | intent | weight |
 //! |---|---|---|
-//! | among the top three results, the home page or social profile of a site the query names ("barts asphalt" → bartsasphalt.com) | navigational | +4.0 |
+//! | among the top three results, the front page or social profile of a site the query names ("barts asphalt" → bartsasphalt.com, "amazn" → amazon.com; `site_name.rs`) | navigational | +4.0 |
+//! | … a deeper page of a site the query names whole, with at most two other words ("morningstar moat") | navigational | +2.0 |
 //! | the top five results' page types ([`page_type`]), each weighted 1/rank, as shares of the results known: guides and forums | informational | +3.0 × share |
 //! | … lists (best-of, reviews, comparisons) | commercial, or what the words ask for (below) | +3.0 × share |
 //! | … providers' and sellers' own pages: front pages, service pages, directories' listings, products, shop categories, and pages of no telling address (half a vote) | transactional, or what the words ask for | +3.0 × share |
@@ -18,30 +19,38 @@
 //! pages are mostly guides and forums ([`NichePages`], from the job's own results pages), a
 //! page of no telling address and a front page vote informational instead.
 //!
+//! A page of a site the query names casts no page-type vote: it is where the query goes, not a
+//! provider, shop or guide among others. A query typed as an address ("deers.gov", "www
+//! craiglist") reads no page types at all. A question names no site ("how much are medicare
+//! premiums").
+//!
 //! Chosen on the tune halves of the dev results pages and of two content-niche sets, with the
 //! labels of three SEO labellers each (a label counts when two of them gave it;
-//! `shared/research/tests/intent/README.md`).
+//! `shared/research/tests/intent/README.md`); the naming of sites on the tune half of ORCAS-I's
+//! hand-labelled queries with the page their users clicked (`.ci/intent-sets`).
 
 use kr_core::dataset::SerpFeature;
 
-use super::{CueWeights, Cues, Intent};
+use super::site_name::{self, Naming, QueryNames};
+use super::{is_address, CueWeights, Cues, Intent};
 use crate::serp_page::{page_type, PageType};
-use crate::text::web_address::{host_of, path_of};
+use crate::text::web_address::path_of;
 
 /// Results read for page types; lower ones hardly change what Google thinks a query wants.
 const TOP_RESULTS: usize = 5;
 const PAGE_TYPES: f64 = 3.0;
 const NAMED_SITE: f64 = 4.0;
+/// A deeper page of a site the query names: the site is sought, for something on it; as much
+/// as a weighing cue, less than an act ("tor project download").
+const NAMED_PAGE: f64 = 2.0;
+/// Words a query may hold besides the name of the site whose deeper page it reaches.
+const MAX_BESIDE_NAMED_PAGE: usize = 2;
 /// Results read for a site the query names.
 const NAMED_SITE_RESULTS: usize = 3;
 const FEATURE: f64 = 1.5;
 /// Share of a vote a page of no telling address casts: most are a business's page for what
 /// it offers, but that is a guess a word of the query should outweigh.
 const OFFER_PAGE: f64 = 0.5;
-/// Shortest site name matched against the query's words ("ab" would be in too many).
-const MIN_SITE_NAME: usize = 4;
-/// Letters a site's name may have beyond the query's words ("llc", "inc", "mi").
-const MAX_NAME_TAIL: usize = 3;
 
 /// What a keyword's results page shows, as far as it is known.
 #[derive(Debug, Clone, Copy, Default)]
@@ -115,10 +124,38 @@ pub(super) fn vote(
     };
     let mut known = 0.0;
     let mut votes = CueWeights::default();
-    for (rank, url) in page.organic.iter().take(TOP_RESULTS).enumerate() {
+    // A question about a site ("how much are medicare premiums") wants an answer, not the site.
+    let names = if cues.question {
+        QueryNames::default()
+    } else {
+        QueryNames::new(words)
+    };
+    let mut named: f64 = 0.0;
+    // A query typed as an address ("deers.gov", "www craiglist") goes to a site: the kinds of
+    // page it lands on say nothing of what it wants.
+    let address = words.iter().any(|word| is_address(word));
+    let typed = if address { 0 } else { TOP_RESULTS };
+    for (rank, url) in page.organic.iter().take(typed).enumerate() {
         let weight = 1.0 / (rank + 1) as f64;
         known += weight;
         let page = page_type(url);
+        // The site the query names is where it goes, not a provider, shop or guide it weighs:
+        // its front page (or profile) whatever else the query says, a deeper page when the
+        // query is about little else ("morningstar moat", not "us bank routing number
+        // arizona") and names it whole.
+        let naming = (rank < NAMED_SITE_RESULTS)
+            .then(|| is_named_site(&names, url, page))
+            .flatten();
+        let front = matches!(page, PageType::Home | PageType::Social) || is_front_of_section(url);
+        let weight_named = match naming {
+            Some(_) if front => NAMED_SITE,
+            Some(n) if !n.tail && n.beside <= MAX_BESIDE_NAMED_PAGE => NAMED_PAGE,
+            _ => 0.0,
+        };
+        if weight_named > 0.0 {
+            named = named.max(weight_named);
+            continue;
+        }
         let strength = if page == PageType::Other {
             OFFER_PAGE
         } else {
@@ -149,14 +186,7 @@ pub(super) fn vote(
         weights.commercial += votes.commercial * scale;
         weights.transactional += votes.transactional * scale;
     }
-    let named = page
-        .organic
-        .iter()
-        .take(NAMED_SITE_RESULTS)
-        .any(|url| is_named_site(words, url));
-    if named {
-        weights.navigational += NAMED_SITE;
-    }
+    weights.navigational += named;
     for feature in page.features {
         let by_page = match feature {
             SerpFeature::Shopping => Intent::Transactional,
@@ -188,64 +218,26 @@ fn vote_of(page: PageType) -> Vote {
     }
 }
 
-/// Whether `url` is the front page or social profile of a site the keyword names: its name
-/// ("bartsasphalt", "barts-asphalt", a profile's "BartsAsphalt") is some of the keyword's
-/// words in a row, run together, each perhaps with an "s" ("murray asphalt" names
-/// murraysasphalt.com), and at most a short tail ("llc", "inc", a state's code).
-fn is_named_site(words: &[String], url: &str) -> bool {
-    let name = match page_type(url) {
-        PageType::Home => site_name(host_of(url)),
-        PageType::Social => path_of(url)
+/// A site's or a section's front page whatever kind of site it is ("irs.gov/",
+/// "carteret.cpclib.org/cart/index.htm"): [`page_type`] calls a public body's front page a guide.
+fn is_front_of_section(url: &str) -> bool {
+    let path = path_of(url).trim_matches('/');
+    let last = path.rsplit('/').next().unwrap_or("");
+    let stem = last.split('.').next().unwrap_or("").to_ascii_lowercase();
+    path.is_empty() || matches!(stem.as_str(), "index" | "home" | "default")
+}
+
+/// Whether `url` is a page of a site the keyword names (`site_name.rs`), or the social
+/// profile it names ("barts asphalt reviews" → facebook.com/BartsAsphalt): how many of its
+/// words are beside the name, or `None`.
+fn is_named_site(names: &QueryNames, url: &str, page: PageType) -> Option<Naming> {
+    if page == PageType::Social {
+        return path_of(url)
             .split('/')
             .find(|segment| !segment.is_empty())
-            .map(compact),
-        _ => None,
-    };
-    let Some(name) = name.filter(|name| name.len() >= MIN_SITE_NAME) else {
-        return false;
-    };
-    let words: Vec<String> = words.iter().map(|word| compact(word)).collect();
-    (0..words.len()).any(|start| names_from(&name, &words[start..]))
-}
-
-/// Whether `name` is spelt by the first of `words`, each perhaps with an "s", and a tail of at
-/// most [`MAX_NAME_TAIL`] letters.
-fn names_from(name: &str, words: &[String]) -> bool {
-    // What is left of the name after the words so far, each way of reading them.
-    let mut left = vec![name];
-    for word in words.iter().take_while(|word| !word.is_empty()) {
-        left = left
-            .into_iter()
-            .filter_map(|rest| rest.strip_prefix(word.as_str()))
-            .flat_map(|after| [Some(after), after.strip_prefix('s')])
-            .flatten()
-            .collect();
-        if left.is_empty() {
-            return false;
-        }
-        let spelt = |after: &&str| {
-            after.len() <= MAX_NAME_TAIL && name.len() - after.len() >= MIN_SITE_NAME
-        };
-        if left.iter().any(spelt) {
-            return true;
-        }
+            .and_then(|profile| names.name(&site_name::compact(profile)));
     }
-    false
-}
-
-/// "www.barts-asphalt.co.uk" → "bartsasphalt".
-fn site_name(host: &str) -> Option<String> {
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
-    let host = host.strip_prefix("www.").unwrap_or(&host);
-    let first = host.split('.').next()?;
-    host.contains('.').then(|| compact(first))
-}
-
-fn compact(text: &str) -> String {
-    text.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    names.site(url)
 }
 
 #[cfg(test)]
@@ -298,6 +290,68 @@ mod tests {
         // A front page of a site the query does not name is a provider to hire.
         assert_eq!(
             classify("sealcoating", &["https://www.anthonysasphalt.com/"], &[]),
+            Intent::Transactional
+        );
+    }
+
+    #[test]
+    fn a_query_naming_the_result_s_site_misspelt_or_run_together_is_navigational() {
+        for (query, url) in [
+            ("amazn", "https://www.amazon.com/"),
+            ("www,ebay", "https://www.ebay.com/"),
+            ("paycvor", "https://www.paycor.com/"),
+            (
+                "cariboo coffee",
+                "https://shop.cariboucoffee.com/asp/shop/index.asp",
+            ),
+            (
+                "gooogle login",
+                "https://myaccount.google.com/intro/security",
+            ),
+            (
+                "carteret county public library",
+                "http://carteret.cpclib.org/cart/index.htm",
+            ),
+            ("slo county jail", "http://www.slocounty.ca.gov/"),
+            (
+                "morningstar moat",
+                "http://www.morningstar.com/invglossary/economic_moat.aspx",
+            ),
+            ("deers.gov", "https://www.tricare.mil/deers/"),
+        ] {
+            assert_eq!(
+                classify(query, &[url], &[]),
+                Intent::Navigational,
+                "{query} → {url}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_named_site_s_page_is_no_provider_and_a_topic_on_it_no_destination() {
+        // Before, a front page voted for a provider to hire: "paycvor" was transactional.
+        let words = IntentClassifier::new(&Language::english(), &[]);
+        assert_ne!(words.classify("paycvor"), Intent::Navigational);
+        // A question about a site, or a topic on it in many words, wants the page's answer.
+        for (query, url) in [
+            (
+                "how much are medicare premiums for 2018",
+                "https://www.medicare.gov/your-medicare-costs/costs-at-a-glance/costs-at-glance.html",
+            ),
+            (
+                "us bank routing number arizona",
+                "https://www.usbank.com/bank-accounts/checking-accounts/aba-routing-number.html",
+            ),
+        ] {
+            assert_ne!(classify(query, &[url], &[]), Intent::Navigational, "{query}");
+        }
+        // An act on the site's deeper page stays an act.
+        assert_eq!(
+            classify(
+                "tor project download windows",
+                &["https://www.torproject.org/download/download-easy.html.en"],
+                &[]
+            ),
             Intent::Transactional
         );
     }
@@ -361,7 +415,12 @@ mod tests {
 
     #[test]
     fn short_or_partial_site_names_are_not_named() {
-        let words = |k: &str| k.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let words = |k: &str| {
+            let words: Vec<String> = k.split(' ').map(str::to_string).collect();
+            QueryNames::new(&words)
+        };
+        let is_named_site =
+            |names: &QueryNames, url: &str| is_named_site(names, url, page_type(url)).is_some();
         assert!(!is_named_site(&words("ab testing"), "https://ab.com/"));
         assert!(!is_named_site(&words("barts"), "https://bartsasphalt.com/"));
         assert!(is_named_site(

@@ -3,6 +3,7 @@
 //!
 //! Usage: `intent-eval [--language CODE] [--errors N] <file.tsv>...` (language: en by default)
 //!        `intent-eval --serp-labels <labels.tsv> [--errors N] <serp-NAME.tsv>...`
+//!        `intent-eval --clicked [--errors N] <clicked-NAME.tsv>...`
 //!
 //! The second form reads results pages (`keyword<TAB>url1<TAB>...<TAB>url10`, the layout of
 //! `../shared/eval/dev/serp-*.tsv`) and their intent labels (`source<TAB>keyword<TAB>intent`,
@@ -16,8 +17,12 @@
 //! and F1 a row's label is the predicted one when that is right, else its first label. Rows
 //! are also scored with commercial counted as transactional, for files labelled in Broder's
 //! three classes (no commercial). `--errors N` prints up to N wrong rows of the tune half.
+//!
+//! The third form reads queries with the page their users clicked (ORCAS-I's layout, see
+//! `clicked.rs`) and scores each by its words alone and with that page known.
 
 mod agreement;
+mod clicked;
 #[path = "../shared/split.rs"]
 mod split;
 mod with_results;
@@ -163,9 +168,20 @@ fn main() -> ExitCode {
         eprintln!(
             "       intent-eval --serp-labels <labels.tsv>[,<labels.tsv>...] [--errors N] <serp-NAME.tsv>..."
         );
+        eprintln!("       intent-eval --clicked [--errors N] <clicked-NAME.tsv>...");
         return ExitCode::from(2);
     }
     let classifier = IntentClassifier::new(&language, &[]);
+    if let Some(at) = args.iter().position(|a| a == "--clicked") {
+        args.remove(at);
+        return match clicked::evaluate(&classifier, &args, errors) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("intent-eval: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Some(at) = args.iter().position(|a| a == "--serp-labels") {
         let Some(labels) = args.get(at + 1).cloned() else {
             eprintln!("intent-eval: --serp-labels needs a file");

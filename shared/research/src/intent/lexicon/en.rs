@@ -103,7 +103,10 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "free shipping",
         "in stock",
         "promo",
-        "codes",
+        // Not "codes" alone: "star codes", "zip codes", "nuclear codes" are looked up.
+        "promo codes",
+        "discount codes",
+        "coupon codes",
         "for rent",
         "tickets",
         "restock",
