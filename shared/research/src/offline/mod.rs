@@ -36,6 +36,7 @@
 mod complete;
 mod ideas;
 mod lexicon;
+mod people;
 mod topic;
 
 use std::collections::HashSet;
@@ -96,7 +97,21 @@ fn select_crawl(
     language: &Language,
 ) -> (Option<Topic>, Vec<Candidate>) {
     let places = profile.more_places(pages, MAX_PLACES);
-    let offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
+    let name_words: Vec<String> = profile
+        .name
+        .iter()
+        .chain(&profile.brand)
+        .flat_map(|name| {
+            name.to_lowercase()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let people = people::People::of_site(pages, &name_words, &places);
+    let mut offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
+    // A person's name is no offering: no ideas are made of it ("buy <artist name>").
+    offerings.retain(|(offering, _)| !people.named_in(&lowercase_words(offering)));
     let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
     let topic = Topic::of_site(&offerings, &places, &borrowed, profile, pages, language);
     let crawl = discover_all(pages, language);
@@ -118,7 +133,17 @@ fn select_crawl(
             kept.push(completed);
         }
     }
+    // A query names a thing: a clause or running text that happens to hold a head term
+    // ("drain operates", "patients experiencing") is no query (`text::grammar`).
+    kept.retain(|candidate| {
+        topic.is_noun_phrase(&candidate.keyword)
+            && !people.drops(&lowercase_words(&candidate.keyword))
+    });
     (Some(topic), kept)
+}
+
+fn lowercase_words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_lowercase).collect()
 }
 
 /// The best `limit` of `candidates`, one per keyword (the first of equals).
@@ -136,5 +161,7 @@ fn best_first(mut candidates: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
 
 #[cfg(test)]
 mod crawl_tests;
+#[cfg(test)]
+mod language_tests;
 #[cfg(test)]
 mod tests;

@@ -434,6 +434,20 @@ impl Topic {
         noun.is_none_or(|stem| self.own.contains(&stem))
     }
 
+    /// The keyword reads as a noun phrase or a question in the site's language
+    /// ([`crate::text::is_noun_phrase`]).
+    pub fn is_noun_phrase(&self, keyword: &str) -> bool {
+        let words = self.analyzer.tokenizer().words(keyword);
+        crate::text::is_noun_phrase_naming(&words, self.analyzer.language(), |word| {
+            self.brand.as_deref() == Some(word)
+                || self.name.iter().any(|w| w == word)
+                || self
+                    .places
+                    .iter()
+                    .any(|place| place.split_whitespace().any(|w| w == word))
+        })
+    }
+
     /// More than one word, or a word that is a query of its own (a whole offering, the site's
     /// one-word name).
     fn stands_alone(&self, words: &[String]) -> bool {

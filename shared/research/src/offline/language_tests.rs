@@ -1,0 +1,74 @@
+//! Issue 50: a keyword is a noun phrase (no clause of the site's copy) and never holds the
+//! name of a person the site names.
+
+use super::*;
+use crate::{PageContent, SiteRole};
+
+fn gutters(url: &str, title: &str, headings: &[&str], body: &str) -> PageContent {
+    PageContent {
+        url: format!("https://clearflow-gutters.test{url}"),
+        site: Some(SiteRole::Primary),
+        title: title.to_string(),
+        headings: headings.iter().map(|h| h.to_string()).collect(),
+        body_text: body.to_string(),
+        ..PageContent::default()
+    }
+}
+
+/// A gutter company whose copy says what its gutters do, and whose founder signs its pages.
+fn keywords() -> Vec<String> {
+    let pages = vec![
+        gutters(
+            "/",
+            "Gutter Cleaning & Gutter Repair | Clearflow Gutters",
+            &["Gutter Cleaning", "Gutter Repair", "Meet Ron Okafor"],
+            "Our founder Ron Okafor cleans every gutter himself. A clean gutter drains \
+             quickly. Gutters overflowing? Gutter cleaning and gutter repair for every home. \
+             Ron Okafor trained our crews.",
+        ),
+        gutters(
+            "/gutter-repair",
+            "Gutter Repair | Clearflow Gutters",
+            &["Gutter Repair", "Gutter Guards"],
+            "Gutters overflowing after a storm need gutter repair. Ron Okafor inspects the \
+             gutter and the downspout. A repaired gutter drains quickly. Gutter guards keep \
+             leaves out.",
+        ),
+        gutters(
+            "/gutter-cleaning",
+            "Gutter Cleaning | Clearflow Gutters",
+            &["Gutter Cleaning", "Downspout Cleaning"],
+            "Gutters overflowing with leaves need gutter cleaning. Downspout cleaning too. \
+             Ron Okafor trained every cleaner. A clean gutter drains quickly.",
+        ),
+    ];
+    offline_keywords(&pages, &Language::english(), 200)
+        .into_iter()
+        .map(|c| c.keyword)
+        .collect()
+}
+
+#[test]
+fn no_clause_of_the_copy_is_a_keyword() {
+    let found = keywords();
+    assert!(found.iter().any(|k| k == "gutter repair"), "{found:?}");
+    for clause in [
+        "gutters overflowing",
+        "gutter drains",
+        "gutter drains quickly",
+    ] {
+        assert!(!found.iter().any(|k| k == clause), "{clause}: {found:?}");
+    }
+}
+
+#[test]
+fn no_keyword_holds_a_person_s_name() {
+    let found = keywords();
+    assert!(found.iter().any(|k| k == "gutter cleaning"), "{found:?}");
+    for keyword in &found {
+        assert!(
+            !keyword.contains("ron") && !keyword.contains("okafor"),
+            "{keyword}: {found:?}"
+        );
+    }
+}
