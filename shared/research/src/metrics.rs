@@ -79,22 +79,58 @@ const VOLUME_BUCKETS: [i64; 42] = [
     33100, 40500, 49500, 60500, 74000, 90500, 110000,
 ];
 
+/// A served place's share of its offering's searches, in the estimate of "offering + place"
+/// (module docs, "Places").
+const LOCAL_SHARE: f64 = 0.5;
+
 /// Estimates metrics for one job's candidates (formula in the module docs).
 #[derive(Debug, Clone)]
 pub struct MetricsEstimator {
     cues: IntentClassifier,
+    /// The places the primary site serves, each as its lowercase words.
+    places: Vec<Vec<String>>,
 }
 
 impl MetricsEstimator {
     pub fn new(language: &Language) -> Self {
         MetricsEstimator {
             cues: IntentClassifier::new(language, &[]),
+            places: Vec::new(),
         }
+    }
+
+    /// The estimator for a site that serves `places` (as [`crate::personas::SiteProfile`]
+    /// names them): an offering with one of them is a local buying query.
+    pub fn with_places(mut self, places: &[String]) -> Self {
+        self.places = places
+            .iter()
+            .map(|place| place.split_whitespace().map(str::to_lowercase).collect())
+            .filter(|words: &Vec<String>| !words.is_empty())
+            .collect();
+        self
+    }
+
+    /// How many words of `keyword` are a served place, when it also holds other words.
+    fn place_words(&self, keyword: &str) -> usize {
+        let words: Vec<&str> = keyword.split_whitespace().collect();
+        self.places
+            .iter()
+            .filter(|place| place.len() < words.len())
+            .filter(|place| {
+                words
+                    .windows(place.len())
+                    .any(|run| run.iter().zip(place.iter()).all(|(a, b)| a == b))
+            })
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
     }
 
     pub fn estimate(&self, candidate: &Candidate) -> KeywordMetrics {
         let cues = self.cues.cues(&candidate.keyword);
-        let modifier = if cues.transactional {
+        let place_words = self.place_words(&candidate.keyword);
+        // A served place asks for a provider there, as "near me" does: a buying query.
+        let modifier = if cues.transactional || place_words > 0 {
             1.0
         } else if cues.commercial {
             0.6
@@ -102,6 +138,21 @@ impl MetricsEstimator {
             0.0
         };
         let words = candidate.word_count.clamp(1, BASE_VOLUME.len());
+        if place_words > 0 {
+            // Read as its offering, of which the place takes a share.
+            let mut metrics = self.estimate_words(candidate, words - place_words, modifier);
+            metrics.search_volume = metrics
+                .search_volume
+                .map(|volume| bucket(volume as f64 * LOCAL_SHARE).min(MAX_ESTIMATED_VOLUME));
+            return metrics;
+        }
+        self.estimate_words(candidate, words, modifier)
+    }
+
+    /// The estimate of the module docs for `candidate` read as `words` words long, with
+    /// modifier strength `modifier`.
+    fn estimate_words(&self, candidate: &Candidate, words: usize, modifier: f64) -> KeywordMetrics {
+        let words = words.clamp(1, BASE_VOLUME.len());
         let share = candidate.site_share.clamp(0.0, 1.0);
         let per_site = candidate.prominence.weighted() / candidate.site_count.max(1) as f64;
         let q = per_site.ln_1p();
@@ -129,7 +180,16 @@ impl MetricsEstimator {
 /// Estimated metrics of every candidate, in order, each volume held to those of the shorter
 /// keywords of the set it contains (module docs).
 pub fn estimate_all(candidates: &[Candidate], language: &Language) -> Vec<KeywordMetrics> {
-    let estimator = MetricsEstimator::new(language);
+    estimate_all_serving(candidates, language, &[])
+}
+
+/// [`estimate_all`] for a site that serves `places` ([`MetricsEstimator::with_places`]).
+pub fn estimate_all_serving(
+    candidates: &[Candidate],
+    language: &Language,
+    places: &[String],
+) -> Vec<KeywordMetrics> {
+    let estimator = MetricsEstimator::new(language).with_places(places);
     let mut metrics: Vec<KeywordMetrics> =
         candidates.iter().map(|c| estimator.estimate(c)).collect();
     hold_to_heads(candidates, &mut metrics);
@@ -220,6 +280,36 @@ mod tests {
 
     fn estimate(candidate: &Candidate) -> KeywordMetrics {
         MetricsEstimator::new(&Language::english()).estimate(candidate)
+    }
+
+    #[test]
+    fn an_offering_with_a_served_place_is_a_local_buying_query_never_above_the_offering() {
+        let places = ["Staten Island".to_string(), "Irvington".to_string()];
+        let set = [
+            candidate("wedding cakes", 0.5, 2),
+            candidate("wedding cakes staten island", 0.5, 0),
+            candidate("roof repair irvington nj", 0.5, 0),
+        ];
+        let local = estimate_all_serving(&set, &Language::english(), &places);
+        let plain = estimate_all(&set, &Language::english());
+        let volume = |m: &KeywordMetrics| m.search_volume.unwrap();
+        // Read as its offering, of which the place takes a share: more than a four-word
+        // phrase of the long tail, never more than the offering alone.
+        assert!(volume(&local[1]) > volume(&plain[1]), "{local:?}");
+        assert!(volume(&local[1]) <= volume(&local[0]), "{local:?}");
+        // A provider asked for in a place is bought, as "near me" is.
+        assert!(local[1].cpc.unwrap() > plain[1].cpc.unwrap());
+        assert!(volume(&local[2]) > volume(&plain[2]));
+        // A place alone is no offering with a place.
+        let alone = estimate_all_serving(
+            &[candidate("irvington", 0.5, 1)],
+            &Language::english(),
+            &places,
+        );
+        assert_eq!(
+            alone,
+            estimate_all(&[candidate("irvington", 0.5, 1)], &Language::english())
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The whole research run, and the assembly of stage outputs into result records.
 //!
-//! [`research`] = [`offline_keywords_of`] → [`estimate_all`] → [`assemble`].
+//! [`research`] = [`offline_keywords_of`] → [`estimate_all_serving`] → [`assemble`].
 //! The pipeline may run the stages separately and swap the estimate for provider data: it
 //! then calls [`assemble`] with one [`Measured`] per candidate (metrics, their source,
 //! rankings, intent, SERP).
@@ -23,7 +23,7 @@ use crate::clusters::{
 };
 use crate::discovery::{Candidate, DiscoveryConfig, DEFAULT_MAX_KEYWORDS};
 use crate::intent::{IntentClassifier, NichePages, ResultsPage};
-use crate::metrics::estimate_all;
+use crate::metrics::estimate_all_serving;
 use crate::offline::offline_keywords_of;
 use crate::personas::{
     OfflinePersonaGenerator, PersonaGenerator, PersonaInput, PersonaKeyword, PersonaSet,
@@ -112,7 +112,7 @@ pub(crate) fn research_candidates(
     site: SiteProfile,
     input: &ResearchInput,
 ) -> ResearchOutput {
-    let measured: Vec<Measured> = estimate_all(candidates, &input.language)
+    let measured: Vec<Measured> = estimate_all_serving(candidates, &input.language, &site.places)
         .into_iter()
         .map(Measured::estimated)
         .collect();
