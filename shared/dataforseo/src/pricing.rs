@@ -78,6 +78,24 @@ impl AnswerPlan {
             .map(|engine| llm_answer_price(*engine) * self.prompts as f64)
             .sum()
     }
+
+    /// What one question to every engine costs at list prices.
+    pub fn per_question(&self) -> f64 {
+        self.engines.iter().map(|e| llm_answer_price(*e)).sum()
+    }
+
+    /// Questions to each engine that `left` USD of the job's budget pays for at list prices,
+    /// at most `prompts` (`None`: no cap); 0 when it pays for none.
+    pub fn affordable(&self, left: Option<f64>) -> usize {
+        match left {
+            None => self.prompts,
+            Some(left) if left <= 0.0 || self.engines.is_empty() => 0,
+            // A hair over the quotient, so float dust never costs a question.
+            Some(left) => {
+                (((left / self.per_question()) + 1e-9).floor() as usize).min(self.prompts)
+            }
+        }
+    }
 }
 
 /// The shape of a job as the provider sees it.
@@ -172,5 +190,25 @@ mod tests {
         // 20 questions to each engine at 0.03 and 0.0062.
         let answers = job_cost_bound(&answered, 5.0) - bound;
         assert!((answers - 20.0 * (0.03 + 0.0062)).abs() < 1e-3, "{answers}");
+    }
+
+    #[test]
+    fn the_budget_left_caps_the_questions_to_every_engine() {
+        let plan = AnswerPlan {
+            engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
+            prompts: 20,
+        };
+        assert_eq!(plan.affordable(None), 20);
+        assert_eq!(plan.affordable(Some(5.0)), 20);
+        // 0.0362 a question to both: 0.362 pays for exactly 10.
+        assert_eq!(plan.affordable(Some(0.362)), 10);
+        assert_eq!(plan.affordable(Some(0.0361)), 0);
+        assert_eq!(plan.affordable(Some(0.0)), 0);
+        assert_eq!(plan.affordable(Some(-0.01)), 0);
+        let none = AnswerPlan {
+            engines: vec![],
+            prompts: 20,
+        };
+        assert_eq!(none.affordable(Some(1.0)), 0);
     }
 }

@@ -12,7 +12,6 @@ use kr_core::dataset::{
 };
 use kr_core::domain::{AiAnswersOutcome, AiAnswersStatus, AiEngine, Job};
 use kr_core::store::{get_json, put_job_json};
-use kr_dataforseo::pricing::llm_answer_price;
 use kr_dataforseo::{JobSession, ProviderError};
 use kr_research::ai_prompts::{ai_prompts, AiPrompt};
 use kr_research::text::Language;
@@ -72,22 +71,20 @@ impl ResearchRunner {
         }
         let engines = &plan.engines;
         let session = provider.for_job(progress.usage(), progress);
-        let per_question: f64 = engines.iter().map(|e| llm_answer_price(*e)).sum();
-        let affordable = match session.budget_left() {
-            None => plan.prompts,
-            Some(left) if left <= 0.0 => {
-                return Ok(Some(AiAnswersOutcome::skipped(
-                    engines,
-                    "The job's DataForSEO budget is spent: no answer engine was asked.",
-                )))
-            }
-            Some(left) => ((left / per_question).floor() as usize).min(plan.prompts),
-        };
+        let left = session.budget_left();
+        if left.is_some_and(|left| left <= 0.0) {
+            return Ok(Some(AiAnswersOutcome::skipped(
+                engines,
+                "The job's DataForSEO budget is spent: no answer engine was asked.",
+            )));
+        }
+        let affordable = plan.affordable(left);
         if affordable == 0 {
             return Ok(Some(AiAnswersOutcome::skipped(
                 engines,
                 format!(
-                    "What is left of the job's DataForSEO budget is less than one question to each answer engine costs (USD {per_question:.4}): no engine was asked."
+                    "What is left of the job's DataForSEO budget is less than one question to each answer engine costs (USD {:.4}): no engine was asked.",
+                    plan.per_question()
                 ),
             )));
         }
