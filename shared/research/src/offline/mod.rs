@@ -34,6 +34,7 @@
 //! competitor's trade.
 
 mod complete;
+mod furniture;
 mod ideas;
 mod lexicon;
 mod people;
@@ -110,8 +111,16 @@ fn select_crawl(
         .collect();
     let people = people::People::of_site(pages, &name_words, &places);
     let mut offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
-    // A person's name is no offering: no ideas are made of it ("buy <artist name>").
-    offerings.retain(|(offering, _)| !people.named_in(&lowercase_words(offering)));
+    // A person's name is no offering: no ideas are made of it ("buy <artist name>"); nor is
+    // a heading of the site's template ("Clinic Hours" on every page).
+    let lexicon = lexicon::Lexicon::for_language(language);
+    let furniture = furniture::Furniture::of_site(pages, &name_words, |word| {
+        lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
+    });
+    offerings.retain(|(offering, _)| {
+        let words = lowercase_words(offering);
+        !people.named_in(&words) && !furniture.holds(&words)
+    });
     let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
     let topic = Topic::of_site(&offerings, &places, &borrowed, profile, pages, language);
     let crawl = discover_all(pages, language);
@@ -136,8 +145,10 @@ fn select_crawl(
     // A query names a thing: a clause or running text that happens to hold a head term
     // ("drain operates", "patients experiencing") is no query (`text::grammar`).
     kept.retain(|candidate| {
+        let words = lowercase_words(&candidate.keyword);
         topic.is_noun_phrase(&candidate.keyword)
-            && !people.drops(&lowercase_words(&candidate.keyword))
+            && !people.drops(&words)
+            && !furniture.holds(&words)
     });
     (Some(topic), kept)
 }

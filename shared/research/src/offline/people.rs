@@ -167,7 +167,7 @@ impl People {
 
 /// The words of the site's name (`brand`) and the words of its domain's labels that the
 /// site writes ("berke" of berkelaw.com): a person named by them is its owner.
-fn own_words(primary: &[&PageContent], brand: &[String]) -> HashSet<String> {
+pub(super) fn own_words(primary: &[&PageContent], brand: &[String]) -> HashSet<String> {
     let labels: HashSet<String> = primary
         .iter()
         .filter_map(|page| page.url.split_once("://"))

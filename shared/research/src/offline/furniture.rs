@@ -1,0 +1,192 @@
+//! Site furniture found by structure, not by words: a heading the primary site repeats on
+//! most of its pages is a block of the template ("Clinic Hours", "Customer Reviews", "Quick
+//! Overview" in a sidebar or above the footer), not what one page offers. Its text is no
+//! offering and no keyword, unless a page is about it: a title part, a link's text or a page
+//! address names it (a services grid on every page whose cards link to their pages stays).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::{PageContent, SiteRole};
+
+/// Pages at least that a heading must be on, and the share of the primary pages.
+const MIN_PAGES: usize = 3;
+const MIN_SHARE: f64 = 0.5;
+
+#[derive(Debug, Default)]
+pub(super) struct Furniture {
+    /// The repeated headings, lowercase, each as its words.
+    headings: Vec<Vec<String>>,
+}
+
+impl Furniture {
+    /// The repeated headings of the primary site; one that shares a distinctive word with
+    /// the site's name (`name_words`, or its domain: "junk" of junkchief.com; none that
+    /// `generic` says qualifies any trade) is the trade itself ("Handyman Services" of "AAA
+    /// Handyman Services", "Junk Removal" of Junk Chief), never furniture.
+    pub fn of_site(
+        pages: &[PageContent],
+        name_words: &[String],
+        generic: impl Fn(&str) -> bool,
+    ) -> Self {
+        let primary: Vec<&PageContent> = pages
+            .iter()
+            .filter(|p| p.site == Some(SiteRole::Primary))
+            .collect();
+        let mut on_pages: HashMap<String, usize> = HashMap::new();
+        for page in &primary {
+            let headings: HashSet<String> = page.headings.iter().map(|h| normal(h)).collect();
+            for heading in headings.into_iter().filter(|h| !h.is_empty()) {
+                *on_pages.entry(heading).or_default() += 1;
+            }
+        }
+        // What a page is about: its title's parts, the text of links to it, its address.
+        let titled: HashSet<String> = primary
+            .iter()
+            .flat_map(|page| {
+                page.title
+                    .split(['|', '-', '–', '—', ':'])
+                    .chain(page.anchors.iter().map(String::as_str))
+                    .map(normal)
+            })
+            .collect();
+        let addresses: Vec<String> = primary.iter().map(|p| p.url.to_lowercase()).collect();
+        let has_page = |heading: &str| {
+            titled.contains(heading) || {
+                let slug = heading.replace(' ', "-");
+                addresses.iter().any(|url| url.contains(&slug))
+            }
+        };
+        let least = MIN_PAGES.max((primary.len() as f64 * MIN_SHARE).ceil() as usize);
+        let own = super::people::own_words(&primary, name_words);
+        let mut headings: Vec<Vec<String>> = on_pages
+            .into_iter()
+            .filter(|(heading, pages)| *pages >= least && !has_page(heading))
+            .filter(|(heading, _)| {
+                !heading
+                    .split_whitespace()
+                    .any(|w| own.contains(w) && !generic(w))
+            })
+            .map(|(heading, _)| heading.split_whitespace().map(str::to_string).collect())
+            .collect();
+        headings.sort();
+        Furniture { headings }
+    }
+
+    /// `words` (lowercase) are a repeated heading or a run of one's words ("clinic hours" of
+    /// "Clinic Hours & Location").
+    pub fn holds(&self, words: &[String]) -> bool {
+        !words.is_empty()
+            && self.headings.iter().any(|heading| {
+                heading
+                    .windows(words.len())
+                    .any(|run| run.iter().zip(words).all(|(a, b)| a == b))
+            })
+    }
+}
+
+/// Lowercase words, punctuation apart from apostrophes and hyphens dropped.
+fn normal(text: &str) -> String {
+    text.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(url: &str, title: &str, headings: &[&str]) -> PageContent {
+        PageContent {
+            url: format!("https://vet.example{url}"),
+            site: Some(SiteRole::Primary),
+            title: title.into(),
+            headings: headings.iter().map(|h| h.to_string()).collect(),
+            ..PageContent::default()
+        }
+    }
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_heading_on_most_pages_is_furniture_unless_a_title_names_it() {
+        let pages = [
+            page(
+                "/",
+                "Vet Clinic | Home",
+                &[
+                    "Pet Vaccinations",
+                    "Clinic Hours",
+                    "Dental Care",
+                    "Customer Reviews",
+                ],
+            ),
+            page(
+                "/vaccinations",
+                "Pet Vaccinations | Vet Clinic",
+                &["Pet Vaccinations", "Clinic Hours", "Customer Reviews"],
+            ),
+            page(
+                "/dental",
+                "Dental Care | Vet Clinic",
+                &[
+                    "Dental Care",
+                    "Clinic Hours",
+                    "Customer Reviews",
+                    "Pet Vaccinations",
+                ],
+            ),
+            page(
+                "/surgery",
+                "Pet Surgery | Vet Clinic",
+                &["Pet Surgery", "Clinic Hours:"],
+            ),
+        ];
+        let furniture = Furniture::of_site(&pages, &[], |_| false);
+        assert!(furniture.holds(&words("clinic hours")));
+        assert!(furniture.holds(&words("customer reviews")));
+        assert!(!furniture.holds(&words("pet vaccinations")));
+        assert!(!furniture.holds(&words("dental care")));
+        assert!(!furniture.holds(&words("pet surgery")));
+        // On most pages, but a page's address names it.
+        let mut pages = pages.to_vec();
+        for page in &mut pages {
+            page.headings.push("Pet Grooming".into());
+        }
+        pages.push(page("/pet-grooming", "Grooming | Vet Clinic", &[]));
+        assert!(!Furniture::of_site(&pages, &[], |_| false).holds(&words("pet grooming")));
+    }
+
+    #[test]
+    fn a_heading_naming_the_trade_of_the_site_is_no_furniture() {
+        let pages: Vec<PageContent> = ["/", "/a", "/b"]
+            .iter()
+            .map(|url| {
+                page(
+                    url,
+                    "AAA Handyman",
+                    &["Handyman Services", "Customer Reviews"],
+                )
+            })
+            .collect();
+        let name = words("aaa handyman services");
+        let furniture = Furniture::of_site(&pages, &name, |w| w == "services");
+        assert!(!furniture.holds(&words("handyman services")));
+        assert!(furniture.holds(&words("customer reviews")));
+    }
+
+    #[test]
+    fn a_small_site_shows_no_template() {
+        let pages = [
+            page("/", "Bakery", &["Opening Hours"]),
+            page("/cakes", "Cakes | Bakery", &["Opening Hours"]),
+        ];
+        assert!(!Furniture::of_site(&pages, &[], |_| false).holds(&words("opening hours")));
+    }
+}
