@@ -313,7 +313,42 @@ async fn main() -> Result<()> {
         serp_job.result.keywords.len()
     );
 
+    // Job 1 again with AI answers on: 20 questions to one engine, against a mock of its own.
+    let answers_mock = MockDataForSeo::start(MockConfig::default().without_faults()).await?;
+    let answers_provider = provider_at(
+        &answers_mock.base_url(),
+        "mock-login",
+        "mock-password",
+        &[
+            ("KR_AI_ANSWERS", "perplexity"),
+            ("KR_AI_ANSWERS_PROMPTS", "20"),
+        ],
+    )
+    .await;
+    let answers_rig = kr_tests::pipeline_rig::rig(Some(answers_provider), &aliases).await;
+    let answered = run_job(&answers_rig, &answers_mock).await?;
+    print_table(
+        "Job 5: job 1 with AI answers on (KR_AI_ANSWERS=perplexity, 20 questions), Standard queue SERPs",
+        &answered,
+    );
+    let llm: Vec<_> = answered.stats.tasks_to(paths::LLM_PERPLEXITY);
+    let llm_cost: f64 = llm.iter().map(|t| t.cost).sum();
+    let chat_gpt_price =
+        kr_dataforseo::pricing::llm_answer_price(kr_core::domain::AiEngine::ChatGpt);
+    println!(
+        "AI answers: cost of a {}-keyword job with AI answers on (20 questions on perplexity, Standard queue SERPs): {:.4} USD, of which {} answers {:.4} USD (issue 49's target: at most 0.25 USD); the same 20 on chat_gpt would add {:.4} USD at list price\n",
+        kr_core::config::DEFAULT_MAX_KEYWORDS,
+        answered.usage.cost_usd,
+        llm.len(),
+        llm_cost,
+        20.0 * chat_gpt_price
+    );
+
     let mut problems = check(&first);
+    problems.extend(check(&answered));
+    if llm.len() != 20 {
+        problems.push(format!("job 5 asked {} questions, not 20", llm.len()));
+    }
     problems.extend(check(&second));
     problems.extend(check(&live));
     problems.extend(check(&serp_job));
