@@ -45,6 +45,23 @@ pub(crate) struct SerpEntry {
     /// The People Also Ask questions, when `features` has `people_also_ask`.
     #[serde(default)]
     pub questions: Vec<String>,
+    /// The pages the AI Overview cites, in order, when `features` has `ai_overview`; without
+    /// them it cites the first organic result.
+    #[serde(default)]
+    pub ai_overview_references: Vec<String>,
+}
+
+impl SerpEntry {
+    /// The pages its AI Overview cites, in order; `None` when it shows none.
+    pub(crate) fn ai_overview(&self) -> Option<Vec<String>> {
+        if !self.features.iter().any(|f| f == "ai_overview") {
+            return None;
+        }
+        if !self.ai_overview_references.is_empty() {
+            return Some(self.ai_overview_references.clone());
+        }
+        Some(self.organic.first().cloned().into_iter().collect())
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -224,6 +241,13 @@ impl MockData {
     pub fn serp_features(&self, keyword: &str) -> Option<(Vec<String>, Vec<String>)> {
         self.serp_entry(keyword)
             .map(|(entry, _)| (entry.features.clone(), entry.questions.clone()))
+    }
+
+    /// The pages the AI Overview on `keyword`'s SERP cites, in order, as the mock answers
+    /// them; `None` when it shows none (or the keyword has no SERP).
+    pub fn ai_overview_references(&self, keyword: &str) -> Option<Vec<String>> {
+        self.serp_entry(keyword)
+            .and_then(|(entry, _)| entry.ai_overview())
     }
 
     /// Keywords with a SERP of their own.

@@ -94,15 +94,33 @@ fn feature_item(kind: &str, keyword: &str, entry: &SerpEntry, organic: &[&String
         "xpath": "/html[1]/body[1]/div[3]",
     });
     let specific = match kind {
-        "ai_overview" => json!({
-            "asynchronous_ai_overview": false,
-            "markdown": format!("**{keyword}** explained in short."),
-            "items": [{"type": "ai_overview_element", "title": null,
-                       "text": format!("{keyword} explained in short."), "markdown": null,
-                       "links": null, "references": null}],
-            "references": [{"type": "ai_overview_reference", "source": domain, "domain": domain,
-                            "url": first, "title": title(first), "text": null}],
-        }),
+        "ai_overview" => {
+            // The overview's own `references` hold its first two pages; the rest are cited by
+            // its second part, as DataForSEO nests them in `ai_overview_element`s.
+            let cited = entry.ai_overview().unwrap_or_default();
+            let reference = |url: &String| {
+                let domain = host(url);
+                json!({"type": "ai_overview_reference", "source": domain.trim_start_matches("www."),
+                       "domain": domain, "url": url, "title": title(url),
+                       "text": format!("What {domain} says about {keyword}.")})
+            };
+            let (own, nested) = cited.split_at(cited.len().min(2));
+            json!({
+                "asynchronous_ai_overview": false,
+                "markdown": format!("**{keyword}** explained in short."),
+                "items": [
+                    {"type": "ai_overview_element", "title": null,
+                     "text": format!("{keyword} explained in short."), "markdown": null,
+                     "links": null, "references": null},
+                    {"type": "ai_overview_element", "title": "In more detail",
+                     "text": format!("More on {keyword}."), "markdown": null, "links": null,
+                     "references": if nested.is_empty() { Value::Null } else {
+                         Value::Array(nested.iter().map(reference).collect())
+                     }},
+                ],
+                "references": own.iter().map(reference).collect::<Vec<_>>(),
+            })
+        }
         "featured_snippet" => json!({
             "domain": domain, "title": title(first), "featured_title": keyword,
             "description": format!("In short: {keyword}."), "url": first, "images": null,

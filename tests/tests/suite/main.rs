@@ -4,6 +4,7 @@
 
 mod account_api;
 mod ai_answers;
+mod ai_overview_api;
 mod bedrock_personas;
 mod brief_claims;
 mod briefs;
