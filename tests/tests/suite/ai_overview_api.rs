@@ -171,7 +171,10 @@ async fn a_job_keeps_who_its_ai_overviews_cite_and_answers_by_it() {
     let cited = &page["keywords"][0]["aiOverview"];
     assert_eq!(cited["present"], true);
     assert_eq!(cited["citesSite"], true);
-    assert!(cited["citedUrl"].as_str().unwrap().contains(DEMO_PRIMARY), "{cited}");
+    assert!(
+        cited["citedUrl"].as_str().unwrap().contains(DEMO_PRIMARY),
+        "{cited}"
+    );
     let refused = Call::get(&format!("{base}/keywords?aiOverview=cited"))
         .api_key(key.expose())
         .send(&results)
