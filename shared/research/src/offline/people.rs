@@ -4,7 +4,8 @@
 //! A person is two or three capitalised words in a row in the site's text, the last not a
 //! word the site writes in lowercase nor an English word (a surname: "Ron Meyer"), when
 //!
-//! - the first is a given name (`first_names.txt`, a public corpus of about 7,600), or
+//! - the first is a given name (the `fake` crate's given-name lists of six locales: English,
+//!   German, French, Italian, Brazilian and European Portuguese), or
 //! - a title stands before it ("Dr.", "Mr", "Mrs", "Ms", "Prof."), or a credential after it
 //!   ("DDS", "MD", "DVM", "LMT", "CPA", "PhD"), or a byline's "by" before it.
 //!
@@ -14,6 +15,8 @@
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
+
+use fake::locales::{Data, DE_DE, EN, FR_FR, IT_IT, PT_BR, PT_PT};
 
 use crate::text::english_parts;
 use crate::{PageContent, SiteRole};
@@ -26,14 +29,23 @@ const CREDENTIALS: [&str; 12] = [
 ];
 const BYLINES: [&str; 1] = ["by"];
 
-fn first_names() -> &'static HashSet<&'static str> {
-    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+/// Given names (lowercase) of the `fake` crate's locales whose sites this service reads:
+/// English, German, French, Italian and both Portuguese lists.
+fn first_names() -> &'static HashSet<String> {
+    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
     NAMES.get_or_init(|| {
-        include_str!("first_names.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .collect()
+        [
+            EN::NAME_FIRST_NAME,
+            DE_DE::NAME_FIRST_NAME,
+            FR_FR::NAME_FIRST_NAME,
+            IT_IT::NAME_FIRST_NAME,
+            PT_BR::NAME_FIRST_NAME,
+            PT_PT::NAME_FIRST_NAME,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|name| name.to_lowercase())
+        .collect()
     })
 }
 
