@@ -309,7 +309,7 @@ async fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let needed: Vec<Site> = needed.into_iter().map(Site::clone).collect();
+    let needed: Vec<Site> = needed.into_iter().cloned().collect();
     let root = served_root(&sites_dir, &needed).expect("a folder of links");
     let address = serve_sites("127.0.0.1:0".parse().unwrap(), root.clone())
         .await
