@@ -3,6 +3,7 @@
 //! the real pipeline. One scenario after another, as a user would go, each leaving a
 //! screenshot in `target/screenshots/`.
 
+mod ai_visibility_tab;
 mod search_console;
 mod search_console_tab;
 

@@ -5,12 +5,14 @@
 //! column (`serp_page`); the page a share link opens and the owner's share page (`share_page`);
 //! the sites' preview images from our origin (`preview_images`); Settings → Branding
 //! (`branding`); Settings → Search Console and Google's redirect page (`search_console_page`);
-//! a job's Search Console tab, import notice and keyword-table figures (`search_console_tab`).
+//! a job's Search Console tab, import notice and keyword-table figures (`search_console_tab`);
+//! a job's AI visibility tab (`ai_visibility_tab`).
 
 use kr_core::domain::Plan;
 use kr_core::store::{ApiKeyStore, UserStore};
 use kr_tests::harness::{self, Call, TEST_PASSWORD};
 
+pub(crate) mod ai_visibility_tab;
 mod branding;
 mod brief;
 mod plan_tab;

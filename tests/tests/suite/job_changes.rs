@@ -7,6 +7,8 @@
 //!   panel service added): every keyword of the removed service is lost and every keyword of
 //!   the added one is new. Offline keywords are chosen from the whole site, so such an edit
 //!   also moves some ideas of other services; that run checks the edits are all there.
+//! - AI citations gained and lost, on stored runs whose overviews and answers differ
+//!   (`ai_citations`).
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +20,8 @@ use kr_tests::harness::{self, Call};
 use kr_tests::pipeline_rig::{provider_at, rig, Rig};
 use kr_tests::sites::{fixtures_root, DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde_json::Value;
+
+mod ai_citations;
 
 const SITE: &str = "ridgeline-edited.com";
 const COMPETITOR: &str = "ironclad-roofers.com";

@@ -19,6 +19,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::{json, Map, Value};
 
+mod ai_visibility_tool;
+
 pub(crate) type Client = RunningService<RoleClient, ()>;
 
 pub(crate) async fn serve(app: Router) -> String {
@@ -46,7 +48,7 @@ pub(crate) async fn call(client: &Client, tool: &str, args: Value) -> CallToolRe
         .unwrap_or_else(|err| panic!("{tool}: {err}"))
 }
 
-fn ok(result: &CallToolResult) -> &Value {
+pub(crate) fn ok(result: &CallToolResult) -> &Value {
     assert_ne!(result.is_error, Some(true), "{result:?}");
     result
         .structured_content
@@ -110,7 +112,8 @@ async fn an_assistant_researches_through_the_tools() {
             "list_schedules",
             "get_balances",
             "search_console_properties",
-            "striking_distance"
+            "striking_distance",
+            "ai_visibility"
         ]
     );
     let published: Value = serde_json::from_str(

@@ -331,7 +331,7 @@ fn answers_section(view: &View, visibility: &AiVisibility) -> Markup {
                 p.muted {
                     "The job's questions, derived from its most valuable clusters, put to each engine: "
                     (format::count(citing)) " of " (format::counted(answers.len(), "answer")) " cite your site"
-                    @if !view.shared { " (cost " (format::money(visibility.cost_usd)) ")" }
+                    @if !view.shared { " (cost $" (format!("{:.4}", visibility.cost_usd)) ", as the job's provider usage shows it)" }
                     "."
                 }
                 @for one in answers { (answer(view, one)) }
