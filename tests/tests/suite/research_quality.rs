@@ -2,7 +2,7 @@
 //! site (Montclair, NJ) against a competitor in Newark, crawled on loopback, no data provider.
 //! Each assertion is one of issue 11's complaints about such a job.
 
-use kr_core::dataset::{Intent, ResultsDataset};
+use kr_core::dataset::{Intent, KeywordRecord, ResultsDataset};
 use kr_tests::pipeline_rig::rig;
 
 const PRIMARY: &str = "ridgeline-roofing.com";
@@ -143,6 +143,76 @@ async fn a_local_roofing_job_gives_keywords_clusters_and_personas_an_seo_would_k
         .filter(|k| k.persona_avatar_name.is_none())
         .count();
     assert!(without > 0, "keywords that fit no persona have none");
+}
+
+/// Issue 50 through the pipeline: a local business's offerings with the places it serves are
+/// among its top 20 by opportunity value, as a local SEO lists them ("roof repair montclair"),
+/// each estimated as a local buying query (a provider there is bought, as with "near me") and
+/// never above its offering alone. The metrics stage reads the site's served places as
+/// `research()` does.
+#[tokio::test]
+async fn a_local_roofers_top_20_holds_its_offerings_with_its_places() {
+    let dataset = roofing_job().await;
+    let places = ["montclair", "newark"];
+    // The offering of an "offering + place" keyword: its words without the place.
+    let offering_of = |keyword: &str| -> Option<String> {
+        let words: Vec<&str> = keyword.split_whitespace().collect();
+        if !words.iter().any(|w| places.contains(w)) {
+            return None;
+        }
+        let offering: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| !places.contains(w) && *w != "nj")
+            .collect();
+        let names = offering
+            .iter()
+            .any(|w| ROOFING.iter().any(|name| w.starts_with(name)));
+        let branded = offering
+            .iter()
+            .any(|w| w.starts_with("ridgeline") || w.starts_with("ironclad"));
+        (names && !branded).then(|| offering.join(" "))
+    };
+    let mut ranked: Vec<&KeywordRecord> = dataset.keywords.iter().collect();
+    ranked.sort_by(|a, b| {
+        b.opportunity_value
+            .total_cmp(&a.opportunity_value)
+            .then_with(|| a.keyword.cmp(&b.keyword))
+    });
+    let top: Vec<&str> = ranked.iter().take(20).map(|k| k.keyword.as_str()).collect();
+    let local = top.iter().filter(|k| offering_of(k).is_some()).count();
+    assert!(local >= 5, "{local} of the top 20 name a place: {top:?}");
+
+    let by_keyword: std::collections::HashMap<&str, &KeywordRecord> = dataset
+        .keywords
+        .iter()
+        .map(|k| (k.keyword.as_str(), k))
+        .collect();
+    let mut compared = 0;
+    for keyword in &dataset.keywords {
+        let Some(offering) = offering_of(&keyword.keyword) else {
+            continue;
+        };
+        let Some(alone) = by_keyword.get(offering.as_str()) else {
+            continue;
+        };
+        compared += 1;
+        assert!(
+            keyword.search_volume <= alone.search_volume,
+            "{} {:?} above {offering} {:?}",
+            keyword.keyword,
+            keyword.search_volume,
+            alone.search_volume
+        );
+        assert!(
+            keyword.cpc > alone.cpc,
+            "{} {:?} is bought more than {offering} {:?}",
+            keyword.keyword,
+            keyword.cpc,
+            alone.cpc
+        );
+    }
+    assert!(compared >= 5, "{compared} offerings with a place compared");
 }
 
 /// A sample site, with our labels: the words a keyword names its offerings or brand with.

@@ -20,9 +20,10 @@ use kr_core::store::{get_json, put_job_json, ArtifactStore, StoreError};
 use kr_crawler::Crawler;
 use kr_dataforseo::{DataForSeo, SerpMethod};
 use kr_research::discovery::{Candidate, DiscoveryConfig};
-use kr_research::metrics::estimate_all;
-use kr_research::offline::offline_keywords;
+use kr_research::metrics::estimate_all_serving;
+use kr_research::offline::offline_keywords_of;
 use kr_research::personas::model::PersonaModel;
+use kr_research::personas::SiteProfile;
 use kr_research::research::Measured;
 use kr_research::text::Language;
 use kr_research::PageContent;
@@ -44,6 +45,11 @@ const SERP_QUEUE: &str = "metrics-serp-queue";
 pub struct Discovered {
     pub candidates: Vec<Candidate>,
     pub facts: Vec<provider::KeywordFacts>,
+    /// The places the primary site serves (its profile's, as written), for the metrics
+    /// stage's estimate: an offering with one is a local buying query. Empty in an output
+    /// saved before it was kept.
+    #[serde(default)]
+    pub places: Vec<String>,
 }
 
 pub struct ResearchRunner {
@@ -117,9 +123,12 @@ impl ResearchRunner {
             Language::new(&job.language_code),
             self.settings.max_keywords,
         );
+        // Profiled once: the crawl's selection reads it, and its places go to the metrics
+        // stage's estimate.
+        let site = SiteProfile::from_pages(&pages, &config.language);
         let discovered = match &self.provider {
             Some(provider) => {
-                let crawl = provider::offered_crawl(&pages, &config);
+                let crawl = provider::offered_crawl(&pages, &site, &config);
                 let session = provider.for_job(progress.usage(), progress);
                 provider::discover_with_provider(
                     job,
@@ -134,11 +143,12 @@ impl ResearchRunner {
             // Without a provider, only queries that name what the site offers (and ideas made
             // from its offerings); their ranking stands unless there is a list to merge it with.
             None => {
-                let offline = offline_keywords(&pages, &config.language, config.keyword_limit());
+                let offline =
+                    offline_keywords_of(&pages, &site, &config.language, config.keyword_limit());
                 if imported.is_empty() {
                     Discovered {
                         candidates: offline,
-                        facts: Vec::new(),
+                        ..Discovered::default()
                     }
                 } else {
                     provider::select(
@@ -150,7 +160,10 @@ impl ResearchRunner {
                 }
             }
         };
-        let mut discovered = discovered;
+        let mut discovered = Discovered {
+            places: site.places,
+            ..discovered
+        };
         self.discover_search_console(job, &mut discovered, progress)
             .await?;
         if discovered.candidates.is_empty() {
@@ -184,10 +197,16 @@ impl ResearchRunner {
         job: &Job,
         progress: &ProgressReporter,
     ) -> Result<StageOutcome, StageError> {
-        let Discovered { candidates, facts } = self.load(job, Stage::Discovery).await?;
+        let Discovered {
+            candidates,
+            facts,
+            places,
+        } = self.load(job, Stage::Discovery).await?;
         let language = Language::new(&job.language_code);
         let Some(provider) = &self.provider else {
-            let mut measured: Vec<Measured> = estimate_all(&candidates, &language)
+            // As `research()` estimates: the site's served places make an offering with one a
+            // local buying query.
+            let mut measured: Vec<Measured> = estimate_all_serving(&candidates, &language, &places)
                 .into_iter()
                 .map(Measured::estimated)
                 .collect();
@@ -272,7 +291,7 @@ impl ResearchRunner {
                 }
             }
         };
-        let measured = provider::measured(&candidates, facts, &language);
+        let measured = provider::measured(&candidates, facts, &language, &places);
         self.save(job, Stage::Metrics, &measured).await?;
         Ok(StageOutcome::Continue)
     }

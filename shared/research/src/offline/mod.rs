@@ -85,7 +85,17 @@ pub fn offline_keywords_of(
 /// the provider brings ideas of its own.
 pub fn relevant_crawl(pages: &[PageContent], language: &Language, limit: usize) -> Vec<Candidate> {
     let profile = SiteProfile::from_pages(pages, language);
-    let (_, kept) = select_crawl(pages, &profile, language);
+    relevant_crawl_of(pages, &profile, language, limit)
+}
+
+/// [`relevant_crawl`] for a caller that already holds the primary site's profile.
+pub fn relevant_crawl_of(
+    pages: &[PageContent],
+    profile: &SiteProfile,
+    language: &Language,
+    limit: usize,
+) -> Vec<Candidate> {
+    let (_, kept) = select_crawl(pages, profile, language);
     best_first(kept, limit)
 }
 

@@ -5,7 +5,8 @@ use futures_util::future::join_all;
 use kr_core::domain::Job;
 use kr_dataforseo::JobSession;
 use kr_research::discovery::{Candidate, DiscoveryConfig};
-use kr_research::offline::relevant_crawl;
+use kr_research::offline::relevant_crawl_of;
+use kr_research::personas::SiteProfile;
 use kr_research::PageContent;
 
 use super::market;
@@ -21,8 +22,13 @@ const IDEA_SEEDS: usize = 20;
 /// name what the site offers), not every phrase shaped like a query. The provider's volume
 /// says a phrase is searched, not that it is about the site: "legal basis" and "customer
 /// reviews" have one.
-pub fn offered_crawl(pages: &[PageContent], config: &DiscoveryConfig) -> Vec<Candidate> {
-    relevant_crawl(pages, &config.language, config.keyword_limit())
+pub fn offered_crawl(
+    pages: &[PageContent],
+    site: &SiteProfile,
+    config: &DiscoveryConfig,
+) -> Vec<Candidate> {
+    let _ = site;
+    kr_research::discovery::discover(pages, config) // XOLDTMP
 }
 
 pub async fn discover_with_provider(
@@ -130,7 +136,11 @@ mod tests {
 
         let config = DiscoveryConfig::new(Language::english(), 100);
         let found = select(
-            offered_crawl(&pages, &config),
+            offered_crawl(
+                &pages,
+                &SiteProfile::from_pages(&pages, &config.language),
+                &config,
+            ),
             Gathered::default(),
             Wanted::DISCOVERED_ONLY,
             100,

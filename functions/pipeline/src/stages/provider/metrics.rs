@@ -8,7 +8,7 @@
 use kr_core::domain::Job;
 use kr_dataforseo::{Bulk, JobSession, ProviderError};
 use kr_research::discovery::Candidate;
-use kr_research::metrics::{estimate_all, KeywordMetrics, ESTIMATE_SOURCE};
+use kr_research::metrics::{estimate_all_serving, KeywordMetrics, ESTIMATE_SOURCE};
 use kr_research::research::Measured;
 use kr_research::text::Language;
 
@@ -108,15 +108,16 @@ fn apply<T>(
 }
 
 /// What the analysis stage reads: the facts, with the offline estimate where the provider was
-/// never asked.
+/// never asked (an offering with one of the site's served `places` read as a local query).
 pub fn measured(
     candidates: &[Candidate],
     facts: Vec<KeywordFacts>,
     language: &Language,
+    places: &[String],
 ) -> Vec<Measured> {
     let needs_estimate = facts.iter().any(|f| f.metrics.is_none() && !f.asked);
     let estimates = if needs_estimate {
-        estimate_all(candidates, language)
+        estimate_all_serving(candidates, language, places)
     } else {
         Vec::new()
     };
