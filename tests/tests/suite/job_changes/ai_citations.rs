@@ -2,7 +2,8 @@
 //! documents stored as the pipeline leaves them (the earlier run's overviews and answers are
 //! `dashboard_http::ai_visibility_tab`'s; the later run's differ on purpose): through
 //! `GET /jobs/{id}/changes`, the `job.changes` digest the notifier sends, and the dashboard's
-//! Changes tab.
+//! Changes tab; and end to end, two pipeline runs against the DataForSEO mock with two AI
+//! Overviews edited between them.
 
 use std::sync::Arc;
 
@@ -198,4 +199,100 @@ async fn a_second_run_reports_ai_citations_gained_and_lost_per_cluster() {
     assert_eq!(page.matches("data-ai-citation=").count(), 7, "{page}");
     assert!(page.contains(r#"data-source="chat_gpt""#) && page.contains("ChatGPT"));
     assert!(page.contains("(your site)"));
+}
+
+/// A run of the sample sites through the pipeline against the DataForSEO mock over `data`,
+/// results pages included (they carry the AI Overviews).
+async fn serp_run(data: &std::path::Path, owner: kr_core::domain::UserId) -> Job {
+    use kr_tests::dataforseo_mock::{MockConfig, MockDataForSeo};
+    use kr_tests::pipeline_rig::{provider_at, rig};
+    let mock = MockDataForSeo::start(MockConfig {
+        data_dir: data.to_path_buf(),
+        ..MockConfig::default()
+    })
+    .await
+    .unwrap();
+    let provider = provider_at(&mock.base_url(), "mock-login", "mock-password", &[]).await;
+    let rig = rig(Some(provider), &[]).await;
+    let request = super::request(
+        kr_tests::sites::DEMO_PRIMARY,
+        kr_tests::sites::DEMO_COMPETITOR,
+    );
+    let job = rig.start_for(owner, request).await;
+    rig.complete(job.id).await
+}
+
+/// End to end: the mock's AI Overviews edited between two pipeline runs (one overview no
+/// longer cites the site but the competitor, another cites the site instead of the
+/// competitor) are exactly the citations `/changes` reports gained and lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overviews_edited_between_two_pipeline_runs_are_the_citations_gained_and_lost() {
+    use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
+    let data = super::EditableCopy::of(&kr_tests::dataforseo_mock::fixtures_dir());
+    let store = harness::store().await;
+    let (user, key) = harness::user_with_key(&store, 10, 10).await;
+    let first = serp_run(data.path(), user.id).await;
+
+    let lost_site = "easy cold brew coffee";
+    let gained_site = "nitro cold brew at home";
+    data.edit_json("serp.json", |serps| {
+        let references = |keyword: &str| -> Vec<String> {
+            serps[keyword]["ai_overview_references"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{keyword} shows an overview in the fixtures"))
+                .iter()
+                .map(|u| u.as_str().unwrap().to_string())
+                .collect()
+        };
+        let swap = |urls: Vec<String>, from: &str, to: &str| -> Vec<String> {
+            urls.into_iter()
+                .map(|url| {
+                    if url.contains(from) {
+                        format!("https://{to}/blog/{}.html", from.len())
+                    } else {
+                        url
+                    }
+                })
+                .collect()
+        };
+        let easy = swap(references(lost_site), DEMO_PRIMARY, DEMO_COMPETITOR);
+        let nitro = swap(references(gained_site), DEMO_COMPETITOR, DEMO_PRIMARY);
+        serps[lost_site]["ai_overview_references"] = json!(easy);
+        serps[gained_site]["ai_overview_references"] = json!(nitro);
+    });
+    let second = serp_run(data.path(), user.id).await;
+
+    let app = router(ResultsState::from_config(harness::config(), harness::resources()).await);
+    let body = Call::get(&format!("/api/v1/jobs/{}/changes?limit=200", second.id))
+        .api_key(&key)
+        .send(&app)
+        .await
+        .expect(200)
+        .json;
+    assert_eq!(body["since"]["jobId"], first.id.to_string(), "{body:#}");
+    assert_eq!(body["aiCitationsCompared"], true);
+    let sorted = |list: &Value| {
+        let mut found: Vec<(String, String, String)> = entries(list)
+            .into_iter()
+            .map(|(domain, source, keyword)| (domain, source, keyword.to_lowercase()))
+            .collect();
+        found.sort();
+        found
+    };
+    let mut gained = owned(&[
+        (DEMO_PRIMARY, "ai_overview", gained_site),
+        (DEMO_COMPETITOR, "ai_overview", lost_site),
+    ]);
+    let mut lost = owned(&[
+        (DEMO_PRIMARY, "ai_overview", lost_site),
+        (DEMO_COMPETITOR, "ai_overview", gained_site),
+    ]);
+    gained.sort();
+    lost.sort();
+    assert_eq!(sorted(&body["aiCitationsGained"]), gained, "{body:#}");
+    assert_eq!(sorted(&body["aiCitationsLost"]), lost, "{body:#}");
+    assert_eq!(
+        body["aiCitationsGained"][0]["site"], true,
+        "the site's first"
+    );
 }
