@@ -153,7 +153,9 @@ async fn a_local_roofing_job_gives_keywords_clusters_and_personas_an_seo_would_k
 #[tokio::test]
 async fn a_local_roofers_top_20_holds_its_offerings_with_its_places() {
     let dataset = roofing_job().await;
-    let places = ["montclair", "newark"];
+    // The places the site serves (its towns and county), by their words.
+    let places = ["montclair", "newark", "essex"];
+    let place_words = ["montclair", "newark", "essex", "county", "nj"];
     // The offering of an "offering + place" keyword: its words without the place.
     let offering_of = |keyword: &str| -> Option<String> {
         let words: Vec<&str> = keyword.split_whitespace().collect();
@@ -163,7 +165,7 @@ async fn a_local_roofers_top_20_holds_its_offerings_with_its_places() {
         let offering: Vec<&str> = words
             .iter()
             .copied()
-            .filter(|w| !places.contains(w) && *w != "nj")
+            .filter(|w| !place_words.contains(w))
             .collect();
         let names = offering
             .iter()
