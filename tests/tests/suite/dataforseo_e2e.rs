@@ -5,7 +5,9 @@ use std::collections::{HashMap, HashSet};
 
 use kr_core::dataset::{ClusterMethod, ResultsDataset, SerpFeature};
 use kr_core::domain::JobStatus;
+use kr_core::domain::{DomainName, KeywordList, LanguageCode, LocationCode};
 use kr_core::domain::{Job, ProviderUsage};
+use kr_core::service::jobs::CreateJobRequest;
 use kr_core::store::UserStore;
 use kr_research::research::{KeywordRecord, RankingKind};
 use kr_tests::dataforseo_mock::{paths, MockConfig, MockData, MockDataForSeo, MockStats};
@@ -488,7 +490,28 @@ fn reordered_or_plural(keyword: &str) -> Vec<String> {
 async fn past_the_serp_budget_close_variants_join_the_serp_cluster_of_their_twin() {
     let mock = mock(MockConfig::default().without_faults()).await;
     let rig = rig_for(&mock, &[("KR_DATAFORSEO_SERP_BUDGET", "60")]).await;
-    let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
+    // The crawl offered to the provider holds only queries naming the site's offerings, few of
+    // them variants of each other; the user's own list brings some (unknown to the provider,
+    // so past the budget) of keywords that get a SERP.
+    let variants = [
+        "moka pots",
+        "pot moka",
+        "beans espresso",
+        "brew cold coffee",
+        "kettle gooseneck",
+    ];
+    let (_, job) = rig
+        .start_request(CreateJobRequest {
+            primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
+            competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
+            language_code: LanguageCode::parse("en").unwrap(),
+            location_code: LocationCode::parse(2840).unwrap(),
+            keywords: Some(KeywordList::from_json(&serde_json::json!(variants)).unwrap()),
+            discover_keywords: true,
+            callback_url: None,
+            search_console_property: None,
+        })
+        .await;
     rig.complete(job.id).await;
     let result = rig.dataset(job.id).await;
     let with_serp = result
