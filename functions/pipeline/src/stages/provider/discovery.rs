@@ -27,8 +27,7 @@ pub fn offered_crawl(
     site: &SiteProfile,
     config: &DiscoveryConfig,
 ) -> Vec<Candidate> {
-    let _ = site;
-    kr_research::discovery::discover(pages, config) // XOLDTMP
+    relevant_crawl_of(pages, site, &config.language, config.keyword_limit())
 }
 
 pub async fn discover_with_provider(
