@@ -218,20 +218,8 @@ impl Rig {
         competitors: &[&str],
         location_code: u32,
     ) -> (User, Job) {
-        let request = CreateJobRequest {
-            primary_domain: DomainName::parse(primary).unwrap(),
-            competitor_domains: competitors
-                .iter()
-                .map(|c| DomainName::parse(c).unwrap())
-                .collect(),
-            language_code: LanguageCode::parse("en").unwrap(),
-            location_code: LocationCode::parse(i64::from(location_code)).unwrap(),
-            keywords: None,
-            discover_keywords: true,
-            callback_url: None,
-            search_console_property: None,
-        };
-        self.start_request(request).await
+        self.start_request(discovery_request(primary, competitors, location_code))
+            .await
     }
 
     /// A new user's job for `request` (a job with its own keywords, say); returns the user too.
@@ -307,6 +295,28 @@ impl Rig {
             }
             bridge.poll_once(&invoker, 1).await.unwrap();
         }
+    }
+}
+
+/// A job that discovers keywords for `primary` against `competitors` in English, for
+/// `location_code` (2840: the United States), without a Search Console property.
+pub fn discovery_request(
+    primary: &str,
+    competitors: &[&str],
+    location_code: u32,
+) -> CreateJobRequest {
+    CreateJobRequest {
+        primary_domain: DomainName::parse(primary).unwrap(),
+        competitor_domains: competitors
+            .iter()
+            .map(|c| DomainName::parse(c).unwrap())
+            .collect(),
+        language_code: LanguageCode::parse("en").unwrap(),
+        location_code: LocationCode::parse(i64::from(location_code)).unwrap(),
+        keywords: None,
+        discover_keywords: true,
+        callback_url: None,
+        search_console_property: None,
     }
 }
 

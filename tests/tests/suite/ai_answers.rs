@@ -4,10 +4,7 @@
 //! that fails, and the cost preview.
 
 use kr_core::dataset::{objects, AiAnswer, AiAnswersDocument};
-use kr_core::domain::{
-    AiAnswersOutcome, AiAnswersStatus, AiEngine, DomainName, Job, LanguageCode, LocationCode,
-};
-use kr_core::service::jobs::CreateJobRequest;
+use kr_core::domain::{AiAnswersOutcome, AiAnswersStatus, AiEngine, Job};
 use kr_core::store::get_json;
 use kr_dataforseo::pricing::AnswerPlan;
 use kr_research::ai_prompts::ai_prompts;
@@ -17,7 +14,7 @@ use kr_tests::dataforseo_mock::{
     answer_kind, paths, AnswerKind, MockConfig, MockDataForSeo, HOSTILE_SCRIPT,
 };
 use kr_tests::harness::{self, Call};
-use kr_tests::pipeline_rig::{provider_at, rig, Rig};
+use kr_tests::pipeline_rig::{discovery_request, provider_at, rig, Rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde_json::{json, Value};
 
@@ -42,16 +39,7 @@ async fn rig_for(mock: &MockDataForSeo, vars: &[(&str, &str)]) -> Rig {
 /// A job of a new user with an API key: the sample primary and its competitor.
 async fn start(rig: &Rig) -> (Job, String) {
     let (user, key) = harness::user_with_key(&rig.store, 5, 5).await;
-    let request = CreateJobRequest {
-        primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
-        competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
-        language_code: LanguageCode::parse("en").unwrap(),
-        location_code: LocationCode::parse(2840).unwrap(),
-        keywords: None,
-        discover_keywords: true,
-        callback_url: None,
-        search_console_property: None,
-    };
+    let request = discovery_request(DEMO_PRIMARY, &[DEMO_COMPETITOR], 2840);
     (rig.start_for(user.id, request).await, key)
 }
 

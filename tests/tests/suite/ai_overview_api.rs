@@ -7,25 +7,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kr_core::dataset::{registrable_domain, KeywordRecord, ResultsDataset};
-use kr_core::domain::{DomainName, LanguageCode, LocationCode};
 use kr_core::service::jobs::CreateJobRequest;
 use kr_tests::dataforseo_mock::{MockConfig, MockData, MockDataForSeo};
 use kr_tests::harness::{self, Call};
-use kr_tests::pipeline_rig::{provider_at, rig};
+use kr_tests::pipeline_rig::{discovery_request, provider_at, rig};
 use kr_tests::sites::{DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde_json::Value;
 
 fn request() -> CreateJobRequest {
-    CreateJobRequest {
-        primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
-        competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
-        language_code: LanguageCode::parse("en").unwrap(),
-        location_code: LocationCode::parse(2840).unwrap(),
-        keywords: None,
-        discover_keywords: true,
-        callback_url: None,
-        search_console_property: None,
-    }
+    discovery_request(DEMO_PRIMARY, &[DEMO_COMPETITOR], 2840)
 }
 
 /// What the mock's SERP of `record` says its overview cites: the sites of its references.

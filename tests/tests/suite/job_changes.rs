@@ -12,12 +12,12 @@
 
 use std::path::{Path, PathBuf};
 
-use kr_core::domain::{DomainName, Job, JobId, LanguageCode, LocationCode, UserId};
+use kr_core::domain::{Job, JobId, UserId};
 use kr_core::service::jobs::CreateJobRequest;
 use kr_results::{router, ResultsState};
 use kr_tests::dataforseo_mock::{fixtures_dir, MockConfig, MockDataForSeo};
 use kr_tests::harness::{self, Call};
-use kr_tests::pipeline_rig::{provider_at, rig, Rig};
+use kr_tests::pipeline_rig::{discovery_request, provider_at, rig, Rig};
 use kr_tests::sites::{fixtures_root, DEMO_COMPETITOR, DEMO_PRIMARY};
 use serde_json::Value;
 
@@ -130,16 +130,7 @@ const SOLAR_PAGE: &str = r#"<!doctype html>
 "#;
 
 fn request(primary: &str, competitor: &str) -> CreateJobRequest {
-    CreateJobRequest {
-        primary_domain: DomainName::parse(primary).unwrap(),
-        competitor_domains: vec![DomainName::parse(competitor).unwrap()],
-        language_code: LanguageCode::parse("en").unwrap(),
-        location_code: LocationCode::parse(2840).unwrap(),
-        keywords: None,
-        discover_keywords: true,
-        callback_url: None,
-        search_console_property: None,
-    }
+    discovery_request(primary, &[competitor], 2840)
 }
 
 async fn run(rig: &Rig, owner: UserId, primary: &str, competitor: &str) -> Job {

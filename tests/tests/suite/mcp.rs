@@ -3,14 +3,11 @@
 //! errors in MCP's form, another account's job out of reach, and no access without a key.
 
 use axum::Router;
-use kr_core::domain::DomainName;
-use kr_core::domain::{LanguageCode, LocationCode};
 use kr_core::service::account::issue_api_key;
-use kr_core::service::jobs::CreateJobRequest;
 use kr_core::store::UserStore;
 use kr_mcp::{router, McpState};
 use kr_tests::harness;
-use kr_tests::pipeline_rig::rig;
+use kr_tests::pipeline_rig::{discovery_request, rig};
 use kr_tests::sites::{sample_sites_crawler, DEMO_COMPETITOR, DEMO_PRIMARY};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
@@ -65,16 +62,7 @@ pub(crate) fn failed(result: &CallToolResult) -> &Value {
 async fn an_assistant_researches_through_the_tools() {
     let rig = rig(None, &[]).await;
     let (user, job) = rig
-        .start_request(CreateJobRequest {
-            primary_domain: DomainName::parse(DEMO_PRIMARY).unwrap(),
-            competitor_domains: vec![DomainName::parse(DEMO_COMPETITOR).unwrap()],
-            language_code: LanguageCode::parse("en").unwrap(),
-            location_code: LocationCode::parse(2840).unwrap(),
-            keywords: None,
-            discover_keywords: true,
-            callback_url: None,
-            search_console_property: None,
-        })
+        .start_request(discovery_request(DEMO_PRIMARY, &[DEMO_COMPETITOR], 2840))
         .await;
     rig.complete(job.id).await;
     let (_, key) = issue_api_key(rig.store.as_ref(), rig.store.as_ref(), user.id, Some("mcp"))
