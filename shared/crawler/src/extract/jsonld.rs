@@ -69,6 +69,21 @@ const MAX_DEPTH: usize = 32;
 /// Parses one `<script type="application/ld+json">` body and appends the names found, in
 /// document order, skipping duplicates. Broken JSON yields nothing.
 pub(crate) fn collect_names(script: &str, names: &mut Vec<String>) {
+    if let Some(value) = parse(script) {
+        walk(&value, 0, names);
+    }
+}
+
+/// Parses one JSON-LD script body and appends what it files products under (each Product's
+/// `category`, a "Home > Garden > Flags" path as its parts; a BreadcrumbList's item names by
+/// position), in document order, skipping duplicates. Broken JSON yields nothing.
+pub(crate) fn collect_categories(script: &str, categories: &mut Vec<String>) {
+    if let Some(value) = parse(script) {
+        walk_categories(&value, 0, categories);
+    }
+}
+
+fn parse(script: &str) -> Option<Value> {
     let mut text = script.trim();
     // Some CMSs wrap the JSON in comment or CDATA markers, or end it with a semicolon.
     for (open, close) in [
@@ -81,8 +96,103 @@ pub(crate) fn collect_names(script: &str, names: &mut Vec<String>) {
         }
     }
     let text = text.trim_end_matches(';');
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
-        walk(&value, 0, names);
+    serde_json::from_str::<Value>(text).ok()
+}
+
+/// schema.org types whose `category` files a product.
+const PRODUCT_TYPES: &[&str] = &[
+    "product",
+    "productgroup",
+    "productmodel",
+    "individualproduct",
+    "someproducts",
+];
+
+fn walk_categories(value: &Value, depth: usize, categories: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let mut push = |text: String| {
+        if !categories.contains(&text) {
+            categories.push(text);
+        }
+    };
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| walk_categories(item, depth + 1, categories)),
+        Value::Object(object) => {
+            let kind = object.get("@type");
+            if kind.is_some_and(|k| has_type(k, PRODUCT_TYPES)) {
+                for category in category_values(object.get("category")) {
+                    category
+                        .split(['>', '|'])
+                        .map(super::text::collapse_whitespace)
+                        .filter(|part| !part.is_empty())
+                        .for_each(&mut push);
+                }
+            }
+            if kind.is_some_and(|k| has_type(k, &["breadcrumblist"])) {
+                let mut items: Vec<(f64, String)> = match object.get("itemListElement") {
+                    Some(Value::Array(items)) => items.iter().filter_map(crumb).collect(),
+                    _ => Vec::new(),
+                };
+                items.sort_by(|a, b| a.0.total_cmp(&b.0));
+                items.into_iter().for_each(|(_, name)| push(name));
+            }
+            object
+                .values()
+                .for_each(|child| walk_categories(child, depth + 1, categories));
+        }
+        _ => {}
+    }
+}
+
+/// A breadcrumb's position (document order without one) and name: its own or its `item`'s.
+fn crumb(item: &Value) -> Option<(f64, String)> {
+    let position = match item.get("position") {
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .unwrap_or(f64::MAX);
+    let name = name_values(item.get("name"))
+        .into_iter()
+        .next()
+        .or_else(|| {
+            name_values(item.get("item")?.get("name"))
+                .into_iter()
+                .next()
+        })?;
+    Some((position, name))
+}
+
+/// `category` as text: a string, a list of them, or a thing with a `name` (a CategoryCode).
+fn category_values(category: Option<&Value>) -> Vec<String> {
+    match category {
+        Some(Value::Array(values)) => values
+            .iter()
+            .flat_map(|value| category_values(Some(value)))
+            .collect(),
+        Some(Value::Object(object)) => name_values(object.get("name")),
+        Some(value) => name_values(Some(value)),
+        None => Vec::new(),
+    }
+}
+
+fn has_type(type_value: &Value, types: &[&str]) -> bool {
+    let matches = |name: &str| {
+        let name = name.trim();
+        let local = name
+            .rsplit_once(['/', ':', '#'])
+            .map_or(name, |(_, local)| local)
+            .to_ascii_lowercase();
+        types.contains(&local.as_str())
+    };
+    match type_value {
+        Value::String(name) => matches(name),
+        Value::Array(names) => names.iter().filter_map(Value::as_str).any(matches),
+        _ => false,
     }
 }
 
@@ -178,6 +288,37 @@ mod tests {
                 "Acme Plumbing"
             ]
         );
+    }
+
+    fn categories(script: &str) -> Vec<String> {
+        let mut categories = Vec::new();
+        collect_categories(script, &mut categories);
+        categories
+    }
+
+    #[test]
+    fn finds_product_categories_and_breadcrumbs_in_order() {
+        let script = r#"{"@context":"https://schema.org","@graph":[
+            {"@type":"BreadcrumbList","itemListElement":[
+                {"@type":"ListItem","position":3,"name":"Autumn Fox"},
+                {"@type":"ListItem","position":1,"item":{"@id":"/","name":"Home"}},
+                {"@type":"ListItem","position":"2","name":"Garden  Flags"}]},
+            {"@type":"Product","name":"Autumn Fox","category":"Home & Garden > Garden Flags"},
+            {"@type":"ProductGroup","name":"Owl","category":[{"@type":"CategoryCode","name":"House Flags"}, "Garden Flags"]},
+            {"@type":"Organization","name":"Flag Shop","category":"Not a product's"}
+        ]}"#;
+        assert_eq!(
+            categories(script),
+            [
+                "Home",
+                "Garden Flags",
+                "Autumn Fox",
+                "Home & Garden",
+                "House Flags"
+            ]
+        );
+        assert!(categories("{\"@type\":\"Product\",\"category\":").is_empty());
+        assert!(categories("{\"@type\":\"Product\",\"name\":\"Owl\"}").is_empty());
     }
 
     #[test]

@@ -168,10 +168,9 @@ impl Document {
             let kind = script.attr("type").unwrap_or_default();
             let kind = kind.split(';').next().unwrap_or_default().trim();
             if kind.eq_ignore_ascii_case("application/ld+json") {
-                jsonld::collect_names(
-                    &script.text().collect::<String>(),
-                    &mut content.json_ld_names,
-                );
+                let text = script.text().collect::<String>();
+                jsonld::collect_names(&text, &mut content.json_ld_names);
+                jsonld::collect_categories(&text, &mut content.categories);
             }
         }
 

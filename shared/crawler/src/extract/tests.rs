@@ -216,3 +216,17 @@ fn a_line_break_or_block_in_a_heading_separates_its_words() {
     );
     assert_eq!(page.content.anchors, ["Drain Jetting"]);
 }
+
+#[test]
+fn categories_are_read_from_json_ld_breadcrumbs_and_products() {
+    let html = r#"<html><head><title>Autumn Fox | Flag Shop</title>
+      <script type="application/ld+json">{"@type":"BreadcrumbList","itemListElement":[
+        {"@type":"ListItem","position":1,"name":"Home"},
+        {"@type":"ListItem","position":2,"name":"Garden Flags"}]}</script>
+      <script type="application/ld+json">{"@type":"Product","name":"Autumn Fox","category":"Garden Flags"}</script>
+    </head><body><h1>Autumn Fox</h1></body></html>"#;
+    let content = page(html).content;
+    assert_eq!(content.categories, ["Home", "Garden Flags"]);
+    assert_eq!(content.json_ld_names, ["Autumn Fox"]);
+    assert!(page(SHOP_PAGE).content.categories.is_empty());
+}
