@@ -34,6 +34,7 @@
 //! competitor's trade.
 
 mod complete;
+mod filed;
 mod furniture;
 mod ideas;
 mod lexicon;
@@ -131,6 +132,16 @@ fn select_crawl(
         let words = lowercase_words(offering);
         !people.named_in(&words) && !furniture.holds(&words)
     });
+    // A shop's product filed under one of its offerings is offered as the product with its
+    // category ("winter owl" under "garden flags": "winter owl garden flag"), so ideas follow
+    // the shop's pattern.
+    let names: Vec<String> = offerings.iter().map(|(o, _)| o.to_lowercase()).collect();
+    let filed = filed::Filed::of_site(pages, &names);
+    for (offering, _) in &mut offerings {
+        if let Some(completed) = filed.completed(&offering.to_lowercase()) {
+            *offering = completed;
+        }
+    }
     let borrowed = SiteProfile::competitor_offerings(pages, language, MAX_OFFERINGS);
     let topic = Topic::of_site(&offerings, &places, &borrowed, profile, pages, language);
     let crawl = discover_all(pages, language);
@@ -141,6 +152,15 @@ fn select_crawl(
     let completer = complete::Completer::new(&topic, pages);
     let mut kept: Vec<Candidate> = Vec::new();
     for candidate in crawl {
+        // A product named by its design alone is searched with its category.
+        if let Some(completed) = candidate
+            .in_primary
+            .then(|| filed.complete(&candidate))
+            .flatten()
+        {
+            kept.push(completed);
+            continue;
+        }
         let keeps = topic.keeps(&candidate.keyword)
             && (candidate.in_primary || topic.fits_competitor_phrase(&candidate.keyword));
         if keeps {

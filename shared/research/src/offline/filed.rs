@@ -1,0 +1,203 @@
+//! Products a shop names by their design ("Autumn Fox") and files under a category ("Garden
+//! Flags", from the product page's breadcrumb or JSON-LD `category`, `PageContent::categories`):
+//! people search for the product with its category, "autumn fox garden flag".
+
+use std::collections::HashMap;
+
+use crate::discovery::Candidate;
+use crate::personas::primary_pages;
+use crate::text::join_words;
+use crate::PageContent;
+
+/// The longest keyword a completion may make, as discovery's longest phrase.
+const MAX_WORDS: usize = 5;
+
+/// Each product page's product (its first heading, lowercase) and the category it is filed
+/// under, the category's last word singular ("garden flag").
+pub(super) struct Filed {
+    by_product: HashMap<String, String>,
+}
+
+impl Filed {
+    /// The products of the primary `pages` filed under a category that is one of the site's
+    /// `offerings` (lowercase; a breadcrumb's "Home" or a store-wide "Home & Garden" is
+    /// none): the deepest such category of each page.
+    pub fn of_site(pages: &[PageContent], offerings: &[String]) -> Self {
+        let mut by_product = HashMap::new();
+        for page in primary_pages(pages) {
+            let Some(product) = page.headings.first().map(|h| h.trim().to_lowercase()) else {
+                continue;
+            };
+            let category = page
+                .categories
+                .iter()
+                .map(|c| c.trim().to_lowercase())
+                .rfind(|c| *c != product && offerings.contains(c));
+            if let Some(category) = category {
+                by_product
+                    .entry(product)
+                    .or_insert_with(|| singular(&category));
+            }
+        }
+        Filed { by_product }
+    }
+
+    /// The candidate with its category after it, when it is a filed product that does not
+    /// name its category already ("autumn fox" → "autumn fox garden flag").
+    pub fn complete(&self, candidate: &Candidate) -> Option<Candidate> {
+        let keyword = self.completed(&candidate.keyword)?;
+        Some(Candidate {
+            word_count: keyword.split_whitespace().count(),
+            keyword,
+            ..candidate.clone()
+        })
+    }
+
+    /// `product` (lowercase) with its category after it, as [`Filed::complete`].
+    pub fn completed(&self, product: &str) -> Option<String> {
+        let category = self.by_product.get(product)?;
+        // A product that names its category's kind already ("metal roofs" under "roofing")
+        // is no design name: a word of it and of the category begin alike.
+        let named = product.split_whitespace().any(|word| {
+            category
+                .split_whitespace()
+                .any(|c| common_prefix(word, c) >= 4 || word == c)
+        });
+        let words: Vec<&str> = product
+            .split_whitespace()
+            .chain(category.split_whitespace())
+            .collect();
+        (!named && words.len() <= MAX_WORDS).then(|| join_words(&words))
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// `phrase` with its last word singular: "garden flags" → "garden flag", "party supplies" →
+/// "party supply", "gift boxes" → "gift box"; a word ending in "ss" stays ("glass").
+fn singular(phrase: &str) -> String {
+    let mut words: Vec<String> = phrase.split_whitespace().map(str::to_string).collect();
+    if let Some(last) = words.last_mut() {
+        let one = if let Some(stem) = last.strip_suffix("ies") {
+            format!("{stem}y")
+        } else if ["ches", "shes", "xes", "sses"]
+            .iter()
+            .any(|e| last.ends_with(e))
+        {
+            last[..last.len() - 2].to_string()
+        } else if last.ends_with('s') && !last.ends_with("ss") && last.len() > 3 {
+            last[..last.len() - 1].to_string()
+        } else {
+            last.clone()
+        };
+        *last = one;
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::singular;
+    use crate::offline::offline_keywords;
+    use crate::text::Language;
+    use crate::{PageContent, SiteRole};
+
+    fn shop(
+        url: &str,
+        title: &str,
+        headings: &[&str],
+        categories: &[&str],
+        body: &str,
+    ) -> PageContent {
+        PageContent {
+            url: format!("https://foxfinchflags.test{url}"),
+            site: Some(SiteRole::Primary),
+            title: title.to_string(),
+            headings: headings.iter().map(|h| h.to_string()).collect(),
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            body_text: body.to_string(),
+            ..PageContent::default()
+        }
+    }
+
+    #[test]
+    fn a_product_named_by_its_design_is_searched_with_its_category() {
+        let product = |url: &str, name: &str| {
+            shop(
+                url,
+                &format!("{name} | Fox & Finch Flags"),
+                &[name],
+                &["Home", "Garden Flags", name],
+                "A double-sided garden flag, printed on weatherproof polyester.",
+            )
+        };
+        let pages = vec![
+            shop(
+                "/",
+                "Fox & Finch Flags | Garden Flags and House Flags",
+                &["Garden Flags", "House Flags"],
+                &[],
+                "Shop our garden flags and house flags, printed on both sides.",
+            ),
+            shop(
+                "/collections/garden-flags",
+                "Garden Flags | Fox & Finch Flags",
+                &["Garden Flags", "Autumn Fox", "Winter Owl"],
+                &["Home", "Garden Flags"],
+                "Garden flags for every season, printed on both sides.",
+            ),
+            product("/products/autumn-fox", "Autumn Fox"),
+            product("/products/winter-owl", "Winter Owl"),
+        ];
+        let keywords: Vec<String> = offline_keywords(&pages, &Language::english(), 100)
+            .into_iter()
+            .map(|c| c.keyword)
+            .collect();
+        for wanted in ["autumn fox garden flag", "winter owl garden flag"] {
+            assert!(
+                keywords.iter().any(|k| k == wanted),
+                "{wanted}: {keywords:?}"
+            );
+        }
+        // Ideas follow the shop's pattern: the design with its category, never alone.
+        assert!(
+            keywords.iter().any(|k| k == "buy winter owl garden flag"),
+            "{keywords:?}"
+        );
+        assert!(
+            !keywords.iter().any(|k| k == "autumn fox"
+                || k == "buy winter owl"
+                || k == "garden flags garden flag"),
+            "{keywords:?}"
+        );
+    }
+
+    #[test]
+    fn a_category_reads_as_one_of_its_products() {
+        assert_eq!(singular("garden flags"), "garden flag");
+        assert_eq!(singular("party supplies"), "party supply");
+        assert_eq!(singular("gift boxes"), "gift box");
+        assert_eq!(singular("stained glass"), "stained glass");
+        assert_eq!(singular("bus"), "bus");
+    }
+
+    #[test]
+    fn a_product_naming_its_kind_is_left_alone() {
+        let page = PageContent {
+            url: "https://roofer.test/metal-roofs".into(),
+            site: Some(SiteRole::Primary),
+            headings: vec!["Metal Roofs".into(), "Autumn Fox".into()],
+            categories: vec!["Home".into(), "Roofing".into(), "Metal Roofs".into()],
+            ..PageContent::default()
+        };
+        let filed = super::Filed::of_site(&[page], &["roofing".to_string()]);
+        assert_eq!(filed.completed("metal roofs"), None);
+        assert_eq!(
+            filed.completed("autumn fox"),
+            None,
+            "not this page's product"
+        );
+    }
+}
