@@ -1,8 +1,8 @@
 //! Language-aware text handling shared by every stage: tokenization, stop words, stemming.
 
+mod grammar;
 mod language;
 mod stopwords;
-mod grammar;
 mod tokenize;
 pub(crate) mod us_states;
 pub(crate) mod web_address;
@@ -13,9 +13,9 @@ use std::fmt;
 
 use rust_stemmers::Stemmer;
 
+pub use grammar::{english_parts, is_noun_phrase, is_noun_phrase_naming, Parts};
 pub use language::Language;
 pub use stopwords::stop_words;
-pub use grammar::{english_parts, is_noun_phrase, is_noun_phrase_naming, Parts};
 pub use tokenize::{is_numeric_word, is_unspaced_script, join_words, normalize, Tokenizer};
 
 /// Everything needed to read text in one language: tokenizer, stop words and stemmer.
