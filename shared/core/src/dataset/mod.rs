@@ -27,7 +27,7 @@ pub use brief::{
     BriefKeyword, BriefSource, BriefWording, BriefWriter, CitedPage, ClusterBrief, InternalLink,
     OutlineHeading, Unworded, WordCountRange,
 };
-pub use page::{PageContent, SiteRole};
+pub use page::{HeadedLink, PageContent, SiteRole};
 pub use plan::{ActionCounts, ClusterAction, ClusterMethod, PlanBasis, SitePosition, TopicRecord};
 pub use records::ClusterSearchConsole;
 pub use records::{

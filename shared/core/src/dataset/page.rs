@@ -35,4 +35,16 @@ pub struct PageContent {
     /// category once ("Garden Flags"). Empty in a crawl kept before it was read.
     #[serde(default)]
     pub categories: Vec<String>,
+    /// Links to pages of the same site under a heading of this page, with that heading (the
+    /// nearest above the link): a collection page's products under their category.
+    #[serde(default)]
+    pub headed_links: Vec<HeadedLink>,
+}
+
+/// A link's text and the heading nearest above it ("Autumn Fox" under "Garden Flags").
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeadedLink {
+    pub heading: String,
+    pub text: String,
 }

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use scraper::{ElementRef, Html, Selector};
 use url::Url;
 
-use kr_core::dataset::PageContent;
+use kr_core::dataset::{HeadedLink, PageContent};
 
 use crate::site::{crawlable, Site};
 use text::{collapse_whitespace, main_text_blocks, plain_text};
@@ -196,6 +196,7 @@ impl Document {
             }
         }
         content.anchors = anchors.items;
+        content.headed_links = self.headed_links(site.as_ref());
         let nofollow = self.meta(&["robots"]).is_some_and(|robots| {
             robots
                 .split(',')
@@ -207,6 +208,58 @@ impl Document {
             links,
             nofollow,
         }
+    }
+
+    /// Each link to a page of the same site with the heading it sits under, in document
+    /// order, once per heading and text: the nearest heading above it that is not its own
+    /// text (a product card's "Autumn Fox" heading and link sit under "Garden Flags"). A
+    /// heading inside a link is the link's text, no section; links above the first heading
+    /// (the site's header and navigation) have none and are left out.
+    fn headed_links(&self, site: Option<&Site>) -> Vec<HeadedLink> {
+        // The open sections: each heading's level and text, outermost first.
+        let mut open: Vec<(u8, String)> = Vec::new();
+        let mut found: Vec<HeadedLink> = Vec::new();
+        for element in self
+            .html
+            .select(&selector("h1, h2, h3, h4, h5, h6, a[href]"))
+        {
+            let name = element.value().name();
+            if name != "a" {
+                let in_link = element
+                    .ancestors()
+                    .filter_map(ElementRef::wrap)
+                    .any(|a| a.value().name() == "a");
+                let text = plain_text(element);
+                if in_link || text.is_empty() {
+                    continue;
+                }
+                let level = name.as_bytes()[1];
+                open.retain(|(l, _)| *l < level);
+                open.push((level, text));
+                continue;
+            }
+            // A link holding a heading is a card of that level: it closes the sibling card
+            // above it ("Autumn Fox" heading a card, then a linked "Winter Owl" card).
+            if let Some(inner) = element.select(&selector("h1, h2, h3, h4, h5, h6")).next() {
+                let level = inner.value().name().as_bytes()[1];
+                open.retain(|(l, _)| *l < level);
+            }
+            let text = anchor_text(element);
+            let Some((_, heading)) = open.iter().rev().find(|(_, h)| *h != text) else {
+                continue;
+            };
+            let internal = self
+                .resolve(element.attr("href").unwrap_or_default())
+                .is_some_and(|url| site.is_some_and(|site| site.contains(&url)));
+            let link = HeadedLink {
+                heading: heading.clone(),
+                text,
+            };
+            if internal && !link.text.is_empty() && !found.contains(&link) {
+                found.push(link);
+            }
+        }
+        found
     }
 
     /// The page's main text: `<main>` when present, else its `<article>`s, else `<body>`,

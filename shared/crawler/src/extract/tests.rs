@@ -230,3 +230,33 @@ fn categories_are_read_from_json_ld_breadcrumbs_and_products() {
     assert_eq!(content.json_ld_names, ["Autumn Fox"]);
     assert!(page(SHOP_PAGE).content.categories.is_empty());
 }
+
+#[test]
+fn links_are_read_with_the_heading_they_sit_under() {
+    let html = r#"<html><body>
+      <nav><a href="/">Home</a><a href="/collections/garden-flags">Garden Flags</a></nav>
+      <h1>Shop</h1>
+      <h2>Garden Flags</h2>
+      <div class="card"><h3>Autumn Fox</h3><a href="/products/autumn-fox">Autumn Fox</a></div>
+      <a href="/products/winter-owl"><h3>Winter Owl</h3></a>
+      <h2>House Flags</h2>
+      <a href="/products/barn-owl">Barn Owl</a>
+      <a href="https://elsewhere.example/flag">Partner Flag</a>
+      <a href="/products/barn-owl">Barn Owl</a>
+    </body></html>"#;
+    let links: Vec<(String, String)> = page(html)
+        .content
+        .headed_links
+        .into_iter()
+        .map(|l| (l.heading, l.text))
+        .collect();
+    let pair = |h: &str, t: &str| (h.to_string(), t.to_string());
+    assert_eq!(
+        links,
+        [
+            pair("Garden Flags", "Autumn Fox"),
+            pair("Garden Flags", "Winter Owl"),
+            pair("House Flags", "Barn Owl"),
+        ]
+    );
+}

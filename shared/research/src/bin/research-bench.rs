@@ -220,6 +220,7 @@ fn generate(page_count: usize) -> Vec<PageContent> {
                 json_ld_names: vec![phrase(&mut rng, 1, 1)],
                 lang: Some("en".to_string()),
                 categories: Vec::new(),
+                headed_links: Vec::new(),
             }
         })
         .collect()
