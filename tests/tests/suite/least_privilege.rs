@@ -1046,6 +1046,12 @@ async fn every_function_is_allowed_exactly_the_aws_actions_it_uses() {
     service
         .api_ok("GET", &format!("{base}/changes"), |c| c.api_key(&results))
         .await;
+    // Its AI visibility: the dataset's overviews and the stored answers (none here).
+    service
+        .api_ok("GET", &format!("{base}/ai-visibility"), |c| {
+            c.api_key(&results)
+        })
+        .await;
     // A job the pipeline has not reached: nothing is stored for it yet.
     let fresh = format!("/api/v1/jobs/{waiting}");
     let references = service
