@@ -16,8 +16,8 @@ hook touches positive cases only; negative cases are sent as generated.
   10 words, not blank): generated ones become lower-case letters, digits and spaces; a
   `discoverKeywords: false` without keywords gets one; a keyword file gets at least one line.
 - A clusters filter's `topicId` must be a topic of the job (400 otherwise): a generated one
-  becomes one of the demo job's topic ids (any job's list is empty before completion, and
-  other jobs' answers are 404 whatever the filter).
+  becomes one of that job's topic ids, the demo job's or the run's user's own job's (any job's
+  list is empty before completion, and other jobs' answers are 404 whatever the filter).
 - Webhook and callback URLs must be absolute http(s) URLs without credentials (the document
   says so in words; a pattern could only be narrower or wider than what is accepted, and either
   way a generated case would be judged wrongly): a generated one becomes
@@ -94,6 +94,7 @@ SCHEDULE = {
     "hourUtc": 6,
 }
 TOPIC_IDS = [t for t in os.environ.get("KR_ST_TOPIC_IDS", "").split(",") if t]
+OWN_TOPIC_IDS = [t for t in os.environ.get("KR_ST_OWN_TOPIC_IDS", "").split(",") if t]
 
 # (min, max) query parameters of the keyword filters.
 RANGES = [
@@ -238,9 +239,12 @@ def _fix_logo(case):
 
 def _fix_topic_filter(case):
     query = case.query
-    if isinstance(query, MutableMapping) and "topicId" in query and TOPIC_IDS:
+    # The user's own job has topics of its own; any other job is the demo job's or a 404.
+    own = (case.path_parameters or {}).get("jobId") == OWN_JOB_ID
+    topics = OWN_TOPIC_IDS if own else TOPIC_IDS
+    if isinstance(query, MutableMapping) and "topicId" in query and topics:
         digest = hashlib.sha256(str(query["topicId"]).encode()).digest()
-        query["topicId"] = TOPIC_IDS[digest[0] % len(TOPIC_IDS)]
+        query["topicId"] = topics[digest[0] % len(topics)]
 
 
 def _fix_job_request(case):

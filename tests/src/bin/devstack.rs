@@ -365,6 +365,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
     cluster_ids.dedup();
     let own_cluster_ids: Vec<&str> = own_dataset.clusters.iter().map(|c| c.id.as_str()).collect();
     let topic_ids: Vec<&str> = dataset.topics.iter().map(|t| t.id.as_str()).collect();
+    let own_topic_ids: Vec<&str> = own_dataset.topics.iter().map(|t| t.id.as_str()).collect();
 
     let listener = tokio::net::TcpListener::bind(address).await?;
     let bound = kr_tests::gateway::Gateway::with_every_function(config, Resources::from_env()?)
@@ -381,6 +382,7 @@ async fn serve_api(address: std::net::SocketAddr, balance: i64) -> Result<()> {
         "clusterIds": cluster_ids,
         "ownClusterIds": own_cluster_ids,
         "topicIds": topic_ids,
+        "ownTopicIds": own_topic_ids,
         "devEmail": seeded.dev_email,
         "devPassword": seeded.dev_password,
     });
