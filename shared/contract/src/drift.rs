@@ -568,7 +568,8 @@ fn samples() -> Samples {
             ChatGpt,
             Perplexity,
             Gemini,
-            Claude
+            Claude,
+            GoogleAiMode
         }),
     );
     samples.add("AiAnswer", [ai_answer(true), ai_answer(false)]);

@@ -17,8 +17,15 @@ pub enum Endpoint {
     SerpTasksReady,
     /// ... and one task's results, by id (free; the id follows the path).
     SerpTaskGet,
-    /// AI Optimization, LLM Responses (Live): one question to one answer engine.
+    /// AI Optimization, LLM Responses (Live): one question to one answer engine; for Google's
+    /// AI Mode, the SERP API's AI Mode (Live).
     LlmResponses(AiEngine),
+    /// Google AI Mode through the Standard queue, as organic SERPs: posted (paid) ...
+    AiModeTaskPost,
+    /// ... listed when finished (free) ...
+    AiModeTasksReady,
+    /// ... and collected by id (free).
+    AiModeTaskGet,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,13 +88,20 @@ impl Endpoint {
                 AiEngine::Perplexity => "/v3/ai_optimization/perplexity/llm_responses/live",
                 AiEngine::Gemini => "/v3/ai_optimization/gemini/llm_responses/live",
                 AiEngine::Claude => "/v3/ai_optimization/claude/llm_responses/live",
+                AiEngine::GoogleAiMode => "/v3/serp/google/ai_mode/live/advanced",
             },
+            Endpoint::AiModeTaskPost => "/v3/serp/google/ai_mode/task_post",
+            Endpoint::AiModeTasksReady => "/v3/serp/google/ai_mode/tasks_ready",
+            Endpoint::AiModeTaskGet => "/v3/serp/google/ai_mode/task_get/advanced",
         }
     }
 
     pub fn method(self) -> Method {
         match self {
-            Endpoint::SerpTasksReady | Endpoint::SerpTaskGet => Method::Get,
+            Endpoint::SerpTasksReady
+            | Endpoint::SerpTaskGet
+            | Endpoint::AiModeTasksReady
+            | Endpoint::AiModeTaskGet => Method::Get,
             _ => Method::Post,
         }
     }
@@ -102,7 +116,7 @@ impl Endpoint {
     /// (and charges) new tasks each time it arrives, so one whose answer was lost is not
     /// sent again: its tasks are looked up by their `tag` instead.
     pub fn is_idempotent(self) -> bool {
-        self != Endpoint::SerpTaskPost
+        !matches!(self, Endpoint::SerpTaskPost | Endpoint::AiModeTaskPost)
     }
 
     pub fn rate_limit(self) -> RateLimit {
@@ -111,12 +125,16 @@ impl Endpoint {
             Endpoint::SerpOrganic
             | Endpoint::SerpTaskPost
             | Endpoint::SerpTasksReady
-            | Endpoint::SerpTaskGet => RateLimit::None,
+            | Endpoint::SerpTaskGet
+            | Endpoint::AiModeTaskPost
+            | Endpoint::AiModeTasksReady
+            | Endpoint::AiModeTaskGet => RateLimit::None,
             Endpoint::LlmResponses(engine) => match engine {
                 AiEngine::ChatGpt => llm_pool("dataforseo-llm-chat_gpt"),
                 AiEngine::Perplexity => llm_pool("dataforseo-llm-perplexity"),
                 AiEngine::Gemini => llm_pool("dataforseo-llm-gemini"),
                 AiEngine::Claude => llm_pool("dataforseo-llm-claude"),
+                AiEngine::GoogleAiMode => RateLimit::None,
             },
             _ => LABS,
         }
@@ -128,11 +146,13 @@ impl Endpoint {
             Endpoint::KeywordOverview => 700,
             Endpoint::KeywordIdeas => 200,
             // "each POST call containing no more than 100 tasks" (task_post docs).
-            Endpoint::SerpTaskPost => 100,
+            Endpoint::SerpTaskPost | Endpoint::AiModeTaskPost => 100,
             Endpoint::RankedKeywords
             | Endpoint::SerpOrganic
             | Endpoint::SerpTasksReady
             | Endpoint::SerpTaskGet
+            | Endpoint::AiModeTasksReady
+            | Endpoint::AiModeTaskGet
             | Endpoint::LlmResponses(_) => 1,
             _ => 1000,
         }

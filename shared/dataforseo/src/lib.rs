@@ -1,8 +1,9 @@
 //! DataForSEO v3, as this service uses it: a client for the Labs, Google Ads, SERP (Live
-//! and Standard queue) and AI Optimization (LLM Responses) endpoints that checks both status levels of every answer, retries only the documented
+//! and Standard queue) AI Mode (Live and Standard queue) and AI Optimization (LLM Responses) endpoints that checks both status levels of every answer, retries only the documented
 //! transient codes, keeps to the account's rate limits across all workers, stops at each
 //! job's spending cap, records what every response cost, and caches answers across jobs.
 
+mod ai_mode;
 mod api;
 mod client;
 mod endpoint;
@@ -21,6 +22,7 @@ mod settings;
 mod spend;
 mod status;
 
+pub use ai_mode::AiModeAnswer;
 pub use api::{Bulk, Market};
 pub use client::{DataForSeo, JobSession};
 pub use endpoint::{Endpoint, RateLimit, GOOGLE_ADS, LABS};

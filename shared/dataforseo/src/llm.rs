@@ -23,13 +23,14 @@ pub const MAX_PROMPT_CHARS: usize = 500;
 const MAX_OUTPUT_TOKENS: u32 = 600;
 
 /// The model asked on each engine: the least costly one that searches the web, so the answer
-/// cites what it read.
-pub fn model_name(engine: AiEngine) -> &'static str {
+/// cites what it read. Google's AI Mode has no model to choose.
+pub fn model_name(engine: AiEngine) -> Option<&'static str> {
     match engine {
-        AiEngine::ChatGpt => "gpt-4.1-mini",
-        AiEngine::Perplexity => "sonar",
-        AiEngine::Gemini => "gemini-2.5-flash",
-        AiEngine::Claude => "claude-haiku-4-5",
+        AiEngine::ChatGpt => Some("gpt-4.1-mini"),
+        AiEngine::Perplexity => Some("sonar"),
+        AiEngine::Gemini => Some("gemini-2.5-flash"),
+        AiEngine::Claude => Some("claude-haiku-4-5"),
+        AiEngine::GoogleAiMode => None,
     }
 }
 
@@ -44,10 +45,13 @@ pub struct LlmAnswer {
 
 /// The task of one question in `market`.
 fn task(engine: AiEngine, prompt: &str, market: &Market<'_>) -> Value {
+    let Some(model) = model_name(engine) else {
+        return crate::ai_mode::task(prompt, market);
+    };
     let prompt: String = prompt.trim().chars().take(MAX_PROMPT_CHARS).collect();
     let mut task = json!({
         "user_prompt": prompt,
-        "model_name": model_name(engine),
+        "model_name": model,
         "max_output_tokens": MAX_OUTPUT_TOKENS,
         "web_search": true,
         "tag": format!("kr-{}-{}", market.location_code, market.language_code),
@@ -62,7 +66,7 @@ fn task(engine: AiEngine, prompt: &str, market: &Market<'_>) -> Value {
 }
 
 impl JobSession<'_> {
-    /// `engine`'s answer to `prompt`, searching the web as from `market`'s country.
+    /// `engine`'s answer to `prompt`, searching the web as from `market`'s country (Live).
     pub async fn llm_response(
         &self,
         engine: AiEngine,
@@ -73,7 +77,10 @@ impl JobSession<'_> {
             .call_priced(Endpoint::LlmResponses(engine), task(engine, prompt, market))
             .await?;
         Ok(LlmAnswer {
-            reply: read_reply(priced.results),
+            reply: match engine {
+                AiEngine::GoogleAiMode => crate::ai_mode::read_reply(priced.results),
+                _ => read_reply(priced.results),
+            },
             cost_usd: priced.cost_usd,
             cached: priced.cached,
         })

@@ -22,7 +22,15 @@ pub fn list_price(endpoint: Endpoint) -> ListPrice {
             task: 0.0006,
             item: 0.0,
         },
-        Endpoint::SerpTasksReady | Endpoint::SerpTaskGet => ListPrice {
+        // Google AI Mode, Standard queue at normal priority (dataforseo.com/pricing).
+        Endpoint::AiModeTaskPost => ListPrice {
+            task: AI_MODE_QUEUED,
+            item: 0.0,
+        },
+        Endpoint::SerpTasksReady
+        | Endpoint::SerpTaskGet
+        | Endpoint::AiModeTasksReady
+        | Endpoint::AiModeTaskGet => ListPrice {
             task: 0.0,
             item: 0.0,
         },
@@ -60,28 +68,44 @@ pub fn llm_answer_price(engine: AiEngine) -> f64 {
         AiEngine::Gemini => 0.0362,
         // claude-haiku-4-5: web search (USD 10 per 1,000 searches) and its tokens.
         AiEngine::Claude => 0.0156,
+        // A SERP API price, no engine charge: Live.
+        AiEngine::GoogleAiMode => 0.004,
     }
 }
+
+/// One Google AI Mode answer through the Standard queue (normal priority).
+pub const AI_MODE_QUEUED: f64 = 0.0012;
 
 /// The questions a job puts to answer engines: `prompts` to each of `engines`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AnswerPlan {
     pub engines: Vec<AiEngine>,
     pub prompts: usize,
+    /// Google AI Mode is asked through the Standard queue (as SERPs are, by default) rather
+    /// than Live.
+    pub ai_mode_queued: bool,
 }
 
 impl AnswerPlan {
-    /// The most they can cost, at [`llm_answer_price`] each, no answer from the cache.
+    /// What one answer of `engine` costs at most under this plan.
+    pub fn price(&self, engine: AiEngine) -> f64 {
+        match engine {
+            AiEngine::GoogleAiMode if self.ai_mode_queued => AI_MODE_QUEUED,
+            engine => llm_answer_price(engine),
+        }
+    }
+
+    /// The most they can cost, at [`Self::price`] each, no answer from the cache.
     pub fn cost_bound(&self) -> f64 {
         self.engines
             .iter()
-            .map(|engine| llm_answer_price(*engine) * self.prompts as f64)
+            .map(|engine| self.price(*engine) * self.prompts as f64)
             .sum()
     }
 
     /// What one question to every engine costs at list prices.
     pub fn per_question(&self) -> f64 {
-        self.engines.iter().map(|e| llm_answer_price(*e)).sum()
+        self.engines.iter().map(|e| self.price(*e)).sum()
     }
 
     /// Questions to each engine that `left` USD of the job's budget pays for at list prices,
@@ -184,6 +208,7 @@ mod tests {
             answers: AnswerPlan {
                 engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
                 prompts: 20,
+                ai_mode_queued: true,
             },
             ..plan.clone()
         };
@@ -197,6 +222,7 @@ mod tests {
         let plan = AnswerPlan {
             engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
             prompts: 20,
+            ai_mode_queued: true,
         };
         assert_eq!(plan.affordable(None), 20);
         assert_eq!(plan.affordable(Some(5.0)), 20);
@@ -208,7 +234,20 @@ mod tests {
         let none = AnswerPlan {
             engines: vec![],
             prompts: 20,
+            ai_mode_queued: true,
         };
         assert_eq!(none.affordable(Some(1.0)), 0);
+    }
+
+    #[test]
+    fn google_ai_mode_costs_what_its_serp_method_does() {
+        let mut plan = AnswerPlan {
+            engines: vec![AiEngine::GoogleAiMode],
+            prompts: 20,
+            ai_mode_queued: true,
+        };
+        assert!((plan.cost_bound() - 0.024).abs() < 1e-9);
+        plan.ai_mode_queued = false;
+        assert!((plan.cost_bound() - 0.08).abs() < 1e-9);
     }
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::api::{serp_task, Market};
-use crate::client::{cache_key, JobSession};
+use crate::client::{cache_key, Answer, JobSession};
 use crate::endpoint::Endpoint;
 use crate::envelope::decode_all;
 use crate::error::ProviderError;
@@ -123,11 +123,16 @@ impl JobSession<'_> {
     /// room for at list price (at least one; the request itself refuses once nothing is
     /// left), so one request cannot take a job far past its cap.
     pub fn serp_tasks_per_post(&self) -> usize {
+        self.tasks_per_post(Queue::Organic)
+    }
+
+    pub(crate) fn tasks_per_post(&self, queue: Queue) -> usize {
+        let post = queue.post();
         let affordable = self.spend.left().map_or(usize::MAX, |left| {
             // Less than the float dust of the division does not buy another task.
-            (left / list_price(Endpoint::SerpTaskPost).task - 1e-9).ceil() as usize
+            (left / list_price(post).task - 1e-9).ceil() as usize
         });
-        affordable.clamp(1, Endpoint::SerpTaskPost.batch_size())
+        affordable.clamp(1, post.batch_size())
     }
 
     /// Posts `tasks` (at most [`Self::serp_tasks_per_post`]) in one request. The cost of
@@ -138,39 +143,47 @@ impl JobSession<'_> {
         tasks: &[SerpTask],
         market: &Market<'_>,
     ) -> Result<PostedSerps, ProviderError> {
-        let body: Vec<Value> = tasks
+        let body = tasks
             .iter()
-            .map(|task| {
-                let mut posted = serp_task(&task.keyword, market);
-                posted["tag"] = Value::String(task.tag.clone());
+            .map(|task| (serp_task(&task.keyword, market), task.tag.as_str()))
+            .collect();
+        self.post_tasks(Queue::Organic, body).await
+    }
+
+    /// Posts each task with its tag to `queue`, in one request.
+    pub(crate) async fn post_tasks(
+        &self,
+        queue: Queue,
+        tasks: Vec<(Value, &str)>,
+    ) -> Result<PostedSerps, ProviderError> {
+        let count = tasks.len();
+        let body: Vec<Value> = tasks
+            .into_iter()
+            .map(|(mut posted, tag)| {
+                posted["tag"] = Value::String(tag.to_string());
                 posted
             })
             .collect();
         let answer = match self
-            .exchange(
-                Endpoint::SerpTaskPost,
-                "",
-                Some(Value::Array(body).to_string()),
-                false,
-            )
+            .exchange(queue.post(), "", Some(Value::Array(body).to_string()), false)
             .await
         {
             Ok(answer) => answer,
             Err(ProviderError::Unanswered(detail)) => {
-                tracing::warn!(%detail, tasks = tasks.len(), "SERP tasks posted without an answer; looking them up by tag");
+                tracing::warn!(%detail, tasks = count, "tasks posted without an answer; looking them up by tag");
                 return Ok(PostedSerps::Unanswered);
             }
             Err(err) => return Err(err),
         };
         // Tasks are answered in the order they were posted.
-        let mut ids = vec![None; tasks.len()];
+        let mut ids = vec![None; count];
         for (id, task) in ids.iter_mut().zip(answer.envelope.tasks) {
             match (task.reported.status_code, task.id) {
                 (Some(TASK_CREATED), Some(created)) => *id = Some(created),
                 (code, _) => tracing::warn!(
                     code,
                     message = task.reported.status_message.as_deref().unwrap_or(""),
-                    "the SERP queue refused a task"
+                    "the queue refused a task"
                 ),
             }
         }
@@ -180,17 +193,21 @@ impl JobSession<'_> {
     /// Records the price of a task whose post answer was lost and that was found again (it
     /// was accepted, so it was paid for); the request itself was counted when it was sent.
     pub async fn serp_task_found_again(&self) {
-        self.spend
-            .add_cost(list_price(Endpoint::SerpTaskPost).task)
-            .await;
+        self.task_found_again(Queue::Organic).await;
+    }
+
+    pub(crate) async fn task_found_again(&self, queue: Queue) {
+        self.spend.add_cost(list_price(queue.post()).task).await;
     }
 
     /// The account's finished SERP tasks not collected yet, with their tags. The list is the
     /// account's (every job's), and DataForSEO returns at most 1,000 at a time.
     pub async fn ready_serp_tasks(&self) -> Result<Vec<ReadySerp>, ProviderError> {
-        let answer = self
-            .exchange(Endpoint::SerpTasksReady, "", None, true)
-            .await?;
+        self.ready_tasks(Queue::Organic).await
+    }
+
+    pub(crate) async fn ready_tasks(&self, queue: Queue) -> Result<Vec<ReadySerp>, ProviderError> {
+        let answer = self.exchange(queue.ready(), "", None, true).await?;
         Ok(decode_all::<ReadyTask>(answer.envelope.into_results())
             .into_iter()
             .filter_map(|task| {
@@ -209,27 +226,9 @@ impl JobSession<'_> {
         keyword: &str,
         market: &Market<'_>,
     ) -> Result<Collected, ProviderError> {
-        // An id is a UUID; anything else would change the path.
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
-            return Err(ProviderError::Rejected {
-                code: 40_400,
-                message: "not a task id".into(),
-            });
-        }
-        let answer = self
-            .exchange(Endpoint::SerpTaskGet, &format!("/{id}"), None, false)
-            .await?;
-        let task = answer.envelope.tasks.first();
-        let code = task.and_then(|t| t.reported.status_code).unwrap_or(OK);
-        if NOT_READY.contains(&code) {
+        let Some(answer) = self.fetch_task(Queue::Organic, id).await? else {
             return Ok(Collected::Pending);
-        }
-        if code != OK && code != NO_RESULTS {
-            let message = task
-                .and_then(|t| t.reported.status_message.clone())
-                .unwrap_or_else(|| format!("status {code}"));
-            return Err(ProviderError::from_status(classify(code), code, message));
-        }
+        };
         if let Some(keyword) = sanitize(keyword) {
             self.remember(&self.serp_cache_key(&keyword, market), answer.bytes)
                 .await;
@@ -238,5 +237,66 @@ impl JobSession<'_> {
         Ok(Collected::Ready(
             decode_all(results).into_iter().next().unwrap_or_default(),
         ))
+    }
+
+    /// Task `id` of `queue` once it is finished (with results or none); `None` while it is
+    /// queued or running.
+    pub(crate) async fn fetch_task(
+        &self,
+        queue: Queue,
+        id: &str,
+    ) -> Result<Option<Answer>, ProviderError> {
+        // An id is a UUID; anything else would change the path.
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            return Err(ProviderError::Rejected {
+                code: 40_400,
+                message: "not a task id".into(),
+            });
+        }
+        let answer = self
+            .exchange(queue.get(), &format!("/{id}"), None, false)
+            .await?;
+        let task = answer.envelope.tasks.first();
+        let code = task.and_then(|t| t.reported.status_code).unwrap_or(OK);
+        if NOT_READY.contains(&code) {
+            return Ok(None);
+        }
+        if code != OK && code != NO_RESULTS {
+            let message = task
+                .and_then(|t| t.reported.status_message.clone())
+                .unwrap_or_else(|| format!("status {code}"));
+            return Err(ProviderError::from_status(classify(code), code, message));
+        }
+        Ok(Some(answer))
+    }
+}
+
+/// The SERP API's queues this client posts to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Queue {
+    Organic,
+    AiMode,
+}
+
+impl Queue {
+    fn post(self) -> Endpoint {
+        match self {
+            Queue::Organic => Endpoint::SerpTaskPost,
+            Queue::AiMode => Endpoint::AiModeTaskPost,
+        }
+    }
+
+    fn ready(self) -> Endpoint {
+        match self {
+            Queue::Organic => Endpoint::SerpTasksReady,
+            Queue::AiMode => Endpoint::AiModeTasksReady,
+        }
+    }
+
+    fn get(self) -> Endpoint {
+        match self {
+            Queue::Organic => Endpoint::SerpTaskGet,
+            Queue::AiMode => Endpoint::AiModeTaskGet,
+        }
     }
 }

@@ -39,7 +39,7 @@ pub struct ProviderSettings {
 }
 
 /// The answer engines jobs ask (`KR_AI_ANSWERS`: a comma list of `chat_gpt`, `perplexity`,
-/// `gemini`, `claude`; unset or empty: none) and the questions put to each
+/// `gemini`, `claude`, `google_ai_mode`; unset or empty: none) and the questions put to each
 /// (`KR_AI_ANSWERS_PROMPTS`, 1 to 100, default 20). An unknown engine is an error.
 pub fn answer_plan_from_vars(
     lookup: impl Fn(&str) -> Option<String>,
@@ -57,7 +57,14 @@ pub fn answer_plan_from_vars(
                 format!("KR_AI_ANSWERS_PROMPTS must be a whole number from 1 to {MAX_AI_ANSWERS_PROMPTS}")
             })?,
     };
-    Ok(AnswerPlan { engines, prompts })
+    // Google AI Mode goes the way SERPs go: through the Standard queue unless they go Live.
+    let ai_mode_queued = lookup("KR_DATAFORSEO_SERP_METHOD")
+        .is_none_or(|method| !method.trim().eq_ignore_ascii_case("live"));
+    Ok(AnswerPlan {
+        engines,
+        prompts,
+        ai_mode_queued,
+    })
 }
 
 /// How a job's SERPs are fetched.
@@ -97,7 +104,7 @@ impl ProviderSettings {
         credentials: Option<(String, String)>,
     ) -> Result<Option<Self>, String> {
         // Read first: a wrong engine name is refused with or without credentials.
-        let answers = answer_plan_from_vars(&lookup)?;
+        let mut answers = answer_plan_from_vars(&lookup)?;
         let Some((login, password)) = credentials else {
             return Ok(None);
         };
@@ -145,6 +152,7 @@ impl ProviderSettings {
             Some("live") => SerpMethod::Live,
             Some(_) => return Err("KR_DATAFORSEO_SERP_METHOD must be standard or live".into()),
         };
+        answers.ai_mode_queued = matches!(serp_method, SerpMethod::Standard { .. });
         Ok(Some(Self {
             answers,
             serp_method,
@@ -254,7 +262,8 @@ mod tests {
             on.answers,
             AnswerPlan {
                 engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
-                prompts: 5
+                prompts: 5,
+                ai_mode_queued: true,
             }
         );
         assert_eq!(

@@ -43,7 +43,7 @@ impl Answer {
         }
     }
 
-    fn invalid(field: &str) -> Self {
+    pub(crate) fn invalid(field: &str) -> Self {
         Answer::failed(INVALID_FIELD, format!("Invalid Field: '{field}'."))
     }
 }
@@ -118,6 +118,9 @@ pub(crate) fn answer(data: &MockData, path: &str, task: &Value, labs_locations: 
     };
     if labs && !location_ok {
         return Answer::invalid("location_code");
+    }
+    if path == paths::AI_MODE_LIVE {
+        return super::llm::ai_mode_response(task);
     }
     if super::llm::engine_of(path).is_some() {
         let money_spent = data.price(path).map_or(0.0, |price| price.item);

@@ -56,8 +56,12 @@ pub fn answer_kind(prompt: &str) -> AnswerKind {
     }
 }
 
-/// The engine an LLM Responses path is for (`/v3/ai_optimization/{engine}/llm_responses/live`).
+/// The engine an LLM Responses path is for (`/v3/ai_optimization/{engine}/llm_responses/live`),
+/// or `google_ai_mode` for AI Mode's Live path.
 pub fn engine_of(path: &str) -> Option<&str> {
+    if path == super::paths::AI_MODE_LIVE {
+        return Some("google_ai_mode");
+    }
     let rest = path.strip_prefix("/v3/ai_optimization/")?;
     let (engine, tail) = rest.split_once('/')?;
     (tail == "llm_responses/live").then_some(engine)
@@ -129,6 +133,45 @@ pub(crate) fn llm_response(path: &str, task: &Value, money_spent: f64) -> Answer
                 ]}
             ],
             "fan_out_queries": [prompt.to_lowercase()],
+        }),
+        1,
+    )
+}
+
+/// Google AI Mode's answer to the question `task` carries as its `keyword` (Live, and what a
+/// queued task is collected with): a SERP result whose one item is an `ai_overview` with the
+/// answer as parts (`ai_overview_element`, `text` and `markdown`) and its cited pages as
+/// `references` (source, domain, url, title, text), as the help center describes it.
+pub(crate) fn ai_mode_response(task: &Value) -> Answer {
+    let question = task["keyword"].as_str().unwrap_or("");
+    if question.trim().is_empty() || question.chars().count() > 700 {
+        return Answer::invalid("keyword");
+    }
+    let (text, cited) = text_of(answer_kind(question));
+    let references: Vec<Value> = cited
+        .iter()
+        .map(|(url, title)| {
+            let domain = url
+                .split("://")
+                .nth(1)
+                .and_then(|rest| rest.split('/').next())
+                .unwrap_or("");
+            json!({"type": "ai_overview_reference", "source": title, "domain": domain,
+                   "url": url, "title": title, "text": "…"})
+        })
+        .collect();
+    Answer::ok_result(
+        json!({
+            "keyword": question, "type": "ai_mode", "se_domain": "google.com",
+            "location_code": task["location_code"], "language_code": task["language_code"],
+            "check_url": "https://www.google.com/search?udm=50", "datetime": "2026-11-30 10:00:00 +00:00",
+            "item_types": ["ai_overview"], "items_count": 1,
+            "items": [{
+                "type": "ai_overview", "rank_group": 1, "rank_absolute": 1, "markdown": text,
+                "items": [{"type": "ai_overview_element", "title": null, "text": text, "markdown": text,
+                           "references": null}],
+                "references": if references.is_empty() { Value::Null } else { Value::Array(references) },
+            }],
         }),
         1,
     )

@@ -59,7 +59,12 @@ pub mod paths {
     pub const LLM_PERPLEXITY: &str = "/v3/ai_optimization/perplexity/llm_responses/live";
     pub const LLM_GEMINI: &str = "/v3/ai_optimization/gemini/llm_responses/live";
     pub const LLM_CLAUDE: &str = "/v3/ai_optimization/claude/llm_responses/live";
-    pub const ALL: [&str; 14] = [
+    /// Google AI Mode (SERP API): Live, and the Standard queue as for organic SERPs.
+    pub const AI_MODE_LIVE: &str = "/v3/serp/google/ai_mode/live/advanced";
+    pub const AI_MODE_TASK_POST: &str = "/v3/serp/google/ai_mode/task_post";
+    pub const AI_MODE_TASKS_READY: &str = "/v3/serp/google/ai_mode/tasks_ready";
+    pub const AI_MODE_TASK_GET: &str = "/v3/serp/google/ai_mode/task_get/advanced";
+    pub const ALL: [&str; 18] = [
         RANKED_KEYWORDS,
         KEYWORD_IDEAS,
         KEYWORD_OVERVIEW,
@@ -74,10 +79,21 @@ pub mod paths {
         LLM_PERPLEXITY,
         LLM_GEMINI,
         LLM_CLAUDE,
+        AI_MODE_LIVE,
+        AI_MODE_TASK_POST,
+        AI_MODE_TASKS_READY,
+        AI_MODE_TASK_GET,
     ];
     /// Whether `path` is answered to a POST (the others are to a GET).
     pub fn is_posted(path: &str) -> bool {
-        ALL.contains(&path) && path != SERP_TASKS_READY && path != SERP_TASK_GET
+        ALL.contains(&path)
+            && ![
+                SERP_TASKS_READY,
+                SERP_TASK_GET,
+                AI_MODE_TASKS_READY,
+                AI_MODE_TASK_GET,
+            ]
+            .contains(&path)
     }
 }
 

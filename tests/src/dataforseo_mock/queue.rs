@@ -24,8 +24,42 @@ const MAX_TASKS: usize = 100;
 /// `tasks_ready` lists this many at most.
 const READY_LIST: usize = 1000;
 
+/// One of the SERP API's queues: its paths, and the Live endpoint whose answer a task gets.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct SerpQueue {
+    pub live: &'static str,
+    pub post: &'static str,
+    pub ready: &'static str,
+    pub get: &'static str,
+    pub se_type: &'static str,
+}
+
+pub(crate) const ORGANIC: SerpQueue = SerpQueue {
+    live: paths::SERP_ORGANIC,
+    post: paths::SERP_TASK_POST,
+    ready: paths::SERP_TASKS_READY,
+    get: paths::SERP_TASK_GET,
+    se_type: "organic",
+};
+
+pub(crate) const AI_MODE: SerpQueue = SerpQueue {
+    live: paths::AI_MODE_LIVE,
+    post: paths::AI_MODE_TASK_POST,
+    ready: paths::AI_MODE_TASKS_READY,
+    get: paths::AI_MODE_TASK_GET,
+    se_type: "ai_mode",
+};
+
+/// The queue one of whose paths `path` is (a `task_get` path with its id included).
+pub(crate) fn queue_of(path: &str) -> Option<&'static SerpQueue> {
+    [&ORGANIC, &AI_MODE].into_iter().find(|queue| {
+        path == queue.post || path == queue.ready || path.starts_with(&format!("{}/", queue.get))
+    })
+}
+
 /// A posted task and the answer it will have.
 pub(crate) struct QueuedTask {
+    pub queue: &'static SerpQueue,
     pub id: String,
     pub task: Value,
     pub posted: Instant,
@@ -47,17 +81,17 @@ pub(crate) struct Reply {
 }
 
 /// Posts `tasks`; what each posted task will answer is decided now, from the fixtures.
-pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
+pub(crate) fn post(shared: &Shared, queue: &'static SerpQueue, tasks: &[Value]) -> Vec<Reply> {
     let mut inner = shared.inner.lock().unwrap();
-    let price = shared.data.price(paths::SERP_TASK_POST);
+    let price = shared.data.price(queue.post);
     let mut replies = Vec::new();
     for (i, task) in tasks.iter().enumerate() {
         let id = uuid::Uuid::new_v4().to_string();
-        let data = task_data(paths::SERP_TASK_POST, task);
+        let data = task_data(queue.post, task);
         if i >= MAX_TASKS {
             let message = "You can set only 100 tasks at a time.";
             inner.stats.record(ReceivedTask::new(
-                paths::SERP_TASK_POST,
+                queue.post,
                 task,
                 TOO_MANY_TASKS,
                 0.0,
@@ -66,11 +100,11 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
             replies.push(reply(id, TOO_MANY_TASKS, message, 0.0, None, data));
             continue;
         }
-        let checked = answer(&shared.data, paths::SERP_ORGANIC, task, &[]);
+        let checked = answer(&shared.data, queue.live, task, &[]);
         // A task that cannot run (an invalid field) is refused at once, unbilled.
         if checked.status != OK && checked.status != NO_RESULTS {
             inner.stats.record(ReceivedTask::new(
-                paths::SERP_TASK_POST,
+                queue.post,
                 task,
                 checked.status,
                 0.0,
@@ -79,7 +113,7 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
             replies.push(reply(id, checked.status, &checked.message, 0.0, None, data));
             continue;
         }
-        let answer = match inner.faults.strike(paths::SERP_TASK_GET, task) {
+        let answer = match inner.faults.strike(queue.get, task) {
             Some(Fault::Task {
                 status, message, ..
             }) => Answer::failed(status, message),
@@ -89,7 +123,7 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
             round_cost(p.task + p.extra_page * answer.extra_pages as f64)
         });
         inner.stats.record(ReceivedTask::new(
-            paths::SERP_TASK_POST,
+            queue.post,
             task,
             TASK_CREATED,
             cost,
@@ -105,6 +139,7 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
         ));
         let polls = inner.ready_polls;
         inner.queue.push(QueuedTask {
+            queue,
             id,
             task: task.clone(),
             posted: Instant::now(),
@@ -120,35 +155,35 @@ pub(crate) fn post(shared: &Shared, tasks: &[Value]) -> Vec<Reply> {
 }
 
 /// The finished tasks not collected yet.
-pub(crate) fn ready(shared: &Shared) -> Reply {
+pub(crate) fn ready(shared: &Shared, queue: &'static SerpQueue) -> Reply {
     let mut inner = shared.inner.lock().unwrap();
     let polls = inner.ready_polls;
     inner.ready_polls += 1;
     let listed: Vec<Value> = inner
         .queue
         .iter()
-        .filter(|t| !t.collected && is_ready(shared, t, polls))
+        .filter(|t| t.queue == queue && !t.collected && is_ready(shared, t, polls))
         .take(READY_LIST)
         .map(|t| {
             json!({
-                "id": t.id, "se": "google", "se_type": "organic", "date_posted": t.posted_at,
+                "id": t.id, "se": "google", "se_type": queue.se_type, "date_posted": t.posted_at,
                 "tag": t.task.get("tag").cloned().unwrap_or(Value::Null),
-                "endpoint_regular": format!("/v3/serp/google/organic/task_get/regular/{}", t.id),
-                "endpoint_advanced": format!("{}/{}", paths::SERP_TASK_GET, t.id),
-                "endpoint_html": format!("/v3/serp/google/organic/task_get/html/{}", t.id),
+                "endpoint_regular": format!("/v3/serp/google/{}/task_get/regular/{}", queue.se_type, t.id),
+                "endpoint_advanced": format!("{}/{}", queue.get, t.id),
+                "endpoint_html": format!("/v3/serp/google/{}/task_get/html/{}", queue.se_type, t.id),
             })
         })
         .collect();
     let empty = json!({});
     inner.stats.record(ReceivedTask::new(
-        paths::SERP_TASKS_READY,
+        queue.ready,
         &empty,
         OK,
         0.0,
         200,
     ));
     let id = uuid::Uuid::new_v4().to_string();
-    let data = task_data(paths::SERP_TASKS_READY, &json!({}));
+    let data = task_data(queue.ready, &json!({}));
     reply(id, OK, "Ok.", 0.0, Some(listed), data)
 }
 
@@ -159,13 +194,17 @@ fn is_ready(shared: &Shared, task: &QueuedTask, polls: usize) -> bool {
 }
 
 /// Task `id`'s results, once it is ready.
-pub(crate) fn get(shared: &Shared, id: &str) -> Reply {
+pub(crate) fn get(shared: &Shared, queue: &'static SerpQueue, id: &str) -> Reply {
     let mut inner = shared.inner.lock().unwrap();
     let polls = inner.ready_polls;
-    let Some(at) = inner.queue.iter().position(|t| t.id == id) else {
+    let Some(at) = inner
+        .queue
+        .iter()
+        .position(|t| t.queue == queue && t.id == id)
+    else {
         let empty = json!({ "id": id });
         inner.stats.record(ReceivedTask::new(
-            paths::SERP_TASK_GET,
+            queue.get,
             &empty,
             40_400,
             0.0,
@@ -174,7 +213,7 @@ pub(crate) fn get(shared: &Shared, id: &str) -> Reply {
         return reply(id.into(), 40_400, "Not Found.", 0.0, None, json!({}));
     };
     let queued = &mut inner.queue[at];
-    let data = task_data(paths::SERP_TASK_GET, &queued.task);
+    let data = task_data(queue.get, &queued.task);
     let task = queued.task.clone();
     let (status, message, result) = if !is_ready(shared, queued, polls) {
         (IN_QUEUE, "Task In Queue.".to_string(), None)
@@ -187,7 +226,7 @@ pub(crate) fn get(shared: &Shared, id: &str) -> Reply {
         )
     };
     inner.stats.record(ReceivedTask::new(
-        paths::SERP_TASK_GET,
+        queue.get,
         &task,
         status,
         0.0,

@@ -182,13 +182,15 @@ fn task_json(path: &str, task: &Value, answer: &Answer, cost: f64, started: Inst
 async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let started = Instant::now();
     let path = request.uri().path().to_owned();
-    let task_id = path
-        .strip_prefix(paths::SERP_TASK_GET)
-        .and_then(|rest| rest.strip_prefix('/'))
-        .map(str::to_owned);
+    let serp_queue = queue::queue_of(&path);
+    let task_id = serp_queue.and_then(|queue| {
+        path.strip_prefix(queue.get)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .map(str::to_owned)
+    });
     let known = match *request.method() {
         Method::POST => paths::is_posted(&path),
-        Method::GET => path == paths::SERP_TASKS_READY || task_id.is_some(),
+        Method::GET => serp_queue.is_some_and(|queue| path == queue.ready) || task_id.is_some(),
         _ => false,
     };
     let authorized = request
@@ -202,10 +204,9 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
 
     let mut inner = shared.inner.lock().unwrap();
     // Requests to collect a task are counted under the endpoint, not per id.
-    let counted = if task_id.is_some() {
-        paths::SERP_TASK_GET.to_owned()
-    } else {
-        path.clone()
+    let counted = match (serp_queue, &task_id) {
+        (Some(queue), Some(_)) => queue.get.to_owned(),
+        _ => path.clone(),
     };
     *inner.stats.requests.entry(counted).or_default() += 1;
     if !known {
@@ -230,17 +231,17 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
     if inner.stats.balance_left.is_some_and(|left| left <= 0.0) {
         return payment_required();
     }
-    if let Some(id) = &task_id {
+    if let (Some(queue), Some(id)) = (serp_queue, &task_id) {
         drop(inner);
-        let reply = queue::get(&shared, id);
+        let reply = queue::get(&shared, queue, id);
         return queue_reply(&path, vec![reply], started);
     }
-    if path == paths::SERP_TASKS_READY {
+    if let Some(queue) = serp_queue.filter(|queue| path == queue.ready) {
         if let Some(response) = queue_fault(&mut inner, &path, &json!({}), started) {
             return response;
         }
         drop(inner);
-        let reply = queue::ready(&shared);
+        let reply = queue::ready(&shared, queue);
         return queue_reply(&path, vec![reply], started);
     }
     let tasks: Vec<Value> = match serde_json::from_slice::<Vec<Value>>(&body) {
@@ -253,7 +254,7 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
         }
     };
 
-    if path == paths::SERP_TASK_POST {
+    if let Some(queue) = serp_queue.filter(|queue| path == queue.post) {
         // Per-task faults are decided in `post`; a lost answer after the tasks are queued.
         let fault = inner.faults.strike(&path, &tasks[0]);
         let lost = fault == Some(Fault::AnswerLost);
@@ -265,7 +266,7 @@ async fn endpoint(State(shared): State<Arc<Shared>>, request: Request) -> Respon
             }
         }
         drop(inner);
-        let replies = queue::post(&shared, &tasks);
+        let replies = queue::post(&shared, queue, &tasks);
         if lost {
             return lost_answer();
         }

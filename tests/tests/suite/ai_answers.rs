@@ -356,6 +356,7 @@ async fn the_cost_preview_adds_the_answers_questions_at_list_prices() {
     estimates.answers = AnswerPlan {
         engines: vec![AiEngine::ChatGpt, AiEngine::Perplexity],
         prompts: 20,
+        ai_mode_queued: true,
     };
     state.estimates = estimates;
     let with = kr_jobs::router(state);

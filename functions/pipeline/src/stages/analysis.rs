@@ -16,6 +16,7 @@ use kr_research::PageContent;
 use serde::{Deserialize, Serialize};
 
 use super::{storage_failure, Discovered, ResearchRunner};
+use super::ai_answers::AnswersStep;
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
 
 /// What the model's one paid request for a job gave, kept so that a retried analysis does
@@ -148,6 +149,16 @@ impl ResearchRunner {
                 progress,
             )
             .await?;
+        let ai_answers = match ai_answers {
+            AnswersStep::Done(outcome) => outcome,
+            // The clusters are made again when the stage comes back: the same inputs give the
+            // same clusters, and nothing paid is asked twice.
+            AnswersStep::Waiting(poll) => {
+                return Ok(StageOutcome::Unfinished {
+                    resume_after: poll,
+                })
+            }
+        };
         let dataset = ResultsDataset {
             format: DATASET_FORMAT,
             job_id: job.id,

@@ -3,6 +3,7 @@
 //! so any stage can be retried on its own.
 
 mod ai_answers;
+mod ai_mode_queue;
 mod analysis;
 pub mod crawl;
 mod provider;

@@ -123,8 +123,9 @@ fn contains_word(text: &str, term: &str) -> bool {
     })
 }
 
-/// An engine's reply before it is read against the job's sites.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// An engine's reply before it is read against the job's sites (kept as it came while other
+/// answers of a queued engine are awaited).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EngineReply {
     pub text: String,
     /// Cited addresses in the answer's order (duplicates and non-web addresses allowed; they

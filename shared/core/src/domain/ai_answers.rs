@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 /// An answer engine the job's questions can be put to, by the name DataForSEO's AI
-/// Optimization API gives its platform (`/v3/ai_optimization/{engine}/llm_responses/live`).
+/// Optimization API gives its platform (`/v3/ai_optimization/{engine}/llm_responses/live`),
+/// and Google's AI Mode (`google_ai_mode`, DataForSEO's SERP API: the answer Google Search
+/// writes in its AI Mode tab, with the pages it cites).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AiEngine {
@@ -13,6 +15,7 @@ pub enum AiEngine {
     Perplexity,
     Gemini,
     Claude,
+    GoogleAiMode,
 }
 
 string_enum! {
@@ -21,9 +24,10 @@ string_enum! {
         Perplexity => "perplexity",
         Gemini => "gemini",
         Claude => "claude",
+        GoogleAiMode => "google_ai_mode",
     }
     from_str(exact, |raw| format!(
-        "unknown answer engine {raw:?}: must be one of chat_gpt, perplexity, gemini, claude"
+        "unknown answer engine {raw:?}: must be one of chat_gpt, perplexity, gemini, claude, google_ai_mode"
     ))
 }
 
@@ -34,6 +38,17 @@ impl std::fmt::Display for AiEngine {
 }
 
 impl AiEngine {
+    /// The name its users know it by.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            AiEngine::ChatGpt => "ChatGPT",
+            AiEngine::Perplexity => "Perplexity",
+            AiEngine::Gemini => "Gemini",
+            AiEngine::Claude => "Claude",
+            AiEngine::GoogleAiMode => "Google AI Mode",
+        }
+    }
+
     /// The engines of a `KR_AI_ANSWERS` value (a comma list), each once, in the list's order;
     /// empty for an empty value. An unknown name is an error, never skipped: a typo must not
     /// silently turn answers off.

@@ -8,7 +8,7 @@
 
 use axum::response::Response;
 use kr_core::dataset::{AiAnswer, AiOverview, ClusterRecord, KeywordRecord};
-use kr_core::domain::{AiAnswersStatus, AiEngine, Job, SharedTab};
+use kr_core::domain::{AiAnswersStatus, Job, SharedTab};
 use kr_core::query_params::QueryParams;
 use kr_query::{AiVisibility, IndexedDataset, KeywordQuery, Results};
 use maud::{html, Markup};
@@ -56,15 +56,6 @@ pub async fn load(
         .ai_visibility(job)
         .await
         .map_err(layout::internal_error)
-}
-
-fn engine_name(engine: AiEngine) -> &'static str {
-    match engine {
-        AiEngine::ChatGpt => "ChatGPT",
-        AiEngine::Perplexity => "Perplexity",
-        AiEngine::Gemini => "Gemini",
-        AiEngine::Claude => "Claude",
-    }
 }
 
 /// A share (0 to 1) in whole percent.
@@ -286,7 +277,7 @@ fn answer(view: &View, answer: &AiAnswer) -> Markup {
     html! {
         article.ai-answer data-engine=(answer.engine.as_str()) {
             header {
-                strong.engine { (engine_name(answer.engine)) }
+                strong.engine { (answer.engine.display_name()) }
                 " " q.prompt { (answer.prompt) }
                 @if let Some(cluster) = cluster {
                     " " span.muted { "· " (cluster_link(view, &cluster.id, &cluster.name, "")) }

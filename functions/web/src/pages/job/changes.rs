@@ -391,11 +391,10 @@ fn striking_list(
 fn citation_source(source: &str) -> &str {
     match source {
         kr_query::AI_OVERVIEW_SOURCE => "AI Overview",
-        "chat_gpt" => "ChatGPT",
-        "perplexity" => "Perplexity",
-        "gemini" => "Gemini",
-        "claude" => "Claude",
-        other => other,
+        other => match other.parse::<kr_core::domain::AiEngine>() {
+            Ok(engine) => engine.display_name(),
+            Err(_) => other,
+        },
     }
 }
 
