@@ -35,7 +35,10 @@ pub(crate) fn task(question: &str, market: &Market<'_>) -> Value {
 /// A question's answer, from the cache or collected.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AiModeAnswer {
-    Ready { reply: EngineReply, cached: bool },
+    Ready {
+        reply: EngineReply,
+        cached: bool,
+    },
     /// Still queued or running: come back later.
     Pending,
 }
@@ -52,7 +55,9 @@ impl JobSession<'_> {
 
     /// The cached answer to `question`, counted as a cache hit when found.
     pub async fn cached_ai_mode(&self, question: &str, market: &Market<'_>) -> Option<EngineReply> {
-        let results = self.cached(&self.ai_mode_cache_key(question, market)).await?;
+        let results = self
+            .cached(&self.ai_mode_cache_key(question, market))
+            .await?;
         self.spend.cache_hit().await;
         Some(read_reply(results))
     }
@@ -194,9 +199,13 @@ mod tests {
         let reply = read_reply(vec![result]);
         assert_eq!(reply.text, "Look for a 15-bar pump.");
         assert_eq!(reply.cited_urls, ["https://a.com/x", "https://b.com/y"]);
-        let markdown_only = json!({"items": [{"type": "ai_overview", "markdown": "Only **this**."}]});
+        let markdown_only =
+            json!({"items": [{"type": "ai_overview", "markdown": "Only **this**."}]});
         assert_eq!(read_reply(vec![markdown_only]).text, "Only **this**.");
-        assert_eq!(read_reply(vec![json!({"items": null})]), EngineReply::default());
+        assert_eq!(
+            read_reply(vec![json!({"items": null})]),
+            EngineReply::default()
+        );
     }
 
     #[test]

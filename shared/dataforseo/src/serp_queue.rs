@@ -165,7 +165,12 @@ impl JobSession<'_> {
             })
             .collect();
         let answer = match self
-            .exchange(queue.post(), "", Some(Value::Array(body).to_string()), false)
+            .exchange(
+                queue.post(),
+                "",
+                Some(Value::Array(body).to_string()),
+                false,
+            )
             .await
         {
             Ok(answer) => answer,

@@ -122,13 +122,9 @@ pub(crate) fn post(shared: &Shared, queue: &'static SerpQueue, tasks: &[Value]) 
         let cost = price.map_or(0.0, |p| {
             round_cost(p.task + p.extra_page * answer.extra_pages as f64)
         });
-        inner.stats.record(ReceivedTask::new(
-            queue.post,
-            task,
-            TASK_CREATED,
-            cost,
-            200,
-        ));
+        inner
+            .stats
+            .record(ReceivedTask::new(queue.post, task, TASK_CREATED, cost, 200));
         replies.push(reply(
             id.clone(),
             TASK_CREATED,
@@ -175,13 +171,9 @@ pub(crate) fn ready(shared: &Shared, queue: &'static SerpQueue) -> Reply {
         })
         .collect();
     let empty = json!({});
-    inner.stats.record(ReceivedTask::new(
-        queue.ready,
-        &empty,
-        OK,
-        0.0,
-        200,
-    ));
+    inner
+        .stats
+        .record(ReceivedTask::new(queue.ready, &empty, OK, 0.0, 200));
     let id = uuid::Uuid::new_v4().to_string();
     let data = task_data(queue.ready, &json!({}));
     reply(id, OK, "Ok.", 0.0, Some(listed), data)
@@ -203,13 +195,9 @@ pub(crate) fn get(shared: &Shared, queue: &'static SerpQueue, id: &str) -> Reply
         .position(|t| t.queue == queue && t.id == id)
     else {
         let empty = json!({ "id": id });
-        inner.stats.record(ReceivedTask::new(
-            queue.get,
-            &empty,
-            40_400,
-            0.0,
-            200,
-        ));
+        inner
+            .stats
+            .record(ReceivedTask::new(queue.get, &empty, 40_400, 0.0, 200));
         return reply(id.into(), 40_400, "Not Found.", 0.0, None, json!({}));
     };
     let queued = &mut inner.queue[at];
@@ -225,13 +213,9 @@ pub(crate) fn get(shared: &Shared, queue: &'static SerpQueue, id: &str) -> Reply
             queued.answer.result.clone(),
         )
     };
-    inner.stats.record(ReceivedTask::new(
-        queue.get,
-        &task,
-        status,
-        0.0,
-        200,
-    ));
+    inner
+        .stats
+        .record(ReceivedTask::new(queue.get, &task, status, 0.0, 200));
     reply(id.into(), status, &message, 0.0, result, data)
 }
 

@@ -389,3 +389,108 @@ async fn the_cost_preview_adds_the_answers_questions_at_list_prices() {
     let added = on["maxCostUsd"].as_f64().unwrap() - off["maxCostUsd"].as_f64().unwrap();
     assert!((added - answers).abs() < 2e-4, "{added} vs {answers}");
 }
+
+/// Requests the mock had on `path`, and what it billed there.
+fn traffic(mock: &MockDataForSeo, path: &str) -> (u64, f64) {
+    let stats = mock.stats();
+    let billed = stats.tasks_to(path).iter().map(|t| t.cost).sum();
+    (stats.requests_to(path), billed)
+}
+
+#[tokio::test]
+async fn google_ai_mode_is_asked_through_the_queue_and_a_second_job_reads_the_cache() {
+    let mock = mock().await;
+    let rig = rig_for(
+        &mock,
+        &[
+            ("KR_AI_ANSWERS", "google_ai_mode"),
+            ("KR_AI_ANSWERS_PROMPTS", "6"),
+        ],
+    )
+    .await;
+    let (job, key) = start(&rig).await;
+    let done = rig.complete(job.id).await;
+    let outcome = outcome_of(&done);
+    assert_eq!(outcome.status, AiAnswersStatus::Completed, "{outcome:?}");
+    assert_eq!(outcome.reason, None);
+    assert_eq!(outcome.engines, [AiEngine::GoogleAiMode]);
+    assert_eq!(outcome.prompts, 6);
+
+    // One post of six tasks at the Standard price, each collected once, nothing Live.
+    let (posts, billed) = traffic(&mock, paths::AI_MODE_TASK_POST);
+    assert_eq!(posts, 1);
+    assert_eq!(mock.stats().tasks_to(paths::AI_MODE_TASK_POST).len(), 6);
+    assert!((billed - 6.0 * 0.0012).abs() < 1e-9, "{billed}");
+    assert!(traffic(&mock, paths::AI_MODE_TASKS_READY).0 >= 1);
+    let collected = mock
+        .stats()
+        .tasks_to(paths::AI_MODE_TASK_GET)
+        .iter()
+        .filter(|t| t.status_code == 20_000)
+        .count();
+    assert_eq!(collected, 6);
+    assert_eq!(traffic(&mock, paths::AI_MODE_LIVE).0, 0);
+    assert_eq!(llm_traffic(&mock).0, 0, "no LLM Responses engine is asked");
+
+    let dataset = rig.dataset(job.id).await;
+    let expected = ai_prompts(
+        &dataset.clusters,
+        &dataset.keywords,
+        &dataset.personas,
+        &Language::english(),
+        6,
+    );
+    let document = stored(&rig, &done).await.expect("the answers are stored");
+    let asked: Vec<&str> = document.answers.iter().map(|a| a.prompt.as_str()).collect();
+    let derived: Vec<&str> = expected.iter().map(|p| p.prompt.as_str()).collect();
+    assert_eq!(asked, derived);
+    for answer in &document.answers {
+        assert_eq!(answer.engine, AiEngine::GoogleAiMode);
+        assert!(!answer.cached);
+        assert_read_as_the_mock_answered(answer);
+    }
+    assert!((document.cost_usd - billed).abs() < 1e-9);
+    let reply = ai_visibility(&results_app().await, &done, &key)
+        .await
+        .expect(200);
+    assert_eq!(reply.json["answers"][0]["engine"], "google_ai_mode");
+
+    let (second, _) = start(&rig).await;
+    let second = rig.complete(second.id).await;
+    assert_eq!(
+        traffic(&mock, paths::AI_MODE_TASK_POST).0,
+        1,
+        "nothing posted again"
+    );
+    let document = stored(&rig, &second).await.unwrap();
+    assert_eq!(document.answers.len(), 6);
+    assert!(document.answers.iter().all(|a| a.cached));
+    assert_eq!(outcome_of(&second).cost_usd, 0.0);
+}
+
+#[tokio::test]
+async fn google_ai_mode_goes_live_when_serps_do() {
+    let mock = mock().await;
+    let rig = rig_for(
+        &mock,
+        &[
+            ("KR_AI_ANSWERS", "google_ai_mode"),
+            ("KR_AI_ANSWERS_PROMPTS", "3"),
+            ("KR_DATAFORSEO_SERP_METHOD", "live"),
+        ],
+    )
+    .await;
+    let (job, _) = start(&rig).await;
+    let done = rig.complete(job.id).await;
+    assert_eq!(outcome_of(&done).status, AiAnswersStatus::Completed);
+    let (asked, billed) = traffic(&mock, paths::AI_MODE_LIVE);
+    assert_eq!(asked, 3);
+    assert!((billed - 3.0 * 0.004).abs() < 1e-9, "{billed}");
+    assert_eq!(traffic(&mock, paths::AI_MODE_TASK_POST).0, 0);
+    let document = stored(&rig, &done).await.unwrap();
+    assert_eq!(document.answers.len(), 3);
+    document
+        .answers
+        .iter()
+        .for_each(assert_read_as_the_mock_answered);
+}

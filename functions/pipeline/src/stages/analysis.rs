@@ -15,8 +15,8 @@ use kr_research::text::Language;
 use kr_research::PageContent;
 use serde::{Deserialize, Serialize};
 
-use super::{storage_failure, Discovered, ResearchRunner};
 use super::ai_answers::AnswersStep;
+use super::{storage_failure, Discovered, ResearchRunner};
 use crate::runner::{ProgressReporter, StageError, StageOutcome};
 
 /// What the model's one paid request for a job gave, kept so that a retried analysis does
@@ -154,9 +154,7 @@ impl ResearchRunner {
             // The clusters are made again when the stage comes back: the same inputs give the
             // same clusters, and nothing paid is asked twice.
             AnswersStep::Waiting(poll) => {
-                return Ok(StageOutcome::Unfinished {
-                    resume_after: poll,
-                })
+                return Ok(StageOutcome::Unfinished { resume_after: poll })
             }
         };
         let dataset = ResultsDataset {

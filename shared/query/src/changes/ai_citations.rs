@@ -27,7 +27,7 @@ pub struct AiCitationChange {
     /// Whether `domain` is the job's own site (else a competitor).
     pub site: bool,
     /// `ai_overview` for Google's AI Overview on `keyword`, else the answer engine asked
-    /// `prompt` (`chat_gpt`, `perplexity`, `gemini`, `claude`).
+    /// `prompt` (`chat_gpt`, `perplexity`, `gemini`, `claude`, `google_ai_mode`).
     pub source: String,
     /// The keyword whose AI Overview cites the site; `null` for an engine's answer.
     pub keyword: Option<String>,
