@@ -6,7 +6,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// An AI answer engine, by the name DataForSEO's AI Optimization API gives its platform.
+/// An AI answer engine, by the name DataForSEO's AI Optimization API gives its platform, or
+/// Google's AI Mode.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AiEngine {
@@ -18,6 +19,9 @@ pub enum AiEngine {
     Gemini,
     /// Claude (model claude-haiku-4-5, web search on).
     Claude,
+    /// Google AI Mode: the answer Google Search writes in its AI Mode tab, asked as a search in
+    /// the job's market (DataForSEO's SERP API; through the Standard queue when SERPs are).
+    GoogleAiMode,
 }
 
 /// What asking the engines came to.

@@ -313,14 +313,15 @@ async fn main() -> Result<()> {
         serp_job.result.keywords.len()
     );
 
-    // Job 1 again with AI answers on: 20 questions to one engine, against a mock of its own.
+    // Job 1 again with AI answers on: 20 questions to one engine (Google AI Mode, the least
+    // costly, through the Standard queue as the job's SERPs), against a mock of its own.
     let answers_mock = MockDataForSeo::start(MockConfig::default().without_faults()).await?;
     let answers_provider = provider_at(
         &answers_mock.base_url(),
         "mock-login",
         "mock-password",
         &[
-            ("KR_AI_ANSWERS", "perplexity"),
+            ("KR_AI_ANSWERS", "google_ai_mode"),
             ("KR_AI_ANSWERS_PROMPTS", "20"),
         ],
     )
@@ -328,26 +329,36 @@ async fn main() -> Result<()> {
     let answers_rig = kr_tests::pipeline_rig::rig(Some(answers_provider), &aliases).await;
     let answered = run_job(&answers_rig, &answers_mock).await?;
     print_table(
-        "Job 5: job 1 with AI answers on (KR_AI_ANSWERS=perplexity, 20 questions), Standard queue SERPs",
+        "Job 5: job 1 with AI answers on (KR_AI_ANSWERS=google_ai_mode, 20 questions through the Standard queue), Standard queue SERPs",
         &answered,
     );
-    let llm: Vec<_> = answered.stats.tasks_to(paths::LLM_PERPLEXITY);
-    let llm_cost: f64 = llm.iter().map(|t| t.cost).sum();
-    let chat_gpt_price =
-        kr_dataforseo::pricing::llm_answer_price(kr_core::domain::AiEngine::ChatGpt);
+    let asked: Vec<_> = answered.stats.tasks_to(paths::AI_MODE_TASK_POST);
+    let answers_cost: f64 = asked.iter().map(|t| t.cost).sum();
+    let list = |engine| 20.0 * kr_dataforseo::pricing::llm_answer_price(engine);
+    use kr_core::domain::AiEngine;
     println!(
-        "AI answers: cost of a {}-keyword job with AI answers on (20 questions on perplexity, Standard queue SERPs): {:.4} USD, of which {} answers {:.4} USD (issue 49's target: at most 0.25 USD); the same 20 on chat_gpt would add {:.4} USD at list price\n",
+        "AI answers: cost of a {}-keyword job with AI answers on (20 questions on google_ai_mode, Standard queue SERPs): {:.4} USD, of which {} answers {:.4} USD (issue 49's target: at most 0.25 USD); the same 20 questions instead would add, at list price: perplexity {:.4}, claude {:.4}, chat_gpt {:.4}, gemini {:.4}, google_ai_mode Live {:.4} USD\n",
         kr_core::config::DEFAULT_MAX_KEYWORDS,
         answered.usage.cost_usd,
-        llm.len(),
-        llm_cost,
-        20.0 * chat_gpt_price
+        asked.len(),
+        answers_cost,
+        list(AiEngine::Perplexity),
+        list(AiEngine::Claude),
+        list(AiEngine::ChatGpt),
+        list(AiEngine::Gemini),
+        list(AiEngine::GoogleAiMode),
     );
 
     let mut problems = check(&first);
     problems.extend(check(&answered));
-    if llm.len() != 20 {
-        problems.push(format!("job 5 asked {} questions, not 20", llm.len()));
+    if asked.len() != 20 {
+        problems.push(format!("job 5 asked {} questions, not 20", asked.len()));
+    }
+    if answered.usage.cost_usd > 0.25 {
+        problems.push(format!(
+            "job 5 cost {:.4} USD, over issue 49's target of 0.25",
+            answered.usage.cost_usd
+        ));
     }
     problems.extend(check(&second));
     problems.extend(check(&live));
