@@ -494,3 +494,51 @@ async fn google_ai_mode_goes_live_when_serps_do() {
         .iter()
         .for_each(assert_read_as_the_mock_answered);
 }
+
+/// The connection drops after DataForSEO queued (and billed) the AI Mode post: the questions
+/// are never posted again, their tasks are found in AI Mode's ready list by their tags, and
+/// the job records what they cost.
+#[tokio::test]
+async fn a_lost_ai_mode_post_is_not_sent_again_and_its_answers_are_found_by_tag() {
+    let dir = std::env::temp_dir().join(format!("ai-mode-faults-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("faults.json");
+    std::fs::write(
+        &rules,
+        format!(
+            r#"{{"rules": [{{"name": "AI Mode post answer lost once", "path": "{}",
+                "times": 1, "answer": {{"answer_lost": true}}}}]}}"#,
+            paths::AI_MODE_TASK_POST
+        ),
+    )
+    .unwrap();
+    let mock = MockDataForSeo::start(MockConfig {
+        faults: Some(rules.to_string_lossy().into_owned()),
+        ..MockConfig::default()
+    })
+    .await
+    .unwrap();
+    let rig = rig_for(
+        &mock,
+        &[
+            ("KR_AI_ANSWERS", "google_ai_mode"),
+            ("KR_AI_ANSWERS_PROMPTS", "4"),
+        ],
+    )
+    .await;
+    let (job, _) = start(&rig).await;
+    let done = rig.complete(job.id).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(traffic(&mock, paths::AI_MODE_TASK_POST).0, 1, "posted once");
+    let document = stored(&rig, &done).await.unwrap();
+    assert_eq!(document.answers.len(), 4, "{:?}", outcome_of(&done));
+    assert_eq!(outcome_of(&done).reason, None);
+    let stats = mock.stats();
+    let usage = done.usage.unwrap();
+    assert!(
+        (usage.cost_usd - stats.total_cost).abs() < 1e-6,
+        "recorded {} against billed {}",
+        usage.cost_usd,
+        stats.total_cost
+    );
+}
