@@ -13,9 +13,12 @@
 //!    informational "What should I know about {keyword}?", commercial "What are the best
 //!    options for {keyword}?", transactional "Where can I get {keyword}?" ("Where can I
 //!    {keyword}?" when it starts with a verb such as buy, order or book). A primary keyword
-//!    already phrased as a question is asked as it is. So a persona "Shortlist the best options
-//!    for coffee" on the commercial cluster "cold brew maker" asks: "I want to shortlist the
-//!    best options for coffee. What are the best options for cold brew maker?"
+//!    already phrased as a question is asked as it is. So a persona "Find a trusted local
+//!    provider of roofing" on the commercial cluster "roof repair" asks: "I want to find a
+//!    trusted local provider of roofing. What are the best options for roof repair?". A goal
+//!    that shares two words in a row with the question ("Shortlist the best options for
+//!    coffee" before "What are the best options for ...") is left out: it says nothing the
+//!    question does not, and reads as a stammer.
 //! 4. **Other languages**: the primary keyword as it is, the way people type into an answer
 //!    engine, since the templates are English; the engine answers in the keyword's language.
 //!
@@ -78,6 +81,22 @@ fn lowercase_first(text: &str) -> String {
     }
 }
 
+/// Whether `a` and `b` have two words in a row in common (case and punctuation aside).
+fn shares_a_word_pair(a: &str, b: &str) -> bool {
+    let pairs = |text: &str| -> HashSet<(String, String)> {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        words
+            .windows(2)
+            .map(|pair| (pair[0].clone(), pair[1].clone()))
+            .collect()
+    };
+    !pairs(a).is_disjoint(&pairs(b))
+}
+
 /// The question on `keyword` (see the module's rule, steps 3 and 4).
 pub fn phrase(keyword: &str, intent: Intent, goal: Option<&str>, language: &Language) -> String {
     let keyword = keyword.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -104,6 +123,7 @@ pub fn phrase(keyword: &str, intent: Intent, goal: Option<&str>, language: &Lang
         .map(|goal| goal.split_whitespace().collect::<Vec<_>>().join(" "))
         .map(|goal| lowercase_first(goal.trim_end_matches(['.', '!', ';', ':'])))
         .filter(|goal| !goal.is_empty())
+        .filter(|goal| !shares_a_word_pair(goal, &question))
         .map(|goal| format!("I want to {goal}. {question}"))
         .filter(|prompt| prompt.chars().count() <= MAX_PROMPT_CHARS);
     aim.unwrap_or(question)
@@ -184,8 +204,13 @@ mod tests {
     #[test]
     fn the_question_follows_the_intent_and_the_personas_goal() {
         assert_eq!(
+            phrase("roof repair", Intent::Commercial, Some("Find a trusted local provider of roofing."), &en()),
+            "I want to find a trusted local provider of roofing. What are the best options for roof repair?"
+        );
+        // A goal repeating the question's words is left out.
+        assert_eq!(
             phrase("cold brew maker", Intent::Commercial, Some("Shortlist the best options for coffee."), &en()),
-            "I want to shortlist the best options for coffee. What are the best options for cold brew maker?"
+            "What are the best options for cold brew maker?"
         );
         assert_eq!(
             phrase("cold  brew ratio", Intent::Informational, None, &en()),
