@@ -209,7 +209,12 @@ mod tests {
         );
         // A goal repeating the question's words is left out.
         assert_eq!(
-            phrase("cold brew maker", Intent::Commercial, Some("Shortlist the best options for coffee."), &en()),
+            phrase(
+                "cold brew maker",
+                Intent::Commercial,
+                Some("Shortlist the best options for coffee."),
+                &en()
+            ),
             "What are the best options for cold brew maker?"
         );
         assert_eq!(

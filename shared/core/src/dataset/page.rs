@@ -39,6 +39,10 @@ pub struct PageContent {
     /// nearest above the link): a collection page's products under their category.
     #[serde(default)]
     pub headed_links: Vec<HeadedLink>,
+    /// The page is a shop's: product or offer markup, or a shopping cart (the crawler's
+    /// `has_shop_markup`). A shop's collection page files its products under its headings.
+    #[serde(default)]
+    pub sells: bool,
 }
 
 /// A link's text and the heading nearest above it ("Autumn Fox" under "Garden Flags").

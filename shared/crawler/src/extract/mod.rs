@@ -171,6 +171,7 @@ impl Document {
                 let text = script.text().collect::<String>();
                 jsonld::collect_names(&text, &mut content.json_ld_names);
                 jsonld::collect_categories(&text, &mut content.categories);
+                content.sells |= jsonld::offers_for_sale(&text);
             }
         }
 
@@ -197,6 +198,7 @@ impl Document {
         }
         content.anchors = anchors.items;
         content.headed_links = self.headed_links(site.as_ref());
+        content.sells |= self.has_shop_markup();
         let nofollow = self.meta(&["robots"]).is_some_and(|robots| {
             robots
                 .split(',')
@@ -208,6 +210,25 @@ impl Document {
             links,
             nofollow,
         }
+    }
+
+    /// Whether the page is a shop's: product markup (microdata `Product` or `Offer`, an
+    /// `itemprop` price, Open Graph `og:type` product) or a shopping cart, which shop software
+    /// names in its markup whatever the page's language (a class, id, name, address or data
+    /// attribute with a word such as `cart`, `basket` or `checkout`: "add-to-cart",
+    /// "snipcart-add-item", "/warenkorb").
+    fn has_shop_markup(&self) -> bool {
+        let product_markup = self
+            .html
+            .select(&selector(
+                "[itemprop=price], [itemprop=offers], [itemtype*='schema.org/Product'], [itemtype*='schema.org/Offer']",
+            ))
+            .next()
+            .is_some();
+        let og_product = self
+            .meta(&["og:type"])
+            .is_some_and(|kind| kind.to_ascii_lowercase().starts_with("product"));
+        product_markup || og_product || self.html.select(&selector("*")).any(names_a_cart)
     }
 
     /// Each link to a page of the same site with the heading it sits under, in document
@@ -317,3 +338,33 @@ fn anchor_text(anchor: ElementRef<'_>) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Words shop software names its cart with, in its markup.
+const CART_WORDS: [&str; 8] = [
+    "cart",
+    "basket",
+    "checkout",
+    "warenkorb",
+    "panier",
+    "carrito",
+    "carrello",
+    "winkelwagen",
+];
+
+/// Whether an attribute of `element` that names things in markup (class, id, name, an
+/// address, a data attribute) has a cart word among its words ("snipcart" and "minicart"
+/// count as carts).
+fn names_a_cart(element: ElementRef<'_>) -> bool {
+    element.value().attrs().any(|(name, value)| {
+        let named = matches!(name, "class" | "id" | "name" | "href" | "action")
+            || name.starts_with("data-");
+        named
+            && value
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .map(str::to_ascii_lowercase)
+                .any(|word| {
+                    CART_WORDS.contains(&word.as_str())
+                        || (word.len() > 4 && word.ends_with("cart"))
+                })
+    })
+}

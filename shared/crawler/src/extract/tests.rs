@@ -260,3 +260,38 @@ fn links_are_read_with_the_heading_they_sit_under() {
         ]
     );
 }
+
+#[test]
+fn a_shops_page_is_told_by_its_markup_or_its_cart_in_any_language() {
+    let sells = |body: &str| {
+        page(&format!(
+            "<html><head></head><body><h1>Autumn Fox</h1>{body}</body></html>"
+        ))
+        .content
+        .sells
+    };
+    assert!(sells(
+        r#"<button class="snipcart-add-item" data-item-id="fox">Buy</button>"#
+    ));
+    assert!(sells(r#"<a href="/warenkorb">Zum Korb</a>"#));
+    assert!(sells(
+        r#"<form action="/cart/add"><input name="quantity"></form>"#
+    ));
+    assert!(sells(
+        r#"<span itemprop="price" content="24.99">$24.99</span>"#
+    ));
+    assert!(sells(
+        r#"<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":"Offer","price":"24"}]}</script>"#
+    ));
+    assert!(
+        page(
+            r#"<html><head><meta property="og:type" content="product"></head><body></body></html>"#
+        )
+        .content
+        .sells
+    );
+    // A service page, even with prices, sells nothing here; "cartography" is no cart.
+    assert!(!sells(
+        r#"<p>Roof inspection from $99.</p><a class="btn-quote" href="/contact">Get a quote</a><a href="/cartography">Maps</a>"#
+    ));
+}

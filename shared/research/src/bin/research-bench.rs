@@ -221,6 +221,7 @@ fn generate(page_count: usize) -> Vec<PageContent> {
                 lang: Some("en".to_string()),
                 categories: Vec::new(),
                 headed_links: Vec::new(),
+                sells: false,
             }
         })
         .collect()

@@ -21,9 +21,26 @@ pub(super) struct Filed {
 impl Filed {
     /// The products of the primary `pages` filed under a category that is one of the site's
     /// `offerings` (lowercase; a breadcrumb's "Home" or a store-wide "Home & Garden" is
-    /// none): the deepest such category of each page.
+    /// none): the deepest such category of each product page, and, on a site that sells,
+    /// each link under a category's heading on a collection page.
     pub fn of_site(pages: &[PageContent], offerings: &[String]) -> Self {
         let mut by_product = HashMap::new();
+        // A shop's collection page lists its products under their category's heading; a
+        // service site's grid reads the same way ("Asphalt Shingles" under "Roofing"), so
+        // only a site that sells (product markup or a cart on a page) is read this way.
+        if primary_pages(pages).iter().any(|page| page.sells) {
+            for page in primary_pages(pages) {
+                for link in &page.headed_links {
+                    let category = link.heading.trim().to_lowercase();
+                    let product = link.text.trim().to_lowercase();
+                    if product != category && offerings.contains(&category) {
+                        by_product
+                            .entry(product)
+                            .or_insert_with(|| singular(&category));
+                    }
+                }
+            }
+        }
         for page in primary_pages(pages) {
             let Some(product) = page.headings.first().map(|h| h.trim().to_lowercase()) else {
                 continue;
@@ -172,6 +189,36 @@ mod tests {
                 || k == "garden flags garden flag"),
             "{keywords:?}"
         );
+    }
+
+    #[test]
+    fn a_shops_collection_files_its_products_and_a_service_grid_does_not() {
+        let collection = |sells: bool| PageContent {
+            url: "https://foxfinchflags.test/collections/garden-flags".into(),
+            site: Some(SiteRole::Primary),
+            headings: vec!["Garden Flags".into()],
+            headed_links: vec![
+                kr_core::dataset::HeadedLink {
+                    heading: "Garden Flags".into(),
+                    text: "Autumn Fox".into(),
+                },
+                kr_core::dataset::HeadedLink {
+                    heading: "Seasonal".into(),
+                    text: "Winter Owl".into(),
+                },
+            ],
+            sells,
+            ..PageContent::default()
+        };
+        let offerings = ["garden flags".to_string()];
+        let shop = super::Filed::of_site(&[collection(true)], &offerings);
+        assert_eq!(
+            shop.completed("autumn fox").as_deref(),
+            Some("autumn fox garden flag")
+        );
+        assert_eq!(shop.completed("winter owl"), None, "not under an offering");
+        let services = super::Filed::of_site(&[collection(false)], &offerings);
+        assert_eq!(services.completed("autumn fox"), None);
     }
 
     #[test]
