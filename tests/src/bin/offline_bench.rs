@@ -352,9 +352,21 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
     for site in chosen {
         let mut pages = crawl(crawler, &site.name, SiteRole::Primary).await;
         let primary_pages = pages.len();
+        // The job's language, as its owner would choose it: the site's own (its pages'
+        // `lang`) where it is one the service offers, else English ("zxx" is no language).
+        let language = pages
+            .iter()
+            .filter_map(|page| page.lang.as_deref())
+            .map(Language::new)
+            .find(|language| {
+                kr_core::locales::languages()
+                    .iter()
+                    .any(|offered| offered.language_code == language.code())
+            })
+            .unwrap_or_else(Language::english);
         pages.extend(crawl(crawler, &site.competitor, SiteRole::Competitor(0)).await);
         let input = ResearchInput {
-            language: Language::english(),
+            language: language.clone(),
             brand_terms: vec![site.brand[0].clone(), Site::domain(&site.name)],
             primary_domain: Some(Site::domain(&site.name)),
             competitor_domains: vec![Site::domain(&site.competitor)],
@@ -404,7 +416,7 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
             percent(people, top.len()),
             percent(furniture, top.len()),
         );
-        tables.push(top_table(site, &top));
+        tables.push(top_table(site, &top, &language));
     }
     println!(
         "| all | | | {} | {} | {} | {} | {} |",
@@ -433,10 +445,12 @@ fn percent(part: usize, whole: usize) -> String {
     )
 }
 
-fn top_table(site: &Site, top: &[&KeywordRecord]) -> String {
+fn top_table(site: &Site, top: &[&KeywordRecord], language: &Language) -> String {
     let mut out = format!(
-        "{} against {}, top {SHOWN} by opportunity value:\n\n| keyword | estimate | intent | source | names an offering |\n|---|---:|---|---|---|\n",
-        site.name, site.competitor
+        "{} against {} (job language {}), top {SHOWN} by opportunity value:\n\n| keyword | estimate | intent | source | names an offering |\n|---|---:|---|---|---|\n",
+        site.name,
+        site.competitor,
+        language.code()
     );
     let misses: Vec<&str> = top
         .iter()
