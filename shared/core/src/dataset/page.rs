@@ -24,6 +24,11 @@ pub struct PageContent {
     pub body_text: String,
     /// Texts of links to pages of the same site.
     pub anchors: Vec<String>,
+    /// Those of [`Self::anchors`] linked only from the page's fine print, the copyright line
+    /// of its footer (legal notice, privacy, cookies: "Impressum", "Mentions légales"), never
+    /// from its navigation or body.
+    #[serde(default)]
+    pub fine_print_anchors: Vec<String>,
     pub image_alts: Vec<String>,
     /// `name` of JSON-LD Product, Service, Organization (and similar) entities.
     pub json_ld_names: Vec<String>,

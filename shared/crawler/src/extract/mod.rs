@@ -176,6 +176,8 @@ impl Document {
         }
 
         let mut anchors = Unique::new();
+        let mut in_fine_print = Unique::new();
+        let mut elsewhere: HashSet<String> = HashSet::new();
         let mut link_urls = Unique::new();
         let mut links: Vec<OutLink> = Vec::new();
         for anchor in self.html.select(&selector("a[href], area[href]")) {
@@ -185,6 +187,11 @@ impl Document {
             if site.as_ref().is_some_and(|site| site.contains(&url)) {
                 let text = anchor_text(anchor);
                 if !text.is_empty() {
+                    if in_the_fine_print(anchor) {
+                        in_fine_print.push(text.clone());
+                    } else {
+                        elsewhere.insert(text.clone());
+                    }
                     anchors.push(text);
                 }
             }
@@ -197,6 +204,11 @@ impl Document {
             }
         }
         content.anchors = anchors.items;
+        content.fine_print_anchors = in_fine_print
+            .items
+            .into_iter()
+            .filter(|text| !elsewhere.contains(text))
+            .collect();
         content.headed_links = self.headed_links(site.as_ref());
         content.sells |= self.has_shop_markup();
         let nofollow = self.meta(&["robots"]).is_some_and(|robots| {
@@ -367,4 +379,39 @@ fn names_a_cart(element: ElementRef<'_>) -> bool {
                         || (word.len() > 4 && word.ends_with("cart"))
                 })
     })
+}
+
+/// Links in a copyright block at most: the fine print under a page ("© 2025 … · Impressum ·
+/// Datenschutz") holds a few, a footer's columns of services many.
+const FINE_PRINT_LINKS: usize = 6;
+
+/// Whether `element` is in the page's fine print: inside its footer (a `<footer>`, role
+/// `contentinfo`, or an element whose id or class names a footer, as templates name it
+/// whatever the page's language), in the smallest block holding it and a copyright notice
+/// ("©"), when that block holds few links. A footer's columns of services are not.
+fn in_the_fine_print(element: ElementRef<'_>) -> bool {
+    let ancestors: Vec<ElementRef<'_>> = element.ancestors().filter_map(ElementRef::wrap).collect();
+    let in_footer = ancestors.iter().any(|ancestor| {
+        let value = ancestor.value();
+        value.name() == "footer"
+            || value.attr("role") == Some("contentinfo")
+            || ["id", "class"].iter().any(|name| {
+                value.attr(name).is_some_and(|names| {
+                    names
+                        .split(|c: char| !c.is_ascii_alphanumeric())
+                        .any(|word| word.eq_ignore_ascii_case("footer"))
+                })
+            })
+    });
+    if !in_footer {
+        return false;
+    }
+    let Some(block) = ancestors.iter().find(|ancestor| {
+        ancestor
+            .text()
+            .any(|text| text.contains('©') || text.to_ascii_lowercase().contains("copyright"))
+    }) else {
+        return false;
+    };
+    block.select(&selector("a[href]")).count() <= FINE_PRINT_LINKS
 }

@@ -295,3 +295,23 @@ fn a_shops_page_is_told_by_its_markup_or_its_cart_in_any_language() {
         r#"<p>Roof inspection from $99.</p><a class="btn-quote" href="/contact">Get a quote</a><a href="/cartography">Maps</a>"#
     ));
 }
+
+#[test]
+fn links_only_in_the_fine_print_are_told_apart() {
+    let html = r#"<html><body>
+      <nav><a href="/leistungen">Leistungen</a><a href="/kontakt">Kontakt</a></nav>
+      <main><h1>Metzgerei</h1><a href="/partyservice">Partyservice</a></main>
+      <footer>
+        <div class="cols"><a href="/rind">Rind</a><a href="/schwein">Schwein</a>
+          <a href="/lamm">Lamm</a><a href="/wurst">Wurst</a><a href="/kaese">Käse</a>
+          <a href="/fisch">Fisch</a><a href="/salat">Salat</a></div>
+        <div class="footer__bottom"><p>&copy; 2025 Metzgerei</p>
+          <a href="/impressum">Impressum</a> <a href="/kontakt">Kontakt</a>
+          <a href="/datenschutz">Datenschutz</a></div>
+      </footer>
+    </body></html>"#;
+    let content = page(html).content;
+    assert_eq!(content.fine_print_anchors, ["Impressum", "Datenschutz"]);
+    assert!(content.anchors.contains(&"Impressum".to_string()));
+    assert!(content.anchors.contains(&"Rind".to_string()));
+}

@@ -222,6 +222,7 @@ fn generate(page_count: usize) -> Vec<PageContent> {
                 categories: Vec::new(),
                 headed_links: Vec::new(),
                 sells: false,
+                fine_print_anchors: Vec::new(),
             }
         })
         .collect()

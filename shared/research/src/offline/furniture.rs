@@ -14,8 +14,12 @@ const MIN_SHARE: f64 = 0.5;
 
 #[derive(Debug, Default)]
 pub(super) struct Furniture {
-    /// The repeated headings, lowercase, each as its words.
+    /// The repeated headings and the fine print's own links, lowercase, each as its words.
     headings: Vec<Vec<String>>,
+    /// The texts of links the primary site puts in its fine print (the footer's copyright
+    /// line) on most pages and nowhere else ("impressum", "mentions légales", "privacy
+    /// policy"), lowercase.
+    fine_print_links: HashSet<String>,
 }
 
 impl Furniture {
@@ -58,18 +62,45 @@ impl Furniture {
         };
         let least = MIN_PAGES.max((primary.len() as f64 * MIN_SHARE).ceil() as usize);
         let own = super::people::own_words(&primary, name_words);
+        let not_own = |text: &String| {
+            !text
+                .split_whitespace()
+                .any(|w| own.contains(w) && !generic(w))
+        };
+        let fine_print_links: HashSet<String> = fine_print_only_links(&primary)
+            .into_iter()
+            .filter(|(_, pages)| *pages >= least)
+            .map(|(text, _)| text)
+            .filter(not_own)
+            .collect();
         let mut headings: Vec<Vec<String>> = on_pages
             .into_iter()
             .filter(|(heading, pages)| *pages >= least && !has_page(heading))
-            .filter(|(heading, _)| {
-                !heading
-                    .split_whitespace()
-                    .any(|w| own.contains(w) && !generic(w))
-            })
-            .map(|(heading, _)| heading.split_whitespace().map(str::to_string).collect())
+            .map(|(heading, _)| heading)
+            .filter(not_own)
+            .chain(fine_print_links.iter().cloned())
+            .map(|heading| heading.split_whitespace().map(str::to_string).collect())
             .collect();
         headings.sort();
-        Furniture { headings }
+        headings.dedup();
+        Furniture {
+            headings,
+            fine_print_links,
+        }
+    }
+
+    /// Whether `page` is one the site reaches only through its fine print (its legal notice,
+    /// privacy or cookie policy): its title or first heading is such a link's text. The
+    /// front page never is.
+    pub fn is_fine_print_page(&self, page: &PageContent) -> bool {
+        if self.fine_print_links.is_empty() || is_front_page(&page.url) {
+            return false;
+        }
+        page.title
+            .split(['|', '-', '–', '—', ':'])
+            .chain(page.headings.first().map(String::as_str))
+            .map(normal)
+            .any(|text| self.fine_print_links.contains(&text))
     }
 
     /// `words` (lowercase) are a repeated heading or a run of one's words ("clinic hours" of
@@ -82,6 +113,41 @@ impl Furniture {
                     .any(|run| run.iter().zip(words).all(|(a, b)| a == b))
             })
     }
+}
+
+/// The texts of links that the pages put only in their fine print, each with the number of
+/// pages doing so; a text any page links from elsewhere is left out.
+fn fine_print_only_links(primary: &[&PageContent]) -> HashMap<String, usize> {
+    let elsewhere: HashSet<String> = primary
+        .iter()
+        .flat_map(|page| {
+            page.anchors
+                .iter()
+                .filter(|text| !page.fine_print_anchors.contains(text))
+                .map(|text| normal(text))
+        })
+        .collect();
+    let mut on_pages: HashMap<String, usize> = HashMap::new();
+    for page in primary {
+        let texts: HashSet<String> = page.fine_print_anchors.iter().map(|t| normal(t)).collect();
+        for text in texts {
+            if !text.is_empty() && !elsewhere.contains(&text) {
+                *on_pages.entry(text).or_default() += 1;
+            }
+        }
+    }
+    on_pages
+}
+
+/// The site's front page: its root, or the root's index file.
+fn is_front_page(url: &str) -> bool {
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, rest)| rest)
+        .split_once('/')
+        .map_or("", |(_, path)| path);
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    matches!(path, "" | "index.html" | "index.htm" | "index.php")
 }
 
 /// Lowercase words, punctuation apart from apostrophes and hyphens dropped.
@@ -108,6 +174,43 @@ mod tests {
             headings: headings.iter().map(|h| h.to_string()).collect(),
             ..PageContent::default()
         }
+    }
+
+    #[test]
+    fn pages_reached_only_through_the_fine_print_are_furniture() {
+        let with_fine_print = |url: &str, title: &str, heading: &str| PageContent {
+            anchors: vec![
+                "Leistungen".into(),
+                "Impressum".into(),
+                "Datenschutz".into(),
+            ],
+            fine_print_anchors: vec!["Impressum".into(), "Datenschutz".into()],
+            ..page(url, title, &[heading])
+        };
+        let pages = [
+            with_fine_print("/", "Metzgerei Hinderer | Impressum", "Frischfleisch"),
+            with_fine_print("/leistungen", "Leistungen", "Partyservice"),
+            with_fine_print("/impressum", "Impressum", "Angaben gemäß § 5 TMG"),
+            with_fine_print("/datenschutz", "Datenschutz | Metzgerei", "Datenschutz"),
+        ];
+        let furniture = Furniture::of_site(&pages, &[], |_| false);
+        let fine_print: Vec<bool> = pages
+            .iter()
+            .map(|p| furniture.is_fine_print_page(p))
+            .collect();
+        assert_eq!(
+            fine_print,
+            [false, false, true, true],
+            "the front page never is"
+        );
+        assert!(furniture.holds(&words("impressum")));
+        assert!(!furniture.holds(&words("partyservice")));
+        // A link the body or navigation also carries is no footer link.
+        let mut linked = pages.clone();
+        linked[1].fine_print_anchors.clear();
+        let furniture = Furniture::of_site(&linked, &[], |_| false);
+        assert!(!furniture.is_fine_print_page(&linked[2]));
+        assert!(!furniture.holds(&words("impressum")));
     }
 
     fn words(text: &str) -> Vec<String> {

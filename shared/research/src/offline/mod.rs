@@ -41,12 +41,13 @@ mod lexicon;
 mod people;
 mod topic;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::discovery::{discover_all, Candidate};
 use crate::personas::SiteProfile;
 use crate::text::Language;
-use crate::PageContent;
+use crate::{PageContent, SiteRole};
 pub use topic::Topic;
 
 /// Offerings read for head terms and ideas, and places that are never head terms: more than a
@@ -120,14 +121,31 @@ fn select_crawl(
                 .collect::<Vec<_>>()
         })
         .collect();
-    let people = people::People::of_site(pages, &name_words, &places);
-    let mut offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
-    // A person's name is no offering: no ideas are made of it ("buy <artist name>"); nor is
-    // a heading of the site's template ("Clinic Hours" on every page).
     let lexicon = lexicon::Lexicon::for_language(language);
     let furniture = furniture::Furniture::of_site(pages, &name_words, |word| {
         lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
     });
+    // The pages the site reaches only through its fine print (legal notice, privacy policy)
+    // say nothing of what it offers: none of their words is read.
+    let pages: Cow<[PageContent]> = if pages
+        .iter()
+        .any(|p| p.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(p))
+    {
+        Cow::Owned(
+            pages
+                .iter()
+                .filter(|p| !(p.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(p)))
+                .cloned()
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(pages)
+    };
+    let pages = pages.as_ref();
+    let people = people::People::of_site(pages, &name_words, &places);
+    let mut offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
+    // A person's name is no offering: no ideas are made of it ("buy <artist name>"); nor is
+    // a heading of the site's template ("Clinic Hours" on every page).
     offerings.retain(|(offering, _)| {
         let words = lowercase_words(offering);
         !people.named_in(&words) && !furniture.holds(&words)
