@@ -126,6 +126,33 @@ pub struct MockConfig {
     pub serp_ready_after_polls: usize,
 }
 
+impl MockConfig {
+    /// The default mock, playing `rules` (a fault rules file's JSON, see `faults.json`) from
+    /// a file the returned guard deletes when dropped.
+    pub fn with_fault_rules(rules: &str) -> (Self, FaultRulesFile) {
+        let dir = std::env::temp_dir().join(format!("dataforseo-faults-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let path = dir.join("faults.json");
+        std::fs::write(&path, rules).expect("the fault rules are written");
+        let config = MockConfig {
+            faults: Some(path.to_string_lossy().into_owned()),
+            ..MockConfig::default()
+        };
+        (config, FaultRulesFile { dir })
+    }
+}
+
+/// A fault rules file of [`MockConfig::with_fault_rules`], deleted on drop.
+pub struct FaultRulesFile {
+    dir: PathBuf,
+}
+
+impl Drop for FaultRulesFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 impl Default for MockConfig {
     fn default() -> Self {
         MockConfig {

@@ -43,6 +43,15 @@ async fn start(rig: &Rig) -> (Job, String) {
     (rig.start_for(user.id, request).await, key)
 }
 
+/// A job of a new user run to completion with `vars` set: the rig, the job as started and
+/// as completed, and the user's API key.
+async fn completed(mock: &MockDataForSeo, vars: &[(&str, &str)]) -> (Rig, Job, Job, String) {
+    let rig = rig_for(mock, vars).await;
+    let (job, key) = start(&rig).await;
+    let done = rig.complete(job.id).await;
+    (rig, job, done, key)
+}
+
 fn outcome_of(job: &Job) -> AiAnswersOutcome {
     job.ai_answers
         .clone()
@@ -104,7 +113,7 @@ fn assert_read_as_the_mock_answered(answer: &AiAnswer) {
 #[tokio::test]
 async fn a_job_with_answers_on_asks_each_engine_its_clusters_questions_and_serves_them() {
     let mock = mock().await;
-    let rig = rig_for(
+    let (rig, job, done, key) = completed(
         &mock,
         &[
             ("KR_AI_ANSWERS", "chat_gpt,perplexity"),
@@ -112,8 +121,6 @@ async fn a_job_with_answers_on_asks_each_engine_its_clusters_questions_and_serve
         ],
     )
     .await;
-    let (job, key) = start(&rig).await;
-    let done = rig.complete(job.id).await;
     let outcome = outcome_of(&done);
     assert_eq!(outcome.status, AiAnswersStatus::Completed, "{outcome:?}");
     assert_eq!(outcome.reason, None);
@@ -238,7 +245,7 @@ async fn a_second_identical_job_gets_the_answers_from_the_cache_at_no_cost() {
 #[tokio::test]
 async fn a_job_whose_budget_is_spent_asks_no_engine() {
     let mock = mock().await;
-    let rig = rig_for(
+    let (rig, _, done, key) = completed(
         &mock,
         &[
             ("KR_AI_ANSWERS", "chat_gpt"),
@@ -246,8 +253,6 @@ async fn a_job_whose_budget_is_spent_asks_no_engine() {
         ],
     )
     .await;
-    let (job, key) = start(&rig).await;
-    let done = rig.complete(job.id).await;
     assert!(done.usage.as_ref().unwrap().cap_reached, "{:?}", done.usage);
     let outcome = outcome_of(&done);
     assert_eq!(outcome.status, AiAnswersStatus::Skipped, "{outcome:?}");
@@ -266,7 +271,7 @@ async fn a_job_whose_budget_is_spent_asks_no_engine() {
 async fn an_engine_error_leaves_the_job_completed_with_the_reason() {
     let mock = mock().await;
     mock.fail_engines(&["perplexity"]);
-    let rig = rig_for(
+    let (rig, _, done, _) = completed(
         &mock,
         &[
             ("KR_AI_ANSWERS", "chat_gpt,perplexity"),
@@ -274,8 +279,6 @@ async fn an_engine_error_leaves_the_job_completed_with_the_reason() {
         ],
     )
     .await;
-    let (job, _) = start(&rig).await;
-    let done = rig.complete(job.id).await;
     let outcome = outcome_of(&done);
     assert_eq!(outcome.status, AiAnswersStatus::Completed);
     let reason = outcome.reason.unwrap();
@@ -400,7 +403,7 @@ fn traffic(mock: &MockDataForSeo, path: &str) -> (u64, f64) {
 #[tokio::test]
 async fn google_ai_mode_is_asked_through_the_queue_and_a_second_job_reads_the_cache() {
     let mock = mock().await;
-    let rig = rig_for(
+    let (rig, job, done, key) = completed(
         &mock,
         &[
             ("KR_AI_ANSWERS", "google_ai_mode"),
@@ -408,8 +411,6 @@ async fn google_ai_mode_is_asked_through_the_queue_and_a_second_job_reads_the_ca
         ],
     )
     .await;
-    let (job, key) = start(&rig).await;
-    let done = rig.complete(job.id).await;
     let outcome = outcome_of(&done);
     assert_eq!(outcome.status, AiAnswersStatus::Completed, "{outcome:?}");
     assert_eq!(outcome.reason, None);
@@ -471,7 +472,7 @@ async fn google_ai_mode_is_asked_through_the_queue_and_a_second_job_reads_the_ca
 #[tokio::test]
 async fn google_ai_mode_goes_live_when_serps_do() {
     let mock = mock().await;
-    let rig = rig_for(
+    let (rig, _, done, _) = completed(
         &mock,
         &[
             ("KR_AI_ANSWERS", "google_ai_mode"),
@@ -480,8 +481,6 @@ async fn google_ai_mode_goes_live_when_serps_do() {
         ],
     )
     .await;
-    let (job, _) = start(&rig).await;
-    let done = rig.complete(job.id).await;
     assert_eq!(outcome_of(&done).status, AiAnswersStatus::Completed);
     let (asked, billed) = traffic(&mock, paths::AI_MODE_LIVE);
     assert_eq!(asked, 3);
@@ -500,25 +499,13 @@ async fn google_ai_mode_goes_live_when_serps_do() {
 /// the job records what they cost.
 #[tokio::test]
 async fn a_lost_ai_mode_post_is_not_sent_again_and_its_answers_are_found_by_tag() {
-    let dir = std::env::temp_dir().join(format!("ai-mode-faults-{}", uuid::Uuid::new_v4()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let rules = dir.join("faults.json");
-    std::fs::write(
-        &rules,
-        format!(
-            r#"{{"rules": [{{"name": "AI Mode post answer lost once", "path": "{}",
-                "times": 1, "answer": {{"answer_lost": true}}}}]}}"#,
-            paths::AI_MODE_TASK_POST
-        ),
-    )
-    .unwrap();
-    let mock = MockDataForSeo::start(MockConfig {
-        faults: Some(rules.to_string_lossy().into_owned()),
-        ..MockConfig::default()
-    })
-    .await
-    .unwrap();
-    let rig = rig_for(
+    let (config, _rules) = MockConfig::with_fault_rules(&format!(
+        r#"{{"rules": [{{"name": "AI Mode post answer lost once", "path": "{}",
+            "times": 1, "answer": {{"answer_lost": true}}}}]}}"#,
+        paths::AI_MODE_TASK_POST
+    ));
+    let mock = MockDataForSeo::start(config).await.unwrap();
+    let (rig, _, done, _) = completed(
         &mock,
         &[
             ("KR_AI_ANSWERS", "google_ai_mode"),
@@ -526,9 +513,6 @@ async fn a_lost_ai_mode_post_is_not_sent_again_and_its_answers_are_found_by_tag(
         ],
     )
     .await;
-    let (job, _) = start(&rig).await;
-    let done = rig.complete(job.id).await;
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(traffic(&mock, paths::AI_MODE_TASK_POST).0, 1, "posted once");
     let document = stored(&rig, &done).await.unwrap();
     assert_eq!(document.answers.len(), 4, "{:?}", outcome_of(&done));

@@ -202,25 +202,16 @@ async fn a_task_collected_too_early_is_pending_and_not_listed_as_ready() {
 /// is fetched Live, and the job's spend equals the provider's bill.
 #[tokio::test]
 async fn a_post_whose_answer_was_lost_is_not_sent_again_and_its_tasks_are_found_by_tag() {
-    let dir = std::env::temp_dir().join(format!("serp-faults-{}", uuid::Uuid::new_v4()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let rules = dir.join("faults.json");
-    std::fs::write(
-        &rules,
+    let (config, _rules) = MockConfig::with_fault_rules(
         r#"{"rules": [{"name": "task_post answer lost once", "path": "/v3/serp/google/organic/task_post",
             "times": 1, "answer": {"answer_lost": true}}]}"#,
-    )
-    .unwrap();
-    let mock = MockDataForSeo::start(MockConfig {
-        faults: Some(rules.to_string_lossy().into_owned()),
-        ..MockConfig::default().with_serp_ready_after(Duration::from_secs(2))
-    })
-    .await
-    .unwrap();
+    );
+    let mock = MockDataForSeo::start(config.with_serp_ready_after(Duration::from_secs(2)))
+        .await
+        .unwrap();
     let rig = rig_at(&mock, &[]).await;
     let job = rig.start(DEMO_PRIMARY, &[DEMO_COMPETITOR]).await;
     let done = rig.complete(job.id).await;
-    let _ = std::fs::remove_dir_all(&dir);
     let stats = mock.stats();
     assert_eq!(
         stats.requests_to(paths::SERP_TASK_POST),
