@@ -72,3 +72,48 @@ fn no_keyword_holds_a_person_s_name() {
         );
     }
 }
+
+/// A Spanish dealer's site with a French version: a Spanish job reads the Spanish pages only;
+/// a site that declares no page in the job's language is read whole.
+#[test]
+fn pages_in_another_language_than_the_jobs_are_not_read_when_the_site_has_the_jobs() {
+    let page = |url: &str, lang: &str, heading: &str, body: &str| PageContent {
+        url: format!("https://motos.test{url}"),
+        site: Some(SiteRole::Primary),
+        title: heading.to_string(),
+        headings: vec![heading.to_string()],
+        body_text: body.to_string(),
+        lang: Some(lang.to_string()),
+        ..PageContent::default()
+    };
+    let pages = vec![
+        page(
+            "/",
+            "es",
+            "Taller de motos",
+            "Reparación de motos y scooters. Taller de motos.",
+        ),
+        page(
+            "/fr/",
+            "fr",
+            "Atelier moto",
+            "Réparation de motos et scooters. Atelier moto.",
+        ),
+    ];
+    let spanish = Language::new("es");
+    let skipped = other_language_pages(&pages, &spanish);
+    assert!(!skipped(&pages[0]));
+    assert!(skipped(&pages[1]));
+    // Declared English everywhere, researched in German: read whole.
+    let english_template = vec![page("/", "en", "Metzgerei", "Frischfleisch.")];
+    let german = Language::new("de");
+    let skipped = other_language_pages(&english_template, &german);
+    assert!(!skipped(&english_template[0]));
+    // "zxx" names no language.
+    let none = vec![
+        page("/", "es", "Taller", "Motos."),
+        page("/x", "zxx", "Taller", "Motos."),
+    ];
+    let skipped = other_language_pages(&none, &spanish);
+    assert!(!skipped(&none[1]));
+}

@@ -126,18 +126,16 @@ fn select_crawl(
         lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
     });
     // The pages the site reaches only through its fine print (legal notice, privacy policy)
-    // say nothing of what it offers: none of their words is read.
-    let pages: Cow<[PageContent]> = if pages
-        .iter()
-        .any(|p| p.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(p))
-    {
-        Cow::Owned(
-            pages
-                .iter()
-                .filter(|p| !(p.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(p)))
-                .cloned()
-                .collect(),
-        )
+    // say nothing of what it offers, and its pages in another language than the job's (the
+    // French half of a Spanish dealer's site) are not what its market types: none of their
+    // words is read.
+    let other_language = other_language_pages(pages, language);
+    let skipped = |page: &PageContent| {
+        (page.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(page))
+            || other_language(page)
+    };
+    let pages: Cow<[PageContent]> = if pages.iter().any(skipped) {
+        Cow::Owned(pages.iter().filter(|p| !skipped(p)).cloned().collect())
     } else {
         Cow::Borrowed(pages)
     };
@@ -199,6 +197,33 @@ fn select_crawl(
             && !furniture.holds(&words)
     });
     (Some(topic), kept)
+}
+
+/// Whether a page is one of its site's versions in another language than `language`: it
+/// declares another language (`lang`) and a page of the same site declares `language`. A
+/// site that declares no page in the job's language is read whole (a template's `lang="en"`
+/// on a German site says nothing).
+fn other_language_pages<'a>(
+    pages: &'a [PageContent],
+    language: &'a Language,
+) -> impl Fn(&PageContent) -> bool + 'a {
+    // A language tag names a language the service knows, or nothing ("zxx", "und").
+    let declared = |page: &PageContent| {
+        page.lang.as_deref().map(Language::new).filter(|declared| {
+            kr_core::locales::languages()
+                .iter()
+                .any(|known| known.language_code == declared.code())
+        })
+    };
+    let in_language: HashSet<Option<SiteRole>> = pages
+        .iter()
+        .filter(|page| declared(page).is_some_and(|l| l.code() == language.code()))
+        .map(|page| page.site)
+        .collect();
+    move |page| {
+        in_language.contains(&page.site)
+            && declared(page).is_some_and(|l| l.code() != language.code())
+    }
 }
 
 fn lowercase_words(text: &str) -> Vec<String> {
