@@ -121,24 +121,20 @@ fn select_crawl(
                 .collect::<Vec<_>>()
         })
         .collect();
+    // A site's pages in another language than the job's (the French half of a Spanish
+    // dealer's site) are not what its market types, and the pages it reaches only through its
+    // fine print (legal notice, privacy policy) say nothing of what it offers: none of their
+    // words is read, and the template's repeated headings are counted without them.
+    let other_language = other_language_pages(pages, language);
+    let pages = without(pages, |page| other_language(page));
+    let pages = pages.as_ref();
     let lexicon = lexicon::Lexicon::for_language(language);
     let furniture = furniture::Furniture::of_site(pages, &name_words, |word| {
         lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
     });
-    // The pages the site reaches only through its fine print (legal notice, privacy policy)
-    // say nothing of what it offers, and its pages in another language than the job's (the
-    // French half of a Spanish dealer's site) are not what its market types: none of their
-    // words is read.
-    let other_language = other_language_pages(pages, language);
-    let skipped = |page: &PageContent| {
-        (page.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(page))
-            || other_language(page)
-    };
-    let pages: Cow<[PageContent]> = if pages.iter().any(skipped) {
-        Cow::Owned(pages.iter().filter(|p| !skipped(p)).cloned().collect())
-    } else {
-        Cow::Borrowed(pages)
-    };
+    let pages = without(pages, |page| {
+        page.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(page)
+    });
     let pages = pages.as_ref();
     let people = people::People::of_site(pages, &name_words, &places);
     let mut offerings = profile.more_offerings(pages, language, &places, MAX_OFFERINGS);
@@ -197,6 +193,15 @@ fn select_crawl(
             && !furniture.holds(&words)
     });
     (Some(topic), kept)
+}
+
+/// `pages` but those `skip` says, borrowed when it skips none.
+fn without(pages: &[PageContent], skip: impl Fn(&PageContent) -> bool) -> Cow<'_, [PageContent]> {
+    if pages.iter().any(&skip) {
+        Cow::Owned(pages.iter().filter(|p| !skip(p)).cloned().collect())
+    } else {
+        Cow::Borrowed(pages)
+    }
 }
 
 /// Whether a page is one of its site's versions in another language than `language`: it
