@@ -99,8 +99,8 @@ fn parse(script: &str) -> Option<Value> {
     serde_json::from_str::<Value>(text).ok()
 }
 
-/// Whether the JSON-LD describes something for sale: a Product (or one of its kinds) or an
-/// Offer, anywhere in it.
+/// Whether the JSON-LD describes a product (a Product or one of its kinds), anywhere in it.
+/// An Offer alone says nothing: service businesses list their services as offers.
 pub(crate) fn offers_for_sale(script: &str) -> bool {
     parse(script).is_some_and(|value| walk_for_sale(&value, 0))
 }
@@ -112,9 +112,10 @@ fn walk_for_sale(value: &Value, depth: usize) -> bool {
     match value {
         Value::Array(items) => items.iter().any(|item| walk_for_sale(item, depth + 1)),
         Value::Object(object) => {
-            object.get("@type").is_some_and(|kind| {
-                has_type(kind, PRODUCT_TYPES) || has_type(kind, &["offer", "aggregateoffer"])
-            }) || object.values().any(|v| walk_for_sale(v, depth + 1))
+            object
+                .get("@type")
+                .is_some_and(|kind| has_type(kind, PRODUCT_TYPES))
+                || object.values().any(|v| walk_for_sale(v, depth + 1))
         }
         _ => false,
     }

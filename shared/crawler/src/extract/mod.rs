@@ -224,17 +224,16 @@ impl Document {
         }
     }
 
-    /// Whether the page is a shop's: product markup (microdata `Product` or `Offer`, an
-    /// `itemprop` price, Open Graph `og:type` product) or a shopping cart, which shop software
+    /// Whether the page is a shop's: product markup (microdata `Product`, Open Graph `og:type`
+    /// product; offers and prices alone say nothing, as services have them too) or a
+    /// shopping cart, which shop software
     /// names in its markup whatever the page's language (a class, id, name, address or data
     /// attribute with a word such as `cart`, `basket` or `checkout`: "add-to-cart",
     /// "snipcart-add-item", "/warenkorb").
     fn has_shop_markup(&self) -> bool {
         let product_markup = self
             .html
-            .select(&selector(
-                "[itemprop=price], [itemprop=offers], [itemtype*='schema.org/Product'], [itemtype*='schema.org/Offer']",
-            ))
+            .select(&selector("[itemtype*='schema.org/Product']"))
             .next()
             .is_some();
         let og_product = self

@@ -278,10 +278,14 @@ fn a_shops_page_is_told_by_its_markup_or_its_cart_in_any_language() {
         r#"<form action="/cart/add"><input name="quantity"></form>"#
     ));
     assert!(sells(
-        r#"<span itemprop="price" content="24.99">$24.99</span>"#
+        r#"<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Fox</span></div>"#
     ));
     assert!(sells(
-        r#"<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":"Offer","price":"24"}]}</script>"#
+        r#"<script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":"Product","name":"Fox"}]}</script>"#
+    ));
+    // A roofer listing its services as offers, with prices, sells nothing here.
+    assert!(!sells(
+        r#"<script type="application/ld+json">{"@type":"OfferCatalog","itemListElement":[{"@type":"Offer","itemOffered":{"@type":"Service","name":"Roof repair"}}]}</script><span itemprop="price">99</span>"#
     ));
     assert!(
         page(
