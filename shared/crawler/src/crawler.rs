@@ -362,6 +362,7 @@ impl Crawler {
         // the reference and the first links.
         let mut robots_of = vec![home.clone()];
         let mut sitemap_home = home.clone();
+        let mut home_scripts: (Vec<Url>, Url) = (Vec::new(), home.clone());
         let home_error = match session
             .fetch(
                 home.clone(),
@@ -387,6 +388,7 @@ impl Crawler {
                 }
                 let (page, reference) = extract_home(&fetched, &home);
                 crawl.reference = Some(reference);
+                home_scripts = (page.scripts.clone(), fetched.url.clone());
                 self.keep_page(&mut crawl, frontier, session.site(), page, 0, role);
                 on_progress(crawl.pages_fetched);
                 None
@@ -400,7 +402,43 @@ impl Crawler {
 
         self.queue_sitemap_pages(session, &robots_of, &sitemap_home, frontier, max_pages)
             .await;
+        if !frontier.has_pending() {
+            let (scripts, document) = home_scripts;
+            self.queue_script_pages(session, &scripts, &document, frontier)
+                .await;
+        }
         Ok((crawl, home_error))
+    }
+
+    /// A home page that links nowhere and has no sitemap may load its navigation with a
+    /// script (`fetch('navigation.html')`): the site's own scripts are read (a few, each cut
+    /// at `MAX_SCRIPT_BYTES`) for the `.html` pages they name, resolved against the page as
+    /// the browser would, and those are queued as its links.
+    async fn queue_script_pages(
+        &self,
+        session: &Session<'_>,
+        scripts: &[Url],
+        document: &Url,
+        frontier: &mut Frontier,
+    ) {
+        for script in scripts.iter().take(MAX_SCRIPTS) {
+            let Ok(fetched) = session
+                .fetch(script.clone(), Want::Any, Scope::Site, MAX_SCRIPT_BYTES)
+                .await
+            else {
+                continue;
+            };
+            if !(200..300).contains(&fetched.status) {
+                continue;
+            }
+            for path in html_paths_in_script(&String::from_utf8_lossy(&fetched.body)) {
+                if let Some(page) = document.join(&path).ok().and_then(crawlable) {
+                    if session.site().contains(&page) {
+                        frontier.push(session.site(), page, 1);
+                    }
+                }
+            }
+        }
     }
 
     /// Adds a page to the result and queues the site links it has (unless it asks robots not
@@ -513,6 +551,33 @@ impl Crawler {
             }
         }
     }
+}
+
+/// Scripts of the home page read for the pages they load, and how much of each.
+const MAX_SCRIPTS: usize = 4;
+const MAX_SCRIPT_BYTES: usize = 256 * 1024;
+
+/// The quoted strings of a script that name an `.html` page ("navigation.html",
+/// '/partials/footer.htm'), each once: no space, no scheme other than the page's own site.
+fn html_paths_in_script(script: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for quote in ['\'', '"', '`'] {
+        for (i, literal) in script.split(quote).enumerate() {
+            let path = literal.trim();
+            let names_a_page = i % 2 == 1
+                && !path.is_empty()
+                && path.len() <= 200
+                && !path.contains(char::is_whitespace)
+                && !path.contains("${")
+                && [".html", ".htm"]
+                    .iter()
+                    .any(|end| path.to_ascii_lowercase().ends_with(end));
+            if names_a_page && !found.iter().any(|f| f == path) {
+                found.push(path.to_string());
+            }
+        }
+    }
+    found
 }
 
 /// `page` as the site is reached: a sitemap of a site reached over `http://` (TLS unavailable)

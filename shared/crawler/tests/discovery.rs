@@ -349,3 +349,40 @@ async fn a_domain_refusing_connections_is_unreachable_without_trying_www() {
         }
     );
 }
+
+#[tokio::test]
+async fn a_home_page_that_loads_its_navigation_with_a_script_leads_to_the_pages_it_names() {
+    let site = TestSite::start(|hit| match hit.path.as_str() {
+        "/" => html(
+            "<html><head><title>Atelier</title><script src=\"js/navigation.js\"></script>\
+             <script src=\"https://cdn.elsewhere.test/lib.js\"></script></head>\
+             <body><main><h1>Atelier</h1><div id=\"nav\"></div></main></body></html>",
+        ),
+        "/js/navigation.js" => with_type(
+            "application/javascript",
+            Body::from(
+                "fetch('navigation.html').then(r => r.text()).then(t => nav.innerHTML = t);\n\
+                 const tpl = `${base}/x.html`; const off = \"https://elsewhere.test/a.html\";",
+            ),
+        ),
+        "/navigation.html" => html("<nav><a href=\"services.html\">Services</a></nav>"),
+        "/services.html" => html(page("Services", &[])),
+        _ => not_found(),
+    })
+    .await;
+    let crawler = Crawler::new(site.config(&["atelier.test"])).unwrap();
+    let crawl = crawler
+        .crawl_site("atelier.test", SiteRole::Primary, 10, &no_progress())
+        .await
+        .unwrap();
+    let urls: Vec<&str> = crawl.pages.iter().map(|p| p.url.as_str()).collect();
+    assert!(
+        urls.iter().any(|u| u.ends_with("/services.html")),
+        "{urls:?}"
+    );
+    assert_eq!(site.count("/js/navigation.js"), 1);
+    assert!(
+        !site.paths().iter().any(|p| p.contains("x.html")),
+        "a template is no page"
+    );
+}

@@ -36,6 +36,9 @@ pub struct ExtractedPage {
     /// `<meta name="robots" content="nofollow">` (or `none`): no link on the page should be
     /// followed.
     pub nofollow: bool,
+    /// The page's own scripts (`<script src>` on the same site), absolute, each once: where a
+    /// site that loads its navigation with a script names the pages it loads.
+    pub scripts: Vec<Url>,
 }
 
 /// Extracts a page fetched from `url` (the final URL, after redirects).
@@ -217,10 +220,20 @@ impl Document {
                 .map(str::trim)
                 .any(|d| d.eq_ignore_ascii_case("nofollow") || d.eq_ignore_ascii_case("none"))
         });
+        let mut scripts: Vec<Url> = Vec::new();
+        for script in self.html.select(&selector("script[src]")) {
+            let own = self
+                .resolve(script.attr("src").unwrap_or_default())
+                .filter(|url| site.as_ref().is_some_and(|site| site.contains(url)));
+            if let Some(url) = own.filter(|url| !scripts.contains(url)) {
+                scripts.push(url);
+            }
+        }
         ExtractedPage {
             content,
             links,
             nofollow,
+            scripts,
         }
     }
 
