@@ -3,6 +3,9 @@
 //! Overview" in a sidebar or above the footer), not what one page offers. Its text is no
 //! offering and no keyword, unless a page is about it: a title part, a link's text or a page
 //! address names it (a services grid on every page whose cards link to their pages stays).
+//! The links of a footer's fine print (its copyright line: "Impressum", "Mentions légales")
+//! that no page links from anywhere else are furniture too, and so are the pages they alone
+//! reach.
 
 use std::collections::{HashMap, HashSet};
 
