@@ -66,24 +66,22 @@ const NAMED_TYPE_SUFFIXES: &[&str] = &[
 /// Nesting deeper than this is not real structured data; stop rather than walk it.
 const MAX_DEPTH: usize = 32;
 
-/// Parses one `<script type="application/ld+json">` body and appends the names found, in
-/// document order, skipping duplicates. Broken JSON yields nothing.
-pub(crate) fn collect_names(script: &str, names: &mut Vec<String>) {
-    if let Some(value) = parse(script) {
-        walk(&value, 0, names);
-    }
+/// Appends the names found in one parsed JSON-LD script, in document order, skipping
+/// duplicates.
+pub(crate) fn collect_names(value: &Value, names: &mut Vec<String>) {
+    walk(value, 0, names);
 }
 
-/// Parses one JSON-LD script body and appends what it files products under (each Product's
-/// `category`, a "Home > Garden > Flags" path as its parts; a BreadcrumbList's item names by
-/// position), in document order, skipping duplicates. Broken JSON yields nothing.
-pub(crate) fn collect_categories(script: &str, categories: &mut Vec<String>) {
-    if let Some(value) = parse(script) {
-        walk_categories(&value, 0, categories);
-    }
+/// Appends what one parsed JSON-LD script files products under (each Product's `category`,
+/// a "Home > Garden > Flags" path as its parts; a BreadcrumbList's item names by position),
+/// in document order, skipping duplicates.
+pub(crate) fn collect_categories(value: &Value, categories: &mut Vec<String>) {
+    walk_categories(value, 0, categories);
 }
 
-fn parse(script: &str) -> Option<Value> {
+/// One `<script type="application/ld+json">` body as JSON, read once for everything the
+/// extractor takes from it; broken JSON is `None`.
+pub(crate) fn parse(script: &str) -> Option<Value> {
     let mut text = script.trim();
     // Some CMSs wrap the JSON in comment or CDATA markers, or end it with a semicolon.
     for (open, close) in [
@@ -101,8 +99,8 @@ fn parse(script: &str) -> Option<Value> {
 
 /// Whether the JSON-LD describes a product (a Product or one of its kinds), anywhere in it.
 /// An Offer alone says nothing: service businesses list their services as offers.
-pub(crate) fn offers_for_sale(script: &str) -> bool {
-    parse(script).is_some_and(|value| walk_for_sale(&value, 0))
+pub(crate) fn offers_for_sale(value: &Value) -> bool {
+    walk_for_sale(value, 0)
 }
 
 fn walk_for_sale(value: &Value, depth: usize) -> bool {
@@ -283,7 +281,9 @@ mod tests {
 
     fn names(script: &str) -> Vec<String> {
         let mut names = Vec::new();
-        collect_names(script, &mut names);
+        if let Some(value) = parse(script) {
+            collect_names(&value, &mut names);
+        }
         names
     }
 
@@ -314,7 +314,9 @@ mod tests {
 
     fn categories(script: &str) -> Vec<String> {
         let mut categories = Vec::new();
-        collect_categories(script, &mut categories);
+        if let Some(value) = parse(script) {
+            collect_categories(&value, &mut categories);
+        }
         categories
     }
 

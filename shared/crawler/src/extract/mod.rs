@@ -172,9 +172,11 @@ impl Document {
             let kind = kind.split(';').next().unwrap_or_default().trim();
             if kind.eq_ignore_ascii_case("application/ld+json") {
                 let text = script.text().collect::<String>();
-                jsonld::collect_names(&text, &mut content.json_ld_names);
-                jsonld::collect_categories(&text, &mut content.categories);
-                content.sells |= jsonld::offers_for_sale(&text);
+                if let Some(value) = jsonld::parse(&text) {
+                    jsonld::collect_names(&value, &mut content.json_ld_names);
+                    jsonld::collect_categories(&value, &mut content.categories);
+                    content.sells |= jsonld::offers_for_sale(&value);
+                }
             }
         }
 
