@@ -181,6 +181,7 @@ impl Document {
         }
 
         let mut anchors = Unique::new();
+        let copyright = copyright_blocks(&self.html);
         let mut in_fine_print = Unique::new();
         let mut elsewhere: HashSet<String> = HashSet::new();
         let mut link_urls = Unique::new();
@@ -192,7 +193,7 @@ impl Document {
             if site.as_ref().is_some_and(|site| site.contains(&url)) {
                 let text = anchor_text(anchor);
                 if !text.is_empty() {
-                    if in_the_fine_print(anchor) {
+                    if in_the_fine_print(anchor, &copyright) {
                         in_fine_print.push(text.clone());
                     } else {
                         elsewhere.insert(text.clone());
@@ -399,13 +400,29 @@ fn names_a_cart(element: ElementRef<'_>) -> bool {
 /// Datenschutz") holds a few, a footer's columns of services many.
 const FINE_PRINT_LINKS: usize = 6;
 
+/// Every element holding a copyright notice ("©", "copyright") in its text: found once per
+/// page, so that each footer link asks only its own ancestors.
+fn copyright_blocks(html: &Html) -> HashSet<ego_tree::NodeId> {
+    let mut blocks = HashSet::new();
+    for node in html.tree.nodes() {
+        let scraper::Node::Text(text) = node.value() else {
+            continue;
+        };
+        if text.contains('©') || text.to_ascii_lowercase().contains("copyright") {
+            blocks.extend(node.ancestors().map(|ancestor| ancestor.id()));
+        }
+    }
+    blocks
+}
+
 /// Whether `element` is in the page's fine print: inside its footer (a `<footer>`, role
 /// `contentinfo`, or an element whose id or class names a footer, as templates name it
 /// whatever the page's language), in the smallest block holding it and a copyright notice
-/// ("©"), when that block holds few links. A footer's columns of services are not.
-fn in_the_fine_print(element: ElementRef<'_>) -> bool {
-    let ancestors: Vec<ElementRef<'_>> = element.ancestors().filter_map(ElementRef::wrap).collect();
-    let in_footer = ancestors.iter().any(|ancestor| {
+/// ("©", one of `copyright` blocks), when that block holds few links. A footer's columns of
+/// services are not.
+fn in_the_fine_print(element: ElementRef<'_>, copyright: &HashSet<ego_tree::NodeId>) -> bool {
+    let mut ancestors = element.ancestors().filter_map(ElementRef::wrap);
+    let in_footer = ancestors.clone().any(|ancestor| {
         let value = ancestor.value();
         value.name() == "footer"
             || value.attr("role") == Some("contentinfo")
@@ -420,11 +437,7 @@ fn in_the_fine_print(element: ElementRef<'_>) -> bool {
     if !in_footer {
         return false;
     }
-    let Some(block) = ancestors.iter().find(|ancestor| {
-        ancestor
-            .text()
-            .any(|text| text.contains('©') || text.to_ascii_lowercase().contains("copyright"))
-    }) else {
+    let Some(block) = ancestors.find(|ancestor| copyright.contains(&ancestor.id())) else {
         return false;
     };
     block.select(&selector("a[href]")).count() <= FINE_PRINT_LINKS
