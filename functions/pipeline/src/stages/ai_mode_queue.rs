@@ -16,14 +16,12 @@ use kr_dataforseo::{AiModeAnswer, JobSession, Market, PostedSerps, ProviderError
 use kr_research::ai_prompts::AiPrompt;
 use serde::{Deserialize, Serialize};
 
+use super::provider::ASK_DIRECTLY_AFTER;
 use super::{storage_failure, ResearchRunner};
 use crate::runner::StageError;
 
 /// Where the queued questions stand, between the analysis stage's messages.
 const SAVED_QUEUE: &str = "ai-mode-queue";
-/// A task this old that the ready list has not shown is asked for by its id (the list is the
-/// account's and holds at most 1,000 tasks).
-const ASK_DIRECTLY_AFTER: chrono::Duration = chrono::Duration::minutes(10);
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

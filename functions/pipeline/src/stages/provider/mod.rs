@@ -12,7 +12,9 @@ pub use discovery::{discover_with_provider, offered_crawl};
 pub use facts::KeywordFacts;
 pub use metrics::{measure_with_provider, measured};
 pub use selection::{select, Gathered, Wanted};
-pub use serps::{collect, fetch_live, post, serp_targets, Round, SerpQueue, SerpQueueStore};
+pub use serps::{
+    collect, fetch_live, post, serp_targets, Round, SerpQueue, SerpQueueStore, ASK_DIRECTLY_AFTER,
+};
 
 use kr_core::domain::Job;
 use kr_dataforseo::{Market, ProviderError};

@@ -23,9 +23,10 @@ use crate::runner::{FailureKind, ProgressReporter, StageError};
 const CONCURRENCY: usize = 8;
 /// Organic results compared for clustering.
 const SERP_DEPTH: usize = 10;
-/// A task this old that the account's ready list has not shown is asked for by its id: the
-/// list holds at most 1,000 tasks of every job, so a busy account can hide one.
-const ASK_DIRECTLY_AFTER: chrono::Duration = chrono::Duration::minutes(10);
+/// A queued task this old that the account's ready list has not shown is asked for by its id
+/// (SERPs and Google AI Mode's answers alike): the list holds at most 1,000 tasks of every
+/// job, so a busy account can hide one.
+pub const ASK_DIRECTLY_AFTER: chrono::Duration = chrono::Duration::minutes(10);
 
 /// Where a job's queued SERPs stand between the metrics stage's messages. Saved before each
 /// `task_post` (its tasks pending without ids) and after it (with their ids), so a worker
