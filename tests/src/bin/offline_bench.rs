@@ -358,11 +358,7 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
             .iter()
             .filter_map(|page| page.lang.as_deref())
             .map(Language::new)
-            .find(|language| {
-                kr_core::locales::languages()
-                    .iter()
-                    .any(|offered| offered.language_code == language.code())
-            })
+            .find(|language| kr_core::domain::LanguageCode::parse(language.code()).is_ok())
             .unwrap_or_else(Language::english);
         pages.extend(crawl(crawler, &site.competitor, SiteRole::Competitor(0)).await);
         let input = ResearchInput {

@@ -48,6 +48,7 @@ use crate::discovery::{discover_all, Candidate};
 use crate::personas::SiteProfile;
 use crate::text::Language;
 use crate::{PageContent, SiteRole};
+use kr_core::domain::LanguageCode;
 pub use topic::Topic;
 
 /// Offerings read for head terms and ideas, and places that are never head terms: more than a
@@ -214,11 +215,10 @@ fn other_language_pages<'a>(
 ) -> impl Fn(&PageContent) -> bool + 'a {
     // A language tag names a language the service knows, or nothing ("zxx", "und").
     let declared = |page: &PageContent| {
-        page.lang.as_deref().map(Language::new).filter(|declared| {
-            kr_core::locales::languages()
-                .iter()
-                .any(|known| known.language_code == declared.code())
-        })
+        page.lang
+            .as_deref()
+            .map(Language::new)
+            .filter(|declared| LanguageCode::parse(declared.code()).is_ok())
     };
     let in_language: HashSet<Option<SiteRole>> = pages
         .iter()
