@@ -44,11 +44,12 @@ mod topic;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use kr_core::domain::LanguageCode;
+
 use crate::discovery::{discover_all, Candidate};
 use crate::personas::SiteProfile;
 use crate::text::Language;
 use crate::{PageContent, SiteRole};
-use kr_core::domain::LanguageCode;
 pub use topic::Topic;
 
 /// Offerings read for head terms and ideas, and places that are never head terms: more than a
