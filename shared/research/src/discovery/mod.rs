@@ -239,7 +239,10 @@ fn display_form(phrase: &PhraseStats, collection: &Collection) -> String {
 fn boilerplate_keys(collection: &mut Collection) -> HashSet<Ids> {
     let tokenizer = *collection.vocabulary.analyzer().tokenizer();
     let mut keys = HashSet::new();
-    for line in include_str!("boilerplate.txt").lines().map(str::trim) {
+    let lines = include_str!("boilerplate.txt")
+        .lines()
+        .chain(crate::text::LEGAL_NOTICES.lines());
+    for line in lines.map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }

@@ -143,7 +143,7 @@ fn fine_print_only_links(primary: &[&PageContent]) -> HashMap<String, usize> {
 }
 
 /// The site's front page: its root, or the root's index file.
-fn is_front_page(url: &str) -> bool {
+pub(super) fn is_front_page(url: &str) -> bool {
     let path = url
         .split_once("://")
         .map_or(url, |(_, rest)| rest)

@@ -37,6 +37,7 @@ mod complete;
 mod filed;
 mod furniture;
 mod ideas;
+mod legal;
 mod lexicon;
 mod people;
 mod topic;
@@ -134,8 +135,11 @@ fn select_crawl(
     let furniture = furniture::Furniture::of_site(pages, &name_words, |word| {
         lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
     });
+    // A legal page is known by its name wherever a site links it from (`legal`).
+    let legal = legal::LegalPages::new(language);
     let pages = without(pages, |page| {
-        page.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(page)
+        legal.holds(page)
+            || (page.site == Some(SiteRole::Primary) && furniture.is_fine_print_page(page))
     });
     let pages = pages.as_ref();
     let people = people::People::of_site(pages, &name_words, &places);
@@ -144,7 +148,7 @@ fn select_crawl(
     // a heading of the site's template ("Clinic Hours" on every page).
     offerings.retain(|(offering, _)| {
         let words = lowercase_words(offering);
-        !people.named_in(&words) && !furniture.holds(&words)
+        !people.named_in(&words) && !furniture.holds(&words) && !legal.is_legal_name(offering)
     });
     // A shop's product filed under one of its offerings is offered as the product with its
     // category ("winter owl" under "garden flags": "winter owl garden flag"), so ideas follow

@@ -18,6 +18,9 @@ pub use language::Language;
 pub use stopwords::stop_words;
 pub use tokenize::{is_numeric_word, is_unspaced_script, join_words, normalize, Tokenizer};
 
+/// The names of legal pages, one per line ("impressum", "privacy policy"); `#` starts a comment.
+pub const LEGAL_NOTICES: &str = include_str!("legal_notices.txt");
+
 /// Everything needed to read text in one language: tokenizer, stop words and stemmer.
 pub struct Analyzer {
     language: Language,
