@@ -39,13 +39,32 @@ impl Furniture {
             .iter()
             .filter(|p| p.site == Some(SiteRole::Primary))
             .collect();
+        // A heading's pages, over the site and within each folder: product pages under
+        // `/motos/` share their template ("Características principales") even where they
+        // are not half the site.
         let mut on_pages: HashMap<String, usize> = HashMap::new();
+        let mut in_folder: HashMap<(&str, String), usize> = HashMap::new();
+        let mut folder_pages: HashMap<&str, usize> = HashMap::new();
         for page in &primary {
+            let folder = folder(&page.url);
+            if let Some(folder) = folder {
+                *folder_pages.entry(folder).or_default() += 1;
+            }
             let headings: HashSet<String> = page.headings.iter().map(|h| normal(h)).collect();
             for heading in headings.into_iter().filter(|h| !h.is_empty()) {
+                if let Some(folder) = folder {
+                    *in_folder.entry((folder, heading.clone())).or_default() += 1;
+                }
                 *on_pages.entry(heading).or_default() += 1;
             }
         }
+        let folder_template = |heading: &String| {
+            in_folder.iter().any(|((folder, h), &pages)| {
+                h == heading
+                    && pages >= MIN_PAGES
+                    && pages as f64 >= folder_pages[folder] as f64 * MIN_SHARE
+            })
+        };
         // What a page is about: its title's parts, the text of links to it, its address.
         let titled: HashSet<String> = primary
             .iter()
@@ -78,7 +97,9 @@ impl Furniture {
             .collect();
         let mut headings: Vec<Vec<String>> = on_pages
             .into_iter()
-            .filter(|(heading, pages)| *pages >= least && !has_page(heading))
+            .filter(|(heading, pages)| {
+                (*pages >= least || folder_template(heading)) && !has_page(heading)
+            })
             .map(|(heading, _)| heading)
             .filter(not_own)
             .chain(fine_print_links.iter().cloned())
@@ -151,6 +172,15 @@ pub(super) fn is_front_page(url: &str) -> bool {
         .map_or("", |(_, path)| path);
     let path = path.split(['?', '#']).next().unwrap_or_default();
     matches!(path, "" | "index.html" | "index.htm" | "index.php")
+}
+
+/// The first folder of a page's address ("motos" of `/motos/honda-cb-125-f.html`), when the
+/// page sits in one.
+fn folder(url: &str) -> Option<&str> {
+    let path = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = path.split(['?', '#']).next()?.split_once('/')?.1;
+    let (folder, rest) = path.split_once('/')?;
+    (!folder.is_empty() && !rest.is_empty()).then_some(folder)
 }
 
 /// Lowercase words, punctuation apart from apostrophes and hyphens dropped.
@@ -285,6 +315,29 @@ mod tests {
         let furniture = Furniture::of_site(&pages, &name, |w| w == "services");
         assert!(!furniture.holds(&words("handyman services")));
         assert!(furniture.holds(&words("customer reviews")));
+    }
+
+    #[test]
+    fn a_heading_on_most_pages_of_a_folder_is_furniture() {
+        let mut pages = vec![
+            page("/", "Motos Arretxe", &["Motos nuevas", "Taller"]),
+            page("/taller", "Taller", &["Taller"]),
+            page("/reservas", "Reservas", &["Reservas"]),
+            page("/contacto", "Contacto", &["Contacto"]),
+        ];
+        for model in [
+            "honda-cb-125-f",
+            "honda-forza-350",
+            "sym-symphony",
+            "honda-pcx",
+        ] {
+            let url = format!("/motos/{model}.html");
+            pages.push(page(&url, model, &[model, "Características principales"]));
+        }
+        pages.push(page("/motos/index.html", "Motos", &["Motos nuevas"]));
+        let furniture = Furniture::of_site(&pages, &[], |_| false);
+        assert!(furniture.holds(&words("características principales")));
+        assert!(!furniture.holds(&words("honda-forza-350")));
     }
 
     #[test]
