@@ -49,7 +49,7 @@ use kr_core::domain::LanguageCode;
 
 use crate::discovery::{discover_all, Candidate};
 use crate::personas::SiteProfile;
-use crate::text::Language;
+use crate::text::{Language, LowercaseOnly};
 use crate::{PageContent, SiteRole};
 pub use topic::Topic;
 
@@ -192,9 +192,28 @@ fn select_crawl(
     }
     // A query names a thing: a clause or running text that happens to hold a head term
     // ("drain operates", "patients experiencing") is no query (`text::grammar`).
+    // German writes its nouns with a capital: a phrase ending with a word the site writes only
+    // in lowercase ends with no noun ("geschichten erzählt").
+    let lowercase_only = (language.code() == "de").then(|| {
+        LowercaseOnly::of_texts(
+            pages
+                .iter()
+                .filter(|page| page.site == Some(SiteRole::Primary))
+                .flat_map(|page| {
+                    [page.title.as_str(), page.body_text.as_str()]
+                        .into_iter()
+                        .chain(page.headings.iter().map(String::as_str))
+                }),
+        )
+    });
     kept.retain(|candidate| {
         let words = lowercase_words(&candidate.keyword);
-        topic.is_noun_phrase(&candidate.keyword)
+        let ends_without_noun = lowercase_only
+            .as_ref()
+            .zip(words.last())
+            .is_some_and(|(lowercase, last)| lowercase.holds(last));
+        !ends_without_noun
+            && topic.is_noun_phrase(&candidate.keyword)
             && !people.drops(&words)
             && !furniture.holds(&words)
     });

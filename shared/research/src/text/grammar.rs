@@ -14,9 +14,18 @@
 //! most are clauses the labels count as hits ("springs rated", "cables replaced"). The
 //! README's offline section has the figures.
 //!
-//! Only English is read; in any other language every phrase passes.
+//! In German, French, Spanish, Italian, Portuguese and Dutch no lexicon is read, only the
+//! closed classes of words: a noun phrase holds between its nouns an article, a preposition or
+//! "and" ("conditions d'utilisation", "tienda de irún"), never a verb of the language's
+//! closed set, a pronoun or a conjunction ("website ist aktuell", "benessere che curiamo",
+//! "données collectées sont utilisées"), and it does not open with a preposition ("seit
+//! generationen"). German writes every noun with a capital, so a German phrase whose last
+//! word the site writes only in lowercase ends with no noun ("geschichten erzählt"): see
+//! [`LowercaseOnly`].
 
 use wiktionary_part_of_speech_extract::{Tag, TagSet, TagsLookup, ENGLISH_TAG_LOOKUP};
+
+use std::collections::HashSet;
 
 use super::Language;
 
@@ -111,7 +120,8 @@ const QUESTION_WORDS: [&str; 12] = [
 /// `language`: no word is only an adverb ("carefully", "simply"), no plural noun is followed
 /// by a participle ("students preparing", "cables replaced"), and the last word is not only
 /// a verb ("drain operates", "sharpe's installs"); a gerund ("deck staining") is a noun here.
-/// Words of two letters or fewer (state codes, "dr") are not read. Any other language: true.
+/// Words of two letters or fewer (state codes, "dr") are not read. Other languages are read
+/// by their closed classes (module docs); a language without a list passes.
 pub fn is_noun_phrase(words: &[String], language: &Language) -> bool {
     is_noun_phrase_naming(words, language, |_| false)
 }
@@ -124,8 +134,11 @@ pub fn is_noun_phrase_naming(
     language: &Language,
     is_name: impl Fn(&str) -> bool,
 ) -> bool {
-    if language.code() != "en" || words.is_empty() {
+    if words.is_empty() {
         return true;
+    }
+    if language.code() != "en" {
+        return joined_as_noun_phrase(words, language, &is_name);
     }
     if QUESTION_WORDS.contains(&words[0].as_str()) {
         return true;
@@ -154,6 +167,131 @@ pub fn is_noun_phrase_naming(
     }
     let last = words.len() - 1;
     !(last > 0 && !words[last].ends_with("ing") && parts[last].only_verb())
+}
+
+/// Per language, the prepositions, and the articles and conjunctions a noun phrase may hold
+/// between its nouns ("tienda de motos", "conditions d'utilisation", "Obst und Gemüse").
+const CLOSED_CLASSES: [(&str, &[&str], &[&str]); 6] = [
+    (
+        "de",
+        &[
+            "für", "mit", "von", "vom", "zu", "zum", "zur", "im", "in", "am", "an", "auf", "aus",
+            "bei", "beim", "nach", "ohne", "unter", "über", "um", "gegen", "seit", "durch", "ab",
+            "bis", "vor",
+        ],
+        &[
+            "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer",
+            "eines", "und", "oder", "&",
+        ],
+    ),
+    (
+        "fr",
+        &[
+            "de", "d'", "du", "des", "au", "aux", "à", "en", "pour", "sur", "sans", "avec", "par",
+            "chez", "sous", "dans", "depuis", "d",
+        ],
+        &["le", "la", "les", "l'", "l", "un", "une", "et", "ou", "&"],
+    ),
+    (
+        "es",
+        &[
+            "de", "del", "al", "a", "en", "para", "con", "sin", "por", "sobre", "desde", "hasta",
+            "entre",
+        ],
+        &[
+            "el", "la", "los", "las", "un", "una", "unos", "unas", "y", "e", "o", "u", "&",
+        ],
+    ),
+    (
+        "it",
+        &[
+            "di", "del", "dello", "della", "dei", "degli", "delle", "dell'", "da", "dal", "dalla",
+            "dai", "in", "nel", "nella", "nei", "a", "al", "alla", "ai", "all'", "per", "con",
+            "su", "sul", "sulla", "senza", "tra", "fra", "d'", "d", "dell", "all",
+        ],
+        &[
+            "il", "lo", "la", "i", "gli", "le", "l'", "l", "un", "uno", "una", "un'", "e", "ed",
+            "o", "&",
+        ],
+    ),
+    (
+        "pt",
+        &[
+            "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "para", "com", "sem",
+            "por", "ao", "à", "sobre", "desde", "até", "entre",
+        ],
+        &["o", "a", "os", "as", "um", "uma", "e", "ou", "&"],
+    ),
+    (
+        "nl",
+        &[
+            "van", "voor", "met", "in", "op", "bij", "zonder", "uit", "aan", "naar", "over", "tot",
+            "sinds", "door",
+        ],
+        &["de", "het", "een", "en", "of", "&"],
+    ),
+];
+
+/// [`is_noun_phrase_naming`] in a language read by its closed classes only (module docs):
+/// no opening preposition, and no stop word between the nouns but an article, a preposition
+/// or a conjunction that joins nouns. A language without a list passes.
+fn joined_as_noun_phrase(
+    words: &[String],
+    language: &Language,
+    is_name: &impl Fn(&str) -> bool,
+) -> bool {
+    let Some((_, prepositions, joiners)) = CLOSED_CLASSES
+        .iter()
+        .find(|(code, _, _)| *code == language.code())
+    else {
+        return true;
+    };
+    let stop_words = super::stop_words(language);
+    if words.len() > 1 && prepositions.contains(&words[0].as_str()) && !is_name(&words[0]) {
+        return false;
+    }
+    words.iter().all(|word| {
+        !stop_words.contains(word.as_str())
+            || prepositions.contains(&word.as_str())
+            || joiners.contains(&word.as_str())
+            || is_name(word)
+    })
+}
+
+/// The words a text writes only in lowercase, never with a capital: in German no noun (every
+/// German noun is capitalised), so a German noun phrase does not end with one.
+#[derive(Debug, Default)]
+pub struct LowercaseOnly(HashSet<String>);
+
+impl LowercaseOnly {
+    pub fn of_texts<'a>(texts: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut lowercase = HashSet::new();
+        let mut capitalised = HashSet::new();
+        for text in texts {
+            // Any word is capitalised where a sentence starts: only other capitals count.
+            let mut starts_sentence = true;
+            for token in text.split_whitespace() {
+                let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+                match word.chars().next() {
+                    Some(c) if c.is_lowercase() => {
+                        lowercase.insert(word.to_string());
+                    }
+                    Some(c) if c.is_uppercase() && !starts_sentence => {
+                        capitalised.insert(word.to_lowercase());
+                    }
+                    _ => {}
+                }
+                starts_sentence = token.ends_with(['.', '!', '?', ':']);
+            }
+        }
+        lowercase.retain(|word| !capitalised.contains(word));
+        LowercaseOnly(lowercase)
+    }
+
+    /// Whether the text writes `word` (lowercase), and only in lowercase.
+    pub fn holds(&self, word: &str) -> bool {
+        self.0.contains(word)
+    }
 }
 
 /// A plural noun ("students", "springs"), not a word that ends in s of its own ("glass",
@@ -222,10 +360,52 @@ mod tests {
         assert!(is_noun_phrase_naming(&words, &Language::english(), |w| w == "owens"));
     }
 
+    fn np_in(code: &str, phrase: &str) -> bool {
+        let words: Vec<String> = phrase.split_whitespace().map(str::to_string).collect();
+        is_noun_phrase(&words, &Language::new(code))
+    }
+
     #[test]
-    fn another_language_is_not_read() {
-        let words: Vec<String> = ["schnell", "reparieren"].map(String::from).to_vec();
-        assert!(is_noun_phrase(&words, &Language::new("de")));
+    fn other_languages_are_read_by_their_closed_classes() {
+        for (code, clause) in [
+            ("de", "website ist aktuell"),
+            ("de", "seit generationen"),
+            ("it", "benessere che curiamo"),
+            ("fr", "données collectées sont utilisées"),
+            ("es", "desde 1966"),
+        ] {
+            assert!(!np_in(code, clause), "{clause}");
+        }
+        for (code, phrase) in [
+            ("de", "obst und gemüse"),
+            ("de", "frisches fleisch vom metzger"),
+            ("fr", "conditions d' utilisation"),
+            ("fr", "machines d occasion"),
+            ("es", "tienda de motos"),
+            ("it", "trattamenti per il viso"),
+            ("nl", "fietsen van het merk"),
+            ("de", "schnell reparieren"),
+            ("sv", "som är"),
+        ] {
+            assert!(np_in(code, phrase), "{phrase}");
+        }
+    }
+
+    #[test]
+    fn german_words_written_only_in_lowercase_are_no_nouns() {
+        let site = LowercaseOnly::of_texts([
+            "Wir haben Geschichten erzählt. Töpferei mit Geschichten.",
+            "Erzählt wird gern",
+            "Die Website ist aktuell",
+        ]);
+        assert!(site.holds("ist"));
+        assert!(site.holds("aktuell"));
+        assert!(
+            site.holds("erzählt"),
+            "capitalised only where a sentence starts"
+        );
+        assert!(!site.holds("geschichten"));
+        assert!(!site.holds("töpferei"));
     }
 
     #[test]

@@ -12,8 +12,8 @@ use crate::intent::places::PLACES;
 use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
-    AUDIENCE, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, NOT_ANYWHERE, NOT_FIRST,
-    NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
+    AUDIENCE, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE, NOT_ANYWHERE,
+    NOT_FIRST, NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
 };
 
 mod words;
@@ -238,7 +238,8 @@ fn clean(
         || (english && words.iter().all(|w| sells_with(w)))
         || is_region(&name)
         || PLACES.contains(&name.as_str())
-        || GENERIC.contains(&name.as_str());
+        || GENERIC.contains(&name.as_str())
+        || GENERIC_ELSEWHERE.contains(&name.as_str());
     (!rejected).then_some(name)
 }
 
