@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::lexicon::Lexicon;
 use crate::intent::IntentClassifier;
-use crate::personas::{describes, primary_pages, SiteProfile};
+use crate::personas::{describes, is_direction, primary_pages, SiteProfile};
 use crate::text::us_states::{US_STATES, US_STATE_CODES};
 use crate::text::{is_numeric_word, Analyzer, Language};
 use crate::PageContent;
@@ -173,7 +173,7 @@ impl Topic {
             analyzer.is_stop_word(word)
                 || is_numeric_word(word)
                 || place_words.contains(word)
-                || (english && describes(word))
+                || (english && (describes(word) || is_direction(word)))
         };
         // "FlowMaster Plumbing", "CCR Locksmith": a provider word after the brand is the
         // trade the name states, though "plumbing" only qualifies another site's offering

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 pub use extend::{extend_assignments, recount};
 pub use kr_core::dataset::Persona;
 pub(crate) use offerings::describes;
+pub(crate) use places::is_direction;
 pub(crate) use profile::primary_pages;
 pub use profile::{Audience, PriceLevel, SiteProfile};
 

@@ -80,6 +80,26 @@ pub(crate) fn is_region(name: &str) -> bool {
     US_STATES.contains(&name.to_lowercase().as_str())
 }
 
+/// A compass word that names a part of a region ("Northern", "Central").
+pub(crate) fn is_direction(word: &str) -> bool {
+    const DIRECTIONS: [&str; 13] = [
+        "north",
+        "south",
+        "east",
+        "west",
+        "northern",
+        "southern",
+        "eastern",
+        "western",
+        "central",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+    ];
+    DIRECTIONS.contains(&word.to_lowercase().as_str())
+}
+
 /// Mentions in running text that make a place without a title or heading.
 const MENTIONS_ALONE: usize = 3;
 
@@ -118,6 +138,11 @@ fn scan(text: &str) -> Vec<Vec<String>> {
                 // after a state, which ends the name.
                 if let Some(start) = (0..words.len()).find(|&s| is_region(&words[s..].join(" "))) {
                     words.truncate(start);
+                    // "Southern New Hampshire", "North Georgia": a part of the state is a
+                    // region too, never a place called "Southern".
+                    if words.iter().all(|w| is_direction(w)) {
+                        words.clear();
+                    }
                     break;
                 }
             }
@@ -238,6 +263,21 @@ mod tests {
             body_text: body.to_string(),
             ..PageContent::default()
         }
+    }
+
+    #[test]
+    fn a_part_of_a_state_is_a_region_not_a_place() {
+        let pages = [page(
+            "Electricians in Nashua and Southern New Hampshire",
+            "Serving Nashua, Amherst and Derry. Paving in North Georgia and Nashua.",
+        )];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let found = places(&refs, 10);
+        assert!(
+            !found.iter().any(|p| p == "Southern" || p == "North"),
+            "{found:?}"
+        );
+        assert!(found.contains(&"Nashua".to_string()), "{found:?}");
     }
 
     #[test]
