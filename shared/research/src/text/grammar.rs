@@ -250,12 +250,23 @@ fn joined_as_noun_phrase(
     if words.len() > 1 && prepositions.contains(&words[0].as_str()) && !is_name(&words[0]) {
         return false;
     }
+    // French asks its reader in the second person plural ("complétez le look", "découvrez
+    // nos cafés"): a call to action, no thing.
+    if language.code() == "fr" && is_french_imperative(&words[0]) && !is_name(&words[0]) {
+        return false;
+    }
     words.iter().all(|word| {
         !stop_words.contains(word.as_str())
             || prepositions.contains(&word.as_str())
             || joiners.contains(&word.as_str())
             || is_name(word)
     })
+}
+
+/// A French verb in the second person plural ("complétez", "contactez"); "nez" and "chez"
+/// are too short to be one.
+fn is_french_imperative(word: &str) -> bool {
+    word.ends_with("ez") && word.chars().count() > 5
 }
 
 /// The words a text writes only in lowercase, never with a capital: in German no noun (every
@@ -373,6 +384,7 @@ mod tests {
             ("it", "benessere che curiamo"),
             ("fr", "données collectées sont utilisées"),
             ("es", "desde 1966"),
+            ("fr", "complétez le look"),
         ] {
             assert!(!np_in(code, clause), "{clause}");
         }

@@ -1,8 +1,10 @@
 //! The word lists that tell an offering's name from the rest of a site's headings.
 
-/// Pages whose names are article titles or legal text, not offerings.
+/// Pages whose names are article titles, legal text or ways to reach the business ("Telefon",
+/// "Adresse" on a contact page, in any language the service reads), not offerings.
 pub(super) const NOT_OFFERING_PAGES: &[&str] = &[
     "/blog", "/news", "/article", "/post", "privacy", "terms", "cookie", "legal", "imprint",
+    "/contact", "/kontakt", "/contatt", "/contato",
 ];
 /// Headings that name a part of any site.
 pub(super) const GENERIC: &[&str] = &[
