@@ -1,5 +1,6 @@
 //! What the research engine reads from an HTML page, and the links the crawler follows.
 
+mod breadcrumb;
 mod jsonld;
 mod outline;
 mod parse;
@@ -180,6 +181,10 @@ impl Document {
             }
         }
 
+        // JSON-LD says where the page is filed when it says so; otherwise its breadcrumb.
+        if content.categories.is_empty() {
+            content.categories = breadcrumb::steps(&self.html);
+        }
         let mut anchors = Unique::new();
         let copyright = copyright_blocks(&self.html);
         let mut in_fine_print = Unique::new();

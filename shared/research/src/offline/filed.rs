@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::discovery::Candidate;
 use crate::personas::primary_pages;
-use crate::text::join_words;
+use crate::text::{join_words, Language};
 use crate::PageContent;
 
 /// The longest keyword a completion may make, as discovery's longest phrase.
@@ -16,6 +16,9 @@ const MAX_WORDS: usize = 5;
 /// under, the category's last word singular ("garden flag").
 pub(super) struct Filed {
     by_product: HashMap<String, String>,
+    /// The language names the kind before the design ("manteau huā long"), as it puts a
+    /// phrase's noun first.
+    category_first: bool,
 }
 
 impl Filed {
@@ -23,7 +26,8 @@ impl Filed {
     /// `offerings` (lowercase; a breadcrumb's "Home" or a store-wide "Home & Garden" is
     /// none): the deepest such category of each product page, and, on a site that sells,
     /// each link under a category's heading on a collection page.
-    pub fn of_site(pages: &[PageContent], offerings: &[String]) -> Self {
+    pub fn of_site(pages: &[PageContent], offerings: &[String], language: &Language) -> Self {
+        let singular = |category: &str| singular(category, language);
         let mut by_product = HashMap::new();
         // A shop's collection page lists its products under their category's heading; a
         // service site's grid reads the same way ("Asphalt Shingles" under "Roofing"), so
@@ -42,21 +46,35 @@ impl Filed {
             }
         }
         for page in primary_pages(pages) {
-            let Some(product) = page.headings.first().map(|h| h.trim().to_lowercase()) else {
+            let Some(heading) = page.headings.first().map(|h| h.trim().to_lowercase()) else {
                 continue;
             };
             let category = page
                 .categories
                 .iter()
                 .map(|c| c.trim().to_lowercase())
-                .rfind(|c| *c != product && offerings.contains(c));
-            if let Some(category) = category {
+                .rfind(|c| *c != heading && offerings.contains(c));
+            let Some(category) = category else {
+                continue;
+            };
+            // "Manteau Oversize Cachemire Femme — Huā Long": the design is a part of the
+            // heading as well as the whole.
+            let parts = heading
+                .split(['—', '–', '|'])
+                .flat_map(|part| part.split(" - "))
+                .map(str::trim)
+                .filter(|part| !part.is_empty() && *part != heading)
+                .map(str::to_string);
+            for product in std::iter::once(heading.clone()).chain(parts) {
                 by_product
                     .entry(product)
                     .or_insert_with(|| singular(&category));
             }
         }
-        Filed { by_product }
+        Filed {
+            by_product,
+            category_first: language.head_is_first(),
+        }
     }
 
     /// The candidate with its category after it, when it is a filed product that does not
@@ -80,11 +98,41 @@ impl Filed {
                 .split_whitespace()
                 .any(|c| common_prefix(word, c) >= 4 || word == c)
         });
-        let words: Vec<&str> = product
+        let (first, second) = if self.category_first {
+            (category.as_str(), product)
+        } else {
+            (product, category.as_str())
+        };
+        let words: Vec<&str> = first
             .split_whitespace()
-            .chain(category.split_whitespace())
+            .chain(second.split_whitespace())
             .collect();
         (!named && words.len() <= MAX_WORDS).then(|| join_words(&words))
+    }
+}
+
+/// A French, Spanish or Portuguese plural's singular: "manteaux" → "manteau", "flores" →
+/// "flor", "luces" → "luz", "cestas" → "cesta"; a word not ending in s or x stays.
+fn romance_singular(word: &str, french: bool) -> String {
+    if french {
+        if let Some(stem) = word.strip_suffix("eaux") {
+            return format!("{stem}eau");
+        }
+    }
+    if !french {
+        if let Some(stem) = word.strip_suffix("ces") {
+            return format!("{stem}z");
+        }
+        if let Some(stem) = word.strip_suffix("es") {
+            if stem.ends_with(|c: char| !"aeiouáéíóú".contains(c)) && stem.chars().count() > 2
+            {
+                return stem.to_string();
+            }
+        }
+    }
+    match word.strip_suffix('s') {
+        Some(stem) if stem.chars().count() > 2 && !stem.ends_with('s') => stem.to_string(),
+        _ => word.to_string(),
     }
 }
 
@@ -92,10 +140,22 @@ fn common_prefix(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
-/// `phrase` with its last word singular: "garden flags" → "garden flag", "party supplies" →
-/// "party supply", "gift boxes" → "gift box"; a word ending in "ss" stays ("glass").
-fn singular(phrase: &str) -> String {
+/// `phrase` with its noun singular: in English its last word ("garden flags" → "garden
+/// flag", "party supplies" → "party supply", "gift boxes" → "gift box"; a word ending in "ss"
+/// stays: "glass"); in French, Spanish and Portuguese its first ("manteaux" → "manteau",
+/// "flores de temporada" → "flor de temporada"). Other languages' plurals are left as written.
+fn singular(phrase: &str, language: &Language) -> String {
     let mut words: Vec<String> = phrase.split_whitespace().map(str::to_string).collect();
+    match language.code() {
+        "en" => {}
+        "fr" | "es" | "pt" => {
+            if let Some(first) = words.first_mut() {
+                *first = romance_singular(first, language.code() == "fr");
+            }
+            return words.join(" ");
+        }
+        _ => return phrase.to_string(),
+    }
     if let Some(last) = words.last_mut() {
         let one = if let Some(stem) = last.strip_suffix("ies") {
             format!("{stem}y")
@@ -211,23 +271,57 @@ mod tests {
             ..PageContent::default()
         };
         let offerings = ["garden flags".to_string()];
-        let shop = super::Filed::of_site(&[collection(true)], &offerings);
+        let english = Language::english();
+        let shop = super::Filed::of_site(&[collection(true)], &offerings, &english);
         assert_eq!(
             shop.completed("autumn fox").as_deref(),
             Some("autumn fox garden flag")
         );
         assert_eq!(shop.completed("winter owl"), None, "not under an offering");
-        let services = super::Filed::of_site(&[collection(false)], &offerings);
+        let services = super::Filed::of_site(&[collection(false)], &offerings, &english);
         assert_eq!(services.completed("autumn fox"), None);
     }
 
     #[test]
     fn a_category_reads_as_one_of_its_products() {
-        assert_eq!(singular("garden flags"), "garden flag");
-        assert_eq!(singular("party supplies"), "party supply");
-        assert_eq!(singular("gift boxes"), "gift box");
-        assert_eq!(singular("stained glass"), "stained glass");
-        assert_eq!(singular("bus"), "bus");
+        let en = |phrase| singular(phrase, &Language::english());
+        assert_eq!(en("garden flags"), "garden flag");
+        assert_eq!(en("party supplies"), "party supply");
+        assert_eq!(en("gift boxes"), "gift box");
+        assert_eq!(en("stained glass"), "stained glass");
+        assert_eq!(en("bus"), "bus");
+        let fr = |phrase| singular(phrase, &Language::new("fr"));
+        assert_eq!(fr("manteaux"), "manteau");
+        assert_eq!(fr("écharpes en laine"), "écharpe en laine");
+        let es = |phrase| singular(phrase, &Language::new("es"));
+        assert_eq!(es("flores de temporada"), "flor de temporada");
+        assert_eq!(es("luces"), "luz");
+        assert_eq!(es("cestas"), "cesta");
+        assert_eq!(
+            singular("gartenfahnen", &Language::new("de")),
+            "gartenfahnen"
+        );
+    }
+
+    #[test]
+    fn a_design_after_its_kind_in_the_heading_is_filed_and_named_kind_first_in_french() {
+        let page = PageContent {
+            url: "https://maude.test/hua-long.html".into(),
+            site: Some(SiteRole::Primary),
+            headings: vec!["Manteau Oversize Cachemire Femme — Huā Long".into()],
+            categories: vec!["Accueil".into(), "Manteaux".into(), "Hua Long".into()],
+            ..PageContent::default()
+        };
+        let filed = super::Filed::of_site(&[page], &["manteaux".to_string()], &Language::new("fr"));
+        assert_eq!(
+            filed.completed("huā long").as_deref(),
+            Some("manteau huā long")
+        );
+        assert_eq!(
+            filed.completed("manteau oversize cachemire femme"),
+            None,
+            "names its kind"
+        );
     }
 
     #[test]
@@ -239,7 +333,7 @@ mod tests {
             categories: vec!["Home".into(), "Roofing".into(), "Metal Roofs".into()],
             ..PageContent::default()
         };
-        let filed = super::Filed::of_site(&[page], &["roofing".to_string()]);
+        let filed = super::Filed::of_site(&[page], &["roofing".to_string()], &Language::english());
         assert_eq!(filed.completed("metal roofs"), None);
         assert_eq!(
             filed.completed("autumn fox"),

@@ -49,7 +49,7 @@ use kr_core::domain::LanguageCode;
 
 use crate::discovery::{discover_all, Candidate};
 use crate::personas::SiteProfile;
-use crate::text::{Language, LowercaseOnly};
+use crate::text::{Analyzer, Language, LowercaseOnly};
 use crate::{PageContent, SiteRole};
 pub use topic::Topic;
 
@@ -150,11 +150,42 @@ fn select_crawl(
         let words = lowercase_words(offering);
         !people.named_in(&words) && !furniture.holds(&words) && !legal.is_legal_name(offering)
     });
+    // German writes its nouns with a capital: a phrase ending with a word the site writes only
+    // in lowercase ends with no noun ("geschichten erzählt").
+    let lowercase_only = (language.code() == "de").then(|| {
+        LowercaseOnly::of_texts(
+            pages
+                .iter()
+                .filter(|page| page.site == Some(SiteRole::Primary))
+                .flat_map(|page| {
+                    [page.title.as_str(), page.body_text.as_str()]
+                        .into_iter()
+                        .chain(page.headings.iter().map(String::as_str))
+                }),
+        )
+    });
+    let ends_without_noun = |words: &[String]| {
+        lowercase_only
+            .as_ref()
+            .zip(words.last())
+            .is_some_and(|(lowercase, last)| lowercase.holds(last))
+    };
     // A shop's product filed under one of its offerings is offered as the product with its
     // category ("winter owl" under "garden flags": "winter owl garden flag"), so ideas follow
-    // the shop's pattern.
-    let names: Vec<String> = offerings.iter().map(|(o, _)| o.to_lowercase()).collect();
-    let filed = filed::Filed::of_site(pages, &names);
+    // the shop's pattern. A category matches an offering without its determiner ("Manteaux"
+    // filed, "Nos manteaux" offered).
+    let analyzer = Analyzer::new(language);
+    let names: Vec<String> = offerings
+        .iter()
+        .map(|(offering, _)| without_opening_stop_words(&analyzer, offering).join(" "))
+        .collect();
+    let filed = filed::Filed::of_site(pages, &names, language);
+    if language.code() != "en" {
+        offerings.retain(|(offering, _)| {
+            let words = analyzer.tokenizer().words(offering);
+            reads_as_offering(&analyzer, &words) && !ends_without_noun(&words)
+        });
+    }
     for (offering, _) in &mut offerings {
         if let Some(completed) = filed.completed(&offering.to_lowercase()) {
             *offering = completed;
@@ -192,32 +223,35 @@ fn select_crawl(
     }
     // A query names a thing: a clause or running text that happens to hold a head term
     // ("drain operates", "patients experiencing") is no query (`text::grammar`).
-    // German writes its nouns with a capital: a phrase ending with a word the site writes only
-    // in lowercase ends with no noun ("geschichten erzählt").
-    let lowercase_only = (language.code() == "de").then(|| {
-        LowercaseOnly::of_texts(
-            pages
-                .iter()
-                .filter(|page| page.site == Some(SiteRole::Primary))
-                .flat_map(|page| {
-                    [page.title.as_str(), page.body_text.as_str()]
-                        .into_iter()
-                        .chain(page.headings.iter().map(String::as_str))
-                }),
-        )
-    });
     kept.retain(|candidate| {
         let words = lowercase_words(&candidate.keyword);
-        let ends_without_noun = lowercase_only
-            .as_ref()
-            .zip(words.last())
-            .is_some_and(|(lowercase, last)| lowercase.holds(last));
-        !ends_without_noun
+        !ends_without_noun(&words)
             && topic.is_noun_phrase(&candidate.keyword)
             && !people.drops(&words)
             && !furniture.holds(&words)
     });
     (Some(topic), kept)
+}
+
+/// Outside English (whose offerings have their own word lists), a heading read as an
+/// offering is a noun phrase by the language's closed classes that opens with no stop word:
+/// "Vous aimerez aussi", "Restez informée", "Nos manteaux sont différents" and "Il nostro
+/// territorio" (the site's story, as "Our Story" in English) name nothing it sells, and no
+/// idea is made of them.
+fn reads_as_offering(analyzer: &Analyzer, words: &[String]) -> bool {
+    !words.is_empty()
+        && !analyzer.is_stop_word(&words[0])
+        && crate::text::is_noun_phrase(words, analyzer.language())
+}
+
+/// The words of `text` after the stop words it opens with ("nos manteaux" → "manteaux").
+fn without_opening_stop_words(analyzer: &Analyzer, text: &str) -> Vec<String> {
+    let words = analyzer.tokenizer().words(text);
+    let opening = words
+        .iter()
+        .take_while(|word| analyzer.is_stop_word(word))
+        .count();
+    words[opening..].to_vec()
 }
 
 /// `pages` but those `skip` says, borrowed when it skips none.
