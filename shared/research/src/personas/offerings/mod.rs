@@ -13,7 +13,7 @@ use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
     AUDIENCE, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE, NOT_ANYWHERE,
-    NOT_FIRST, NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
+    NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
 };
 
 mod words;
@@ -227,6 +227,7 @@ fn clean(
         || NOT_FIRST.contains(&first.as_str())
         || words.iter().any(|w| {
             NOT_ANYWHERE.contains(&w.as_str())
+                || NOT_ANYWHERE_ELSEWHERE.contains(&w.as_str())
                 || w.chars().any(|c| c.is_ascii_digit())
                 || w.chars().count() < 2
         })
