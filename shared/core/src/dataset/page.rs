@@ -36,7 +36,8 @@ pub struct PageContent {
     pub lang: Option<String>,
     /// What the page files its products under, in document order: each JSON-LD Product's
     /// `category` (a "Home > Garden > Flags" path read as its parts) and the names of a
-    /// BreadcrumbList's items. A shop names a product by its design ("Autumn Fox") and its
+    /// BreadcrumbList's items; without them, the steps of an HTML breadcrumb ("Accueil /
+    /// Manteaux / Hua Long"). A shop names a product by its design ("Autumn Fox") and its
     /// category once ("Garden Flags"). Empty in a crawl kept before it was read.
     #[serde(default)]
     pub categories: Vec<String>,
