@@ -12,8 +12,8 @@ use crate::intent::places::PLACES;
 use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
-    AUDIENCE, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE, NOT_ANYWHERE,
-    NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
+    AUDIENCE, COLOURS, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
+    NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
 };
 
 mod words;
@@ -237,6 +237,7 @@ fn clean(
                 .last()
                 .is_some_and(|last| describes(last) || AUDIENCE.contains(&last.as_str())))
         || (english && words.iter().all(|w| sells_with(w)))
+        || words.iter().all(|w| COLOURS.contains(&w.as_str()))
         || is_region(&name)
         || PLACES.contains(&name.as_str())
         || GENERIC.contains(&name.as_str())

@@ -179,3 +179,21 @@ fn what_the_site_works_on_and_its_selling_points_are_no_offerings() {
         );
     }
 }
+
+#[test]
+fn a_colour_alone_is_no_offering() {
+    let home = page(
+        "https://inkstudio.test/",
+        "Black & Grey | Fine Line Tattoos",
+        &["Black and Grey", "Cover-Up Tattoos", "Schwarz"],
+    );
+    let refs = [&home];
+    let found = offerings(&refs, None, &[], &Language::english(), 8);
+    assert!(
+        found.contains(&"fine line tattoos".to_string()),
+        "{found:?}"
+    );
+    for colour in ["black", "grey", "schwarz"] {
+        assert!(!found.contains(&colour.to_string()), "{colour}: {found:?}");
+    }
+}

@@ -417,6 +417,25 @@ pub(super) const NOT_ANYWHERE_ELSEWHERE: &[&str] = &[
     "informatie",
     "filosofie",
 ];
+/// The basic colour terms of the languages the service reads: a colour alone ("Black & Grey",
+/// a tattoo style; a shop's colour filter) is a property of what the site offers, never an
+/// offering ("buy black").
+pub(super) const COLOURS: &[&str] = &[
+    "black", "white", "grey", "gray", "red", "green", "blue", "yellow", "brown", "orange", "pink",
+    "purple", "beige", "gold", "silver", // English
+    "schwarz", "weiß", "weiss", "grau", "rot", "grün", "blau", "gelb", "braun", "rosa", "lila",
+    "silber", // German
+    "noir", "noire", "blanc", "blanche", "gris", "rouge", "vert", "verte", "bleu", "bleue",
+    "jaune", "marron", "rose", "violet", "argent", "doré", // French
+    "negro", "blanco", "rojo", "azul", "amarillo", "marrón", "morado", "dorado",
+    "plateado", // Spanish
+    "nero", "bianco", "grigio", "rosso", "verde", "blu", "giallo", "marrone", "viola",
+    "argento", // Italian
+    "preto", "branco", "cinza", "vermelho", "amarelo", "castanho", "roxo",
+    "prata", // Portuguese
+    "zwart", "wit", "grijs", "rood", "groen", "blauw", "geel", "bruin", "roze", "paars",
+    "zilver", // Dutch
+];
 /// Who an offering is for ("Oregon Drivers", "Pet Owners"): an English name never ends with one.
 pub(super) const AUDIENCE: &[&str] = &[
     "drivers",
