@@ -13,7 +13,8 @@ use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
     AUDIENCE, COLOURS, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
-    NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, SELLING_NOUNS, SHOWCASE,
+    NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, REGISTERED_FORMS,
+    SELLING_NOUNS, SHOWCASE,
 };
 
 mod words;
@@ -219,6 +220,14 @@ fn clean(
         remove_sequence(&mut words, name);
     }
     if words.len() > 1 && words.last().is_some_and(|w| SHOWCASE.contains(&w.as_str())) {
+        words.pop();
+    }
+    // "Musikschule Unterallgäu e.V.": what the registered name says, without its legal form.
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| REGISTERED_FORMS.contains(&w.as_str()))
+    {
         words.pop();
     }
     let first = words.first()?;

@@ -197,3 +197,19 @@ fn a_colour_alone_is_no_offering() {
         assert!(!found.contains(&colour.to_string()), "{colour}: {found:?}");
     }
 }
+
+#[test]
+fn a_registered_form_is_no_word_of_an_offering() {
+    let home = page(
+        "https://musikschule.test/",
+        "Musikschule Unterallgäu e.V.",
+        &["Klavierunterricht"],
+    );
+    let refs = [&home];
+    let found = offerings(&refs, None, &[], &Language::new("de"), 8);
+    assert!(
+        found.contains(&"musikschule unterallgäu".to_string()),
+        "{found:?}"
+    );
+    assert!(!found.iter().any(|o| o.ends_with("e.v")), "{found:?}");
+}

@@ -249,7 +249,15 @@ pub(super) const NOT_FIRST: &[&str] = &[
 pub(super) const SHOWCASE: &[&str] = &["gallery", "portfolio", "photos", "pictures"];
 /// Company forms after a site's name ("AAA Handyman Services LLC").
 pub(super) const COMPANY_FORMS: &[&str] = &[
-    "ltd", "llc", "inc", "co", "corp", "company", "limited", "plc", "gmbh", "group",
+    "ltd", "llc", "inc", "co", "corp", "company", "limited", "plc", "gmbh", "group", "e.v", "ag",
+    "kg", "gbr", "ohg", "sarl", "sàrl", "sas", "srl", "snc", "bv", "vof", "lda", "s.l", "s.a",
+    "s.r.l",
+];
+/// [`COMPANY_FORMS`] that only a registered name ends with, never a trade ("Musikschule
+/// Unterallgäu e.V.", "Tischlerei Müller GmbH"): no query holds them.
+pub(super) const REGISTERED_FORMS: &[&str] = &[
+    "gmbh", "e.v", "ag", "kg", "gbr", "ohg", "sarl", "sàrl", "sas", "srl", "snc", "bv", "vof",
+    "lda", "s.l", "s.a", "s.r.l", "llc", "inc", "ltd",
 ];
 /// Words that make a heading about the site rather than an offering.
 pub(super) const NOT_ANYWHERE: &[&str] = &[
@@ -330,10 +338,11 @@ pub(super) const NOT_ANYWHERE: &[&str] = &[
     "wont",
     "doesn't",
 ];
-/// [`NOT_ANYWHERE`] in the other languages the service reads: the story, gallery, reviews,
+/// [`NOT_ANYWHERE`] in the other languages the service reads: the map, story, gallery, reviews,
 /// prices, questions, forms, quotes, projects, catalogue and information pages of any site.
 pub(super) const NOT_ANYWHERE_ELSEWHERE: &[&str] = &[
     // German
+    "karte",
     "geschichte",
     "galerie",
     "bewertungen",
@@ -366,6 +375,7 @@ pub(super) const NOT_ANYWHERE_ELSEWHERE: &[&str] = &[
     "informations",
     "philosophie",
     // Spanish
+    "mapa",
     "historia",
     "galería",
     "opiniones",
@@ -380,6 +390,7 @@ pub(super) const NOT_ANYWHERE_ELSEWHERE: &[&str] = &[
     "información",
     "filosofía",
     // Italian
+    "mappa",
     "storia",
     "galleria",
     "recensioni",
@@ -405,6 +416,7 @@ pub(super) const NOT_ANYWHERE_ELSEWHERE: &[&str] = &[
     "projetos",
     "informações",
     // Dutch
+    "kaart",
     "geschiedenis",
     "galerij",
     "beoordelingen",
