@@ -22,6 +22,9 @@ pub(super) struct Lexicon {
     pub local_thing: &'static [&'static str],
     /// Ideas for a product the site sells ("buy espresso beans").
     pub product: &'static [&'static str],
+    /// The language writes a noun's kind at the end of one word ("Fensterreinigung",
+    /// "Klavierunterricht", "dakreparatie"): a compound ending with an action is a service.
+    pub compounds: bool,
 }
 
 impl Lexicon {
@@ -40,6 +43,17 @@ impl Lexicon {
 
     pub fn is_action(&self, word: &str) -> bool {
         self.actions.contains(&word)
+    }
+
+    /// What is done, as a word of its own or, in a language that compounds, as a word's
+    /// last part ("Klavierunterricht": lessons, a service, not a thing for sale).
+    pub fn names_action(&self, word: &str) -> bool {
+        self.is_action(word)
+            || (self.compounds
+                && self
+                    .actions
+                    .iter()
+                    .any(|action| word.len() >= action.len() + 3 && word.ends_with(action)))
     }
 
     pub fn qualifies(&self, word: &str) -> bool {
@@ -229,6 +243,7 @@ static EN: Lexicon = Lexicon {
     home_service_object: &["{} repair", "{} replacement", "{} installation"],
     local_thing: &["best {}", "{} near me"],
     product: &["buy {}", "best {}", "{} price", "{} online"],
+    compounds: false,
 };
 
 static DE: Lexicon = Lexicon {
@@ -252,6 +267,14 @@ static DE: Lexicon = Lexicon {
         "renovierung",
         "bau",
         "entsorgung",
+        "unterricht",
+        "kurs",
+        "kurse",
+        "training",
+        "behandlung",
+        "therapie",
+        "schulung",
+        "betreuung",
     ],
     generic_actions: &["service"],
     qualifiers: &[
@@ -285,6 +308,7 @@ static DE: Lexicon = Lexicon {
     home_service_object: &["{} reparatur", "{} austausch", "{} montage"],
     local_thing: &["{} in der nähe"],
     product: &["{} kaufen", "{} preis", "{} online", "{} test"],
+    compounds: true,
 };
 
 static FR: Lexicon = Lexicon {
@@ -338,6 +362,7 @@ static FR: Lexicon = Lexicon {
     home_service_object: &["réparation {}", "remplacement {}", "pose {}"],
     local_thing: &["meilleur {}", "{} près de chez moi"],
     product: &["acheter {}", "meilleur {}", "prix {}", "{} pas cher"],
+    compounds: false,
 };
 
 static ES: Lexicon = Lexicon {
@@ -389,6 +414,7 @@ static ES: Lexicon = Lexicon {
     home_service_object: &["reparación de {}", "instalación de {}"],
     local_thing: &["mejor {}", "{} cerca de mi"],
     product: &["comprar {}", "mejor {}", "precio {}", "{} barato"],
+    compounds: false,
 };
 
 static IT: Lexicon = Lexicon {
@@ -435,6 +461,7 @@ static IT: Lexicon = Lexicon {
     home_service_object: &["riparazione {}", "sostituzione {}", "installazione {}"],
     local_thing: &["migliori {}", "{} vicino a me"],
     product: &["{} prezzo", "migliori {}", "{} online", "{} offerta"],
+    compounds: false,
 };
 
 static PT: Lexicon = Lexicon {
@@ -486,6 +513,7 @@ static PT: Lexicon = Lexicon {
     home_service_object: &["conserto de {}", "instalação de {}"],
     local_thing: &["melhor {}", "{} perto de mim"],
     product: &["comprar {}", "melhor {}", "preço {}", "{} online"],
+    compounds: false,
 };
 
 static NL: Lexicon = Lexicon {
@@ -530,4 +558,21 @@ static NL: Lexicon = Lexicon {
     home_service_object: &["{} reparatie", "{} vervangen", "{} installatie"],
     local_thing: &["beste {}", "{} in de buurt"],
     product: &["{} kopen", "beste {}", "{} prijs", "{} online"],
+    compounds: true,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compound_ending_with_an_action_names_a_service_where_the_language_compounds() {
+        let german = Lexicon::for_language(&Language::new("de")).unwrap();
+        assert!(german.names_action("fensterreinigung"));
+        assert!(german.names_action("klavierunterricht"));
+        assert!(!german.names_action("honig"));
+        assert!(!german.qualifies("fensterreinigung"), "the compound stays a head term");
+        let english = Lexicon::for_language(&Language::english()).unwrap();
+        assert!(!english.names_action("prerepair"));
+    }
+}

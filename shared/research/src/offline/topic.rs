@@ -203,7 +203,7 @@ impl Topic {
                 heads: words.iter().map(|w| is_head(w)).collect(),
                 thing: !words
                     .iter()
-                    .any(|w| lexicon.is_some_and(|l| l.is_action(w)) || cues.cues(w).provider),
+                    .any(|w| lexicon.is_some_and(|l| l.names_action(w)) || cues.cues(w).provider),
                 words: words.clone(),
             })
             .filter(|o| o.heads.contains(&true) && names_something(o, language))
