@@ -353,13 +353,14 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
         let mut pages = crawl(crawler, &site.name, SiteRole::Primary).await;
         let primary_pages = pages.len();
         // The job's language, as its owner would choose it: the site's own (its pages'
-        // `lang`) where it is one the service offers, else English ("zxx" is no language).
+        // `lang`) where it is one the service offers ("zxx" is no language), else the one
+        // its text is written in.
         let language = pages
             .iter()
             .filter_map(|page| page.lang.as_deref())
             .map(Language::new)
             .find(|language| kr_core::domain::LanguageCode::parse(language.code()).is_ok())
-            .unwrap_or_else(Language::english);
+            .unwrap_or_else(|| language_of_text(&pages));
         pages.extend(crawl(crawler, &site.competitor, SiteRole::Competitor(0)).await);
         let input = ResearchInput {
             language: language.clone(),
@@ -439,6 +440,39 @@ fn percent(part: usize, whole: usize) -> String {
         "{:.0} % ({part}/{whole})",
         100.0 * part as f64 / whole.max(1) as f64
     )
+}
+
+/// The language among those with stop word lists whose stop words the pages' running text
+/// uses most ("und", "der", "die" on a German site that declares no `lang`); English on a tie.
+fn language_of_text(pages: &[kr_research::PageContent]) -> Language {
+    const CODES: [&str; 7] = ["en", "de", "fr", "es", "it", "pt", "nl"];
+    let words: Vec<String> = pages
+        .iter()
+        .flat_map(|page| page.body_text.split_whitespace())
+        .map(|word| {
+            word.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    CODES
+        .iter()
+        .map(|code| Language::new(code))
+        .map(|language| {
+            let stop_words = kr_research::text::stop_words(&language);
+            let used = words
+                .iter()
+                .filter(|w| stop_words.contains(w.as_str()))
+                .count();
+            (used, language)
+        })
+        .fold((0, Language::english()), |best, next| {
+            if next.0 > best.0 {
+                next
+            } else {
+                best
+            }
+        })
+        .1
 }
 
 fn top_table(site: &Site, top: &[&KeywordRecord], language: &Language) -> String {
