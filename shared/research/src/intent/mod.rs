@@ -14,7 +14,7 @@
 //! | an act ("buy", "price", "coupon", "for sale", "near me", "book", "download") | transactional | +2.5 |
 //! | weighing options ("best", "vs", "review", "alternatives", "worth it") | commercial | +2.0 each, two at most |
 //! | a provider ("company", "agency", "plumber", "roofing", "repair") | commercial | +2.0 |
-//! | without a provider, a product ("perfume", "laptop", "insurance", "software"), or at its end one of the job's offerings or their head noun ("monthly coffee subscription") | commercial | +1.3 |
+//! | without a provider, a product ("perfume", "laptop", "insurance", "software"), or at its end one of the job's offerings or their head noun ("monthly coffee subscription"), alone or before a place ("concrete cleaning fairfield") | commercial | +1.3 |
 //! | a place ("newark", "nj", "texas", or one of the job's places) next to a provider, in no question and without a learning word | commercial | +1.5 |
 //!
 //! So a question stays informational even when it names a price ("how much does a roof
@@ -393,12 +393,23 @@ impl IntentClassifier {
             commercial: weighing_cues > 0,
             provider: supplier || self.providers.matches(&words),
             supplier,
-            product: self.products.matches(&words) || self.ends_with_offering(&words),
+            product: self.products.matches(&words)
+                || self.ends_with_offering(&words)
+                || self.offering_before_place(&words),
             place: self.places.matches(&words),
             question,
             informational: self.informational.matches(&words),
         };
         (cues, weighing_cues)
+    }
+
+    /// One of the job's offerings followed by a place ("concrete cleaning fairfield",
+    /// "roof repair irvington nj"): a local buying query, no question.
+    fn offering_before_place(&self, words: &[String]) -> bool {
+        (1..words.len().min(5)).any(|place_words| {
+            let (offering, place) = words.split_at(words.len() - place_words);
+            self.places.matches(place) && self.ends_with_offering(offering)
+        })
     }
 
     fn ends_with_offering(&self, words: &[String]) -> bool {

@@ -293,3 +293,22 @@ fn the_sites_offerings_are_products() {
     );
     assert_eq!(classifier.classify("beans for chili"), Informational);
 }
+
+#[test]
+fn an_offering_with_a_served_place_is_a_local_buying_query() {
+    let classifier = IntentClassifier::new(&Language::english(), &[])
+        .with_offerings(&["concrete cleaning".to_string()])
+        .with_places(&["Fairfield".to_string()]);
+    assert_eq!(
+        classifier.classify("concrete cleaning fairfield"),
+        Commercial
+    );
+    assert_eq!(
+        classifier.classify("concrete cleaning fairfield ct"),
+        Commercial
+    );
+    assert_eq!(
+        classifier.classify("how to do concrete cleaning in fairfield"),
+        Informational
+    );
+}

@@ -571,7 +571,10 @@ mod tests {
         assert!(german.names_action("fensterreinigung"));
         assert!(german.names_action("klavierunterricht"));
         assert!(!german.names_action("honig"));
-        assert!(!german.qualifies("fensterreinigung"), "the compound stays a head term");
+        assert!(
+            !german.qualifies("fensterreinigung"),
+            "the compound stays a head term"
+        );
         let english = Lexicon::for_language(&Language::english()).unwrap();
         assert!(!english.names_action("prerepair"));
     }
