@@ -28,6 +28,8 @@ const NOT_NAMES: &[&str] = &[
     "the", "our", "your", "all", "any", "every", "this", "these", "that", "a", "an", "we", "you",
     "my", "stock", "store", "person", "time", "business", "house", "home", "touch",
 ];
+/// Words that make a state's name a town's ("Oklahoma City", "Kansas City", "Virginia Beach").
+const TOWN_AFTER_STATE: [&str; 2] = ["City", "Beach"];
 /// Longest place name, in words.
 const MAX_NAME_WORDS: usize = 3;
 
@@ -136,6 +138,14 @@ fn scan(text: &str) -> Vec<Vec<String>> {
                 i += 1;
                 // "Portland, Oregon BrightBrew Coffee": text joined across elements runs on
                 // after a state, which ends the name.
+                // "Oklahoma City", "Virginia Beach": a town named after its state.
+                let town_of_state = matches!(
+                    tokens.get(i),
+                    Some(Token::Word(next)) if TOWN_AFTER_STATE.contains(next)
+                );
+                if town_of_state {
+                    continue;
+                }
                 if let Some(start) = (0..words.len()).find(|&s| is_region(&words[s..].join(" "))) {
                     words.truncate(start);
                     // "Southern New Hampshire", "North Georgia": a part of the state is a
@@ -263,6 +273,18 @@ mod tests {
             body_text: body.to_string(),
             ..PageContent::default()
         }
+    }
+
+    #[test]
+    fn a_town_named_after_its_state_is_a_place() {
+        let pages = [page(
+            "Towing in Oklahoma City, OK",
+            "Serving Oklahoma City and Edmond. Also in Virginia Beach.",
+        )];
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        let found = places(&refs, 10);
+        assert!(found.contains(&"Oklahoma City".to_string()), "{found:?}");
+        assert!(found.contains(&"Edmond".to_string()), "{found:?}");
     }
 
     #[test]
