@@ -24,6 +24,7 @@ pub(crate) mod lexicon;
 pub mod model;
 mod offerings;
 mod places;
+mod postal;
 mod profile;
 
 use std::collections::HashMap;

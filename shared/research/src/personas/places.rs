@@ -5,7 +5,8 @@
 //! are the region, not another place. A site names the places it serves in its titles and
 //! headings ("Café in Portland, Oregon"); a name only in running text counts when it is listed
 //! with one of those ("Serving Montclair, Bloomfield and Orange") or is named three times
-//! (coffee origins, "grown in Colombia", are neither).
+//! (coffee origins, "grown in Colombia", are neither). The town of a postal address is a
+//! place too ("West Jordan, UT 84088", "56727 Mayen": `postal`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,14 +35,14 @@ const TOWN_AFTER_STATE: [&str; 2] = ["City", "Beach"];
 const MAX_NAME_WORDS: usize = 3;
 
 #[derive(Debug, Clone, PartialEq)]
-enum Token<'a> {
+pub(super) enum Token<'a> {
     Word(&'a str),
     Comma,
     /// Any other punctuation: ends a list of places.
     Break,
 }
 
-fn tokens(text: &str) -> Vec<Token<'_>> {
+pub(super) fn tokens(text: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices() {
@@ -65,7 +66,7 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
     out
 }
 
-fn is_name_word(word: &str) -> bool {
+pub(super) fn is_name_word(word: &str) -> bool {
     let mut chars = word.chars();
     let capitalised = chars.next().is_some_and(char::is_uppercase);
     capitalised
@@ -204,6 +205,11 @@ pub(crate) fn places(pages: &[&PageContent], limit: usize) -> Vec<String> {
             .chain(&page.headings)
             .map(|t| (t, true));
         for (text, is_prominent) in prominent.chain(std::iter::once((&page.body_text, false))) {
+            // A town in an address is where the business is, named or not.
+            for town in super::postal::postal_towns(text) {
+                *counts.entry(town.clone()).or_insert(0) += 1;
+                named.insert(town);
+            }
             for list in scan(&text.replace('&', " and ")) {
                 for name in &list {
                     *counts.entry(name.clone()).or_insert(0) += 1;
