@@ -113,9 +113,6 @@ fn select_crawl(
     language: &Language,
 ) -> (Option<Topic>, Vec<Candidate>) {
     let places = profile.more_places(pages, MAX_PLACES);
-    if std::env::var("KR_DEBUG_PLACES").is_ok() {
-        eprintln!("PLACES {places:?}");
-    }
     let name_words: Vec<String> = profile
         .name
         .iter()
