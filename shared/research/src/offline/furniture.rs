@@ -58,13 +58,13 @@ impl Furniture {
                 *on_pages.entry(heading).or_default() += 1;
             }
         }
-        let folder_template = |heading: &String| {
-            in_folder.iter().any(|((folder, h), &pages)| {
-                h == heading
-                    && pages >= MIN_PAGES
-                    && pages as f64 >= folder_pages[folder] as f64 * MIN_SHARE
+        let folder_templates: HashSet<String> = in_folder
+            .into_iter()
+            .filter(|((folder, _), pages)| {
+                *pages >= MIN_PAGES && *pages as f64 >= folder_pages[folder] as f64 * MIN_SHARE
             })
-        };
+            .map(|((_, heading), _)| heading)
+            .collect();
         // What a page is about: its title's parts, the text of links to it, its address.
         let titled: HashSet<String> = primary
             .iter()
@@ -98,7 +98,7 @@ impl Furniture {
         let mut headings: Vec<Vec<String>> = on_pages
             .into_iter()
             .filter(|(heading, pages)| {
-                (*pages >= least || folder_template(heading)) && !has_page(heading)
+                (*pages >= least || folder_templates.contains(heading)) && !has_page(heading)
             })
             .map(|(heading, _)| heading)
             .filter(not_own)

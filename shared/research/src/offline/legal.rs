@@ -6,7 +6,6 @@
 //! footer's structure (`furniture`) cannot find them all. The front page never is one.
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -15,13 +14,18 @@ use crate::PageContent;
 
 pub(super) struct LegalPages {
     language: Language,
+    /// Each legal page name as [`LegalPages::key`] reads it.
+    keys: HashSet<Vec<String>>,
 }
 
 impl LegalPages {
     pub fn new(language: &Language) -> Self {
-        LegalPages {
+        let mut pages = LegalPages {
             language: language.clone(),
-        }
+            keys: HashSet::new(),
+        };
+        pages.keys = names().map(|name| pages.key(name)).collect();
+        pages
     }
 
     /// Whether `page` is a legal page by its name.
@@ -40,7 +44,7 @@ impl LegalPages {
     /// Whether `name` (a title, heading, link text or offering) is the name of a legal page.
     pub fn is_legal_name(&self, name: &str) -> bool {
         let key = self.key(name);
-        !key.is_empty() && names().iter().any(|legal| self.key(legal) == key)
+        !key.is_empty() && self.keys.contains(&key)
     }
 
     /// `text` without accents, case, punctuation, and the short and stop words an address
@@ -67,17 +71,11 @@ impl LegalPages {
 }
 
 /// The legal page names, without comments.
-fn names() -> &'static Vec<&'static str> {
-    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let mut seen = HashSet::new();
-        crate::text::LEGAL_NOTICES
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .filter(|line| seen.insert(*line))
-            .collect()
-    })
+fn names() -> impl Iterator<Item = &'static str> {
+    crate::text::LEGAL_NOTICES
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
 }
 
 /// The last segment of a page's address without its extension ("mentions-legales" of
