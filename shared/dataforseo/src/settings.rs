@@ -58,13 +58,68 @@ pub fn answer_plan_from_vars(
             })?,
     };
     // Google AI Mode goes the way SERPs go: through the Standard queue unless they go Live.
-    let ai_mode_queued = lookup("KR_DATAFORSEO_SERP_METHOD")
-        .is_none_or(|method| !method.trim().eq_ignore_ascii_case("live"));
+    let ai_mode_queued = matches!(serp_method_from_vars(&lookup)?, SerpMethod::Standard { .. });
     Ok(AnswerPlan {
         engines,
         prompts,
         ai_mode_queued,
     })
+}
+
+/// How SERPs are fetched (`KR_DATAFORSEO_SERP_METHOD`, `KR_DATAFORSEO_SERP_POLL_SECONDS`,
+/// `KR_DATAFORSEO_SERP_WAIT_MINUTES`); Google AI Mode's answers go the same way.
+fn serp_method_from_vars(
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<SerpMethod, String> {
+    let number =
+        |name: &str, min: f64, max: f64, default: f64| number_var(&lookup, name, min, max, default);
+    Ok(
+        match lookup("KR_DATAFORSEO_SERP_METHOD")
+            .map(|m| m.trim().to_ascii_lowercase())
+            .as_deref()
+        {
+            None | Some("") | Some("standard") => SerpMethod::Standard {
+                // Each collection round is the stage's heartbeat: rounds stay well inside the
+                // 15 minutes after which the sweeper takes a running job for stalled.
+                poll: Duration::from_secs(number(
+                    "KR_DATAFORSEO_SERP_POLL_SECONDS",
+                    1.0,
+                    600.0,
+                    DEFAULT_SERP_POLL_SECONDS as f64,
+                )? as u64),
+                wait: Duration::from_secs(
+                    number(
+                        "KR_DATAFORSEO_SERP_WAIT_MINUTES",
+                        0.0,
+                        24.0 * 60.0,
+                        DEFAULT_SERP_WAIT_MINUTES as f64,
+                    )? as u64
+                        * 60,
+                ),
+            },
+            Some("live") => SerpMethod::Live,
+            Some(_) => return Err("KR_DATAFORSEO_SERP_METHOD must be standard or live".into()),
+        },
+    )
+}
+
+/// The number `name` holds, from `min` to `max`; `default` when unset.
+fn number_var(
+    lookup: impl Fn(&str) -> Option<String>,
+    name: &str,
+    min: f64,
+    max: f64,
+    default: f64,
+) -> Result<f64, String> {
+    match lookup(name) {
+        None => Ok(default),
+        Some(raw) => raw
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| (min..=max).contains(v))
+            .ok_or_else(|| format!("{name} must be a number from {min} to {max}")),
+    }
 }
 
 /// How a job's SERPs are fetched.
@@ -104,7 +159,7 @@ impl ProviderSettings {
         credentials: Option<(String, String)>,
     ) -> Result<Option<Self>, String> {
         // Read first: a wrong engine name is refused with or without credentials.
-        let mut answers = answer_plan_from_vars(&lookup)?;
+        let answers = answer_plan_from_vars(&lookup)?;
         let Some((login, password)) = credentials else {
             return Ok(None);
         };
@@ -115,44 +170,10 @@ impl ProviderSettings {
         if !(base_url.starts_with("https://") || base_url.starts_with("http://")) {
             return Err("KR_DATAFORSEO_BASE_URL must be an http(s) URL".into());
         }
-        let number = |name: &str, min: f64, max: f64, default: f64| -> Result<f64, String> {
-            match lookup(name) {
-                None => Ok(default),
-                Some(raw) => raw
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| (min..=max).contains(v))
-                    .ok_or_else(|| format!("{name} must be a number from {min} to {max}")),
-            }
+        let number = |name: &str, min: f64, max: f64, default: f64| {
+            number_var(&lookup, name, min, max, default)
         };
-        let serp_method = match lookup("KR_DATAFORSEO_SERP_METHOD")
-            .map(|m| m.trim().to_ascii_lowercase())
-            .as_deref()
-        {
-            None | Some("") | Some("standard") => SerpMethod::Standard {
-                // Each collection round is the stage's heartbeat: rounds stay well inside the
-                // 15 minutes after which the sweeper takes a running job for stalled.
-                poll: Duration::from_secs(number(
-                    "KR_DATAFORSEO_SERP_POLL_SECONDS",
-                    1.0,
-                    600.0,
-                    DEFAULT_SERP_POLL_SECONDS as f64,
-                )? as u64),
-                wait: Duration::from_secs(
-                    number(
-                        "KR_DATAFORSEO_SERP_WAIT_MINUTES",
-                        0.0,
-                        24.0 * 60.0,
-                        DEFAULT_SERP_WAIT_MINUTES as f64,
-                    )? as u64
-                        * 60,
-                ),
-            },
-            Some("live") => SerpMethod::Live,
-            Some(_) => return Err("KR_DATAFORSEO_SERP_METHOD must be standard or live".into()),
-        };
-        answers.ai_mode_queued = matches!(serp_method, SerpMethod::Standard { .. });
+        let serp_method = serp_method_from_vars(&lookup)?;
         Ok(Some(Self {
             answers,
             serp_method,
