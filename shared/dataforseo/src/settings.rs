@@ -68,9 +68,7 @@ pub fn answer_plan_from_vars(
 
 /// How SERPs are fetched (`KR_DATAFORSEO_SERP_METHOD`, `KR_DATAFORSEO_SERP_POLL_SECONDS`,
 /// `KR_DATAFORSEO_SERP_WAIT_MINUTES`); Google AI Mode's answers go the same way.
-fn serp_method_from_vars(
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<SerpMethod, String> {
+fn serp_method_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<SerpMethod, String> {
     let number =
         |name: &str, min: f64, max: f64, default: f64| number_var(&lookup, name, min, max, default);
     Ok(
