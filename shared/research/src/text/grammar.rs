@@ -111,6 +111,12 @@ fn lookup_table() -> &'static TagsLookup<&'static [u8]> {
     &ENGLISH_TAG_LOOKUP
 }
 
+/// English prepositions that follow a participle or come before a number in running text.
+const ENGLISH_PREPOSITIONS: [&str; 14] = [
+    "on", "in", "with", "by", "for", "from", "to", "at", "of", "near", "into", "over", "under",
+    "since",
+];
+
 /// Words that open a question: a question is a query of its own kind, not a noun phrase.
 const QUESTION_WORDS: [&str; 12] = [
     "how", "what", "why", "when", "where", "who", "which", "can", "is", "does", "do", "should",
@@ -156,6 +162,21 @@ pub fn is_noun_phrase_naming(
     if parts.iter().any(|p| p.only_adverb()) {
         return false;
     }
+    // A participle opening a phrase before a preposition is a clause cut from a sentence
+    // ("tested on espresso machines", "based in denver"), and a number a preposition leaves
+    // at the end is a cut too ("coffee subscription with 20" of "with 20% off").
+    let opens_with_participle = words.len() > 1
+        && !is_name(&words[0])
+        && words[0].ends_with("ed")
+        && parts[0].can_be_verb()
+        && ENGLISH_PREPOSITIONS.contains(&words[1].as_str());
+    let last = words.len() - 1;
+    let number_cut = last > 1
+        && super::is_numeric_word(&words[last])
+        && ENGLISH_PREPOSITIONS.contains(&words[last - 1].as_str());
+    if opens_with_participle || number_cut {
+        return false;
+    }
     let clause = words.windows(2).zip(parts.windows(2)).any(|(pair, kinds)| {
         !is_name(&pair[0])
             && is_plural_noun(&pair[0], kinds[0])
@@ -165,7 +186,6 @@ pub fn is_noun_phrase_naming(
     if clause {
         return false;
     }
-    let last = words.len() - 1;
     !(last > 0 && !words[last].ends_with("ing") && parts[last].only_verb())
 }
 
@@ -339,6 +359,9 @@ mod tests {
             "drain operates",
             "appliances operate",
             "highly professional approach",
+            "tested on espresso machines",
+            "based in denver",
+            "coffee subscription with 20",
         ] {
             assert!(!np(clause), "{clause}");
         }
@@ -359,6 +382,9 @@ mod tests {
             "dental care dr ca",
             "glass repairs",
             "how to stain a deck",
+            "roasted coffee beans",
+            "licensed plumber",
+            "iphone 15 repair",
         ] {
             assert!(np(phrase), "{phrase}");
         }
