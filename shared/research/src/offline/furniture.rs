@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::text::web_address::path_of;
 use crate::{PageContent, SiteRole};
 
 /// Pages at least that a heading must be on, and the share of the primary pages.
@@ -165,21 +166,17 @@ fn fine_print_only_links(primary: &[&PageContent]) -> HashMap<String, usize> {
 
 /// The site's front page: its root, or the root's index file.
 pub(super) fn is_front_page(url: &str) -> bool {
-    let path = url
-        .split_once("://")
-        .map_or(url, |(_, rest)| rest)
-        .split_once('/')
-        .map_or("", |(_, path)| path);
-    let path = path.split(['?', '#']).next().unwrap_or_default();
-    matches!(path, "" | "index.html" | "index.htm" | "index.php")
+    let path = path_of(url);
+    matches!(
+        path.strip_prefix('/').unwrap_or(path),
+        "" | "index.html" | "index.htm" | "index.php"
+    )
 }
 
 /// The first folder of a page's address ("motos" of `/motos/honda-cb-125-f.html`), when the
 /// page sits in one.
 fn folder(url: &str) -> Option<&str> {
-    let path = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let path = path.split(['?', '#']).next()?.split_once('/')?.1;
-    let (folder, rest) = path.split_once('/')?;
+    let (folder, rest) = path_of(url).strip_prefix('/')?.split_once('/')?;
     (!folder.is_empty() && !rest.is_empty()).then_some(folder)
 }
 

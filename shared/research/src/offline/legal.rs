@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use unicode_normalization::UnicodeNormalization;
 
+use crate::text::web_address::path_of;
 use crate::text::{stop_words, Language};
 use crate::PageContent;
 
@@ -81,9 +82,7 @@ fn names() -> impl Iterator<Item = &'static str> {
 /// The last segment of a page's address without its extension ("mentions-legales" of
 /// `/mentions-legales.html`), if it has a path.
 fn address_name(url: &str) -> Option<&str> {
-    let path = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let path = path.split(['?', '#']).next()?;
-    let (_, path) = path.split_once('/')?;
+    let path = path_of(url).strip_prefix('/')?;
     let last = path.trim_end_matches('/').rsplit('/').next()?;
     let name = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
     (!name.is_empty()).then_some(name)
