@@ -273,6 +273,11 @@ pub(crate) fn places(pages: &[&PageContent], limit: usize) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn places_of(pages: &[PageContent], limit: usize) -> Vec<String> {
+        let refs: Vec<&PageContent> = pages.iter().collect();
+        places(&refs, limit)
+    }
+
     fn page(title: &str, body: &str) -> PageContent {
         PageContent {
             title: title.to_string(),
@@ -287,8 +292,7 @@ mod tests {
             "Towing in Oklahoma City, OK",
             "Serving Oklahoma City and Edmond. Also in Virginia Beach.",
         )];
-        let refs: Vec<&PageContent> = pages.iter().collect();
-        let found = places(&refs, 10);
+        let found = places_of(&pages, 10);
         assert!(found.contains(&"Oklahoma City".to_string()), "{found:?}");
         assert!(found.contains(&"Edmond".to_string()), "{found:?}");
     }
@@ -299,8 +303,7 @@ mod tests {
             "Electricians in Nashua and Southern New Hampshire",
             "Serving Nashua, Amherst and Derry. Paving in North Georgia and Nashua.",
         )];
-        let refs: Vec<&PageContent> = pages.iter().collect();
-        let found = places(&refs, 10);
+        let found = places_of(&pages, 10);
         assert!(
             !found.iter().any(|p| p == "Southern" || p == "North"),
             "{found:?}"
@@ -315,8 +318,7 @@ mod tests {
             "Serving Homedale, Idaho chiropractic care since 1990. Serving Homedale, Marsing, \
              Idaho and Parma, Idaho patients.",
         )];
-        let refs: Vec<&PageContent> = pages.iter().collect();
-        let found = places(&refs, 5);
+        let found = places_of(&pages, 5);
         for town in ["Homedale", "Marsing", "Parma"] {
             assert!(found.contains(&town.to_string()), "{town}: {found:?}");
         }
@@ -332,8 +334,7 @@ mod tests {
             page("Locksmith in Macomb", "Call us today."),
             page("Get in Touch", "We answer within the hour."),
         ];
-        let refs: Vec<&PageContent> = pages.iter().collect();
-        let found = places(&refs, 10);
+        let found = places_of(&pages, 10);
         assert_eq!(found[0], "Macomb", "{found:?}");
         assert!(found.contains(&"Warren".to_string()), "{found:?}");
         assert!(!found.iter().any(|p| p.starts_with("Macomb ")), "{found:?}");
@@ -353,8 +354,7 @@ mod tests {
                  Colombia and Ethiopia. Café in Portland, Oregon BrightBrew Coffee",
             ),
         ];
-        let refs: Vec<&PageContent> = pages.iter().collect();
-        let found = places(&refs, 5);
+        let found = places_of(&pages, 5);
         assert_eq!(found[0], "Newark");
         for town in ["Montclair", "Bloomfield", "Orange"] {
             assert!(found.contains(&town.to_string()), "{town}: {found:?}");
