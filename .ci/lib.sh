@@ -41,7 +41,7 @@ start_moto() {
   "$VENV/bin/python" "$ROOT/.ci/moto_server.py" 127.0.0.1 "$port" >"$logfile" 2>&1 &
   MOTO_PID=$!
   for _ in $(seq 1 100); do
-    if curl -fsS -o /dev/null "http://127.0.0.1:$port/moto-api/" 2>/dev/null; then
+    if curl --max-time 2 -fsS -o /dev/null "http://127.0.0.1:$port/moto-api/" 2>/dev/null; then
       export KR_AWS_ENDPOINT="http://127.0.0.1:$port"
       return 0
     fi
