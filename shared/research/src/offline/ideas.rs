@@ -7,7 +7,8 @@
 //! - A thing a home service works on ("skylights") takes what is done to it instead ("skylight
 //!   repair", "skylight installation").
 //! - Another thing a local business provides ("egg sandwiches", "dental implants") takes
-//!   "best {}" and "{} near me": a quote or a company is for services.
+//!   "best {}" and "{} near me" (a quote or a company is for services), and its places
+//!   ("wedding cakes staten island").
 //! - A product takes the shopping patterns ("buy {}", "best {}", "{} price").
 //!
 //! Ideas come from the [`IDEA_OFFERINGS`] most prominent offerings and the [`IDEA_PLACES`]
@@ -59,9 +60,14 @@ pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> V
         for pattern in patterns {
             add(fill(pattern, &filled), MODIFIER_SHARE);
         }
-        // Places go with what is done and who does it ("roof repair irvington"), not with a
-        // thing ("skylights irvington").
-        if matches!(topic.kind, Kind::Service { .. }) && !offering.thing {
+        // Places go with what is done ("roof repair irvington") and with what a local
+        // business provides ("wedding cakes staten island"), not with a thing a home service
+        // works on ("skylights irvington") nor with a product a shop sends anywhere.
+        let placed = match topic.kind {
+            Kind::Product => false,
+            Kind::Service { for_homeowners } => !(for_homeowners && offering.thing),
+        };
+        if placed {
             for place in topic.places.iter().take(IDEA_PLACES) {
                 add(format!("{name} {place}"), PLACE_SHARE);
                 if let Some(state) = topic.state {

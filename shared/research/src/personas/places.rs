@@ -31,6 +31,8 @@ const NOT_NAMES: &[&str] = &[
 ];
 /// Words that make a state's name a town's ("Oklahoma City", "Kansas City", "Virginia Beach").
 const TOWN_AFTER_STATE: [&str; 2] = ["City", "Beach"];
+/// Abbreviations that open a place's name, written with a dot ("St. Helens").
+const NAME_ABBREVIATIONS: [&str; 5] = ["St", "Ste", "Mt", "Ft", "Pt"];
 /// Longest place name, in words.
 const MAX_NAME_WORDS: usize = 3;
 
@@ -57,6 +59,9 @@ pub(super) fn tokens(text: &str) -> Vec<Token<'_>> {
         match c {
             ',' => out.push(Token::Comma),
             c if c.is_whitespace() || c == '-' => {}
+            // "St. Helens", "Mt. Vernon": the abbreviation's dot is inside the name.
+            '.' if matches!(out.last(), Some(Token::Word(w)) if NAME_ABBREVIATIONS.contains(w)
+                && text[..i].ends_with(w)) => {}
             _ => out.push(Token::Break),
         }
     }
@@ -295,6 +300,18 @@ mod tests {
         let found = places_of(&pages, 10);
         assert!(found.contains(&"Oklahoma City".to_string()), "{found:?}");
         assert!(found.contains(&"Edmond".to_string()), "{found:?}");
+    }
+
+    #[test]
+    fn an_abbreviated_saint_or_mount_stays_in_the_name() {
+        let pages = [page(
+            "Auto Repair in St. Helens, OR",
+            "Serving St. Helens, Mt. Vernon and Rainier. Open Mon. to Fri.",
+        )];
+        let found = places_of(&pages, 10);
+        assert!(found.contains(&"St Helens".to_string()), "{found:?}");
+        assert!(found.contains(&"Mt Vernon".to_string()), "{found:?}");
+        assert!(!found.iter().any(|p| p == "St"), "{found:?}");
     }
 
     #[test]
