@@ -112,7 +112,7 @@ fn select_crawl(
     profile: &SiteProfile,
     language: &Language,
 ) -> (Option<Topic>, Vec<Candidate>) {
-    let places = profile.more_places(pages, MAX_PLACES);
+    let places = profile.more_places(pages, language, MAX_PLACES);
     let name_words: Vec<String> = profile
         .name
         .iter()

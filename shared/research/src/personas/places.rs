@@ -11,9 +11,11 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::text::us_states::US_STATES;
+use crate::text::Language;
 use crate::PageContent;
 
-/// Words after which a list of place names may follow.
+/// Words after which a list of place names may follow, in every language (sites of other
+/// languages write English too, and German and Dutch say "in" as English does).
 const TRIGGERS: &[&str] = &[
     "in",
     "serving",
@@ -24,6 +26,42 @@ const TRIGGERS: &[&str] = &[
     "near",
     "around",
 ];
+/// The words that open and join a list of places in the site's language.
+struct ListWords {
+    triggers: &'static [&'static str],
+    conjunctions: &'static [&'static str],
+}
+
+impl ListWords {
+    /// English's, and the language's own prepositions before a place ("à Toulouse", "em
+    /// Brasília", "a Roma") and words for "and". French "en" and "dans" are left out: they
+    /// come before regions and common nouns ("en Provence", "en Bois"), not towns.
+    fn of(language: &Language) -> Self {
+        let (triggers, conjunctions): (&[&str], &[&str]) = match language.code() {
+            "fr" => (&["à", "sur"], &["et", "ou"]),
+            "es" => (&["en"], &["y", "o"]),
+            "pt" => (&["em"], &["e", "ou"]),
+            "it" => (&["a"], &["e", "o"]),
+            "de" => (&[], &["und", "oder"]),
+            "nl" => (&["te"], &["en", "of"]),
+            _ => (&[], &[]),
+        };
+        ListWords {
+            triggers,
+            conjunctions,
+        }
+    }
+
+    fn opens(&self, word: &str) -> bool {
+        let word = word.to_lowercase();
+        TRIGGERS.contains(&word.as_str()) || self.triggers.contains(&word.as_str())
+    }
+
+    fn joins(&self, word: &str) -> bool {
+        matches!(word, "and" | "or") || self.conjunctions.contains(&word)
+    }
+}
+
 /// Capitalised words that start sentences or headings, never places.
 const NOT_NAMES: &[&str] = &[
     "the", "our", "your", "all", "any", "every", "this", "these", "that", "a", "an", "we", "you",
@@ -112,22 +150,21 @@ pub(crate) fn is_direction(word: &str) -> bool {
 const MENTIONS_ALONE: usize = 3;
 
 /// Past the separator after a state in a list, if any.
-fn continue_after_region(tokens: &[Token], i: &mut usize) {
+fn continue_after_region(tokens: &[Token], i: &mut usize, words: &ListWords) {
     match tokens.get(*i) {
         Some(Token::Comma) => *i += 1,
-        Some(Token::Word(w)) if matches!(*w, "and" | "or") => *i += 1,
+        Some(Token::Word(w)) if words.joins(w) => *i += 1,
         _ => {}
     }
 }
 
 /// The lists of place names found after trigger words.
-fn scan(text: &str) -> Vec<Vec<String>> {
+fn scan(text: &str, list_words: &ListWords) -> Vec<Vec<String>> {
     let mut lists = Vec::new();
     let tokens = tokens(text);
     let mut i = 0;
     while i < tokens.len() {
-        let trigger =
-            matches!(tokens[i], Token::Word(w) if TRIGGERS.contains(&w.to_lowercase().as_str()));
+        let trigger = matches!(tokens[i], Token::Word(w) if list_words.opens(w));
         i += 1;
         if !trigger {
             continue;
@@ -168,7 +205,7 @@ fn scan(text: &str) -> Vec<Vec<String>> {
                 // without the separator the loop would read "chiropractic" forever.
                 if matches!(tokens.get(i.wrapping_sub(1)), Some(Token::Word(w)) if is_region(w)) {
                     let before = i;
-                    continue_after_region(&tokens, &mut i);
+                    continue_after_region(&tokens, &mut i, list_words);
                     if i > before && matches!(tokens.get(i), Some(Token::Word(_))) {
                         continue;
                     }
@@ -182,11 +219,11 @@ fn scan(text: &str) -> Vec<Vec<String>> {
             match (tokens.get(i), tokens.get(i + 1)) {
                 (Some(Token::Comma), Some(Token::Word(w))) if is_state_code(w) => i += 2,
                 (Some(Token::Comma), _) => i += 1,
-                (Some(Token::Word(w)), _) if matches!(*w, "and" | "or") => i += 1,
+                (Some(Token::Word(w)), _) if list_words.joins(w) => i += 1,
                 _ => break,
             }
             if let Some(Token::Word(w)) = tokens.get(i) {
-                if matches!(*w, "and" | "or") {
+                if list_words.joins(w) {
                     i += 1;
                 }
             }
@@ -199,7 +236,8 @@ fn scan(text: &str) -> Vec<Vec<String>> {
 }
 
 /// Up to `limit` places of `pages`, most mentioned first.
-pub(crate) fn places(pages: &[&PageContent], limit: usize) -> Vec<String> {
+pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) -> Vec<String> {
+    let list_words = ListWords::of(language);
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut named: HashSet<String> = HashSet::new();
     let mut lists: Vec<Vec<String>> = Vec::new();
@@ -215,7 +253,7 @@ pub(crate) fn places(pages: &[&PageContent], limit: usize) -> Vec<String> {
                 *counts.entry(town.clone()).or_insert(0) += 1;
                 named.insert(town);
             }
-            for list in scan(&text.replace('&', " and ")) {
+            for list in scan(&text.replace('&', " and "), &list_words) {
                 for name in &list {
                     *counts.entry(name.clone()).or_insert(0) += 1;
                     if is_prominent {
@@ -280,7 +318,7 @@ mod tests {
 
     fn places_of(pages: &[PageContent], limit: usize) -> Vec<String> {
         let refs: Vec<&PageContent> = pages.iter().collect();
-        places(&refs, limit)
+        places(&refs, &Language::english(), limit)
     }
 
     fn page(title: &str, body: &str) -> PageContent {

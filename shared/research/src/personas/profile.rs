@@ -71,7 +71,8 @@ impl SiteProfile {
         let lowercase = lowercase_words(&pages);
         let name = site_name(&pages, &lowercase);
         let brand = name.as_deref().and_then(|name| brand_of(name, &lowercase));
-        let places = places(&pages, MAX_PLACES);
+        let mut places = places(&pages, language, MAX_PLACES);
+        places.retain(|place| !names_site(place, name.as_deref(), brand.as_deref()));
         let offerings = offerings(&pages, name.as_deref(), &places, language, MAX_OFFERINGS);
         let counts = cue_counts(&pages, language);
         let count = |cues: &[&str]| cues.iter().map(|c| counts.get(*c).unwrap_or(&0)).sum();
@@ -105,8 +106,15 @@ impl SiteProfile {
 
     /// Up to `limit` places of the primary site's `pages`, as [`SiteProfile::places`] names
     /// them: a profile keeps the few a persona names, keyword research reads more.
-    pub fn more_places(&self, pages: &[PageContent], limit: usize) -> Vec<String> {
-        places(&primary_pages(pages), limit)
+    pub fn more_places(
+        &self,
+        pages: &[PageContent],
+        language: &Language,
+        limit: usize,
+    ) -> Vec<String> {
+        let mut places = places(&primary_pages(pages), language, limit);
+        places.retain(|place| !names_site(place, self.name.as_deref(), self.brand.as_deref()));
+        places
     }
 
     /// Up to `limit` offerings of the primary site's `pages`, as [`SiteProfile::offerings`]
@@ -238,6 +246,18 @@ pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
 
 /// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do, or the
 /// fuller name the pages write it in ([`fuller_name`]).
+/// "Arretxe Motos" after "en" in "Taller en Arretxe Motos" is the site, not a place it
+/// serves: a place of two words or more that ends the site's name or brand. A town of one
+/// word stays ("Oakville" of "Oakville Landscaping").
+fn names_site(place: &str, name: Option<&str>, brand: Option<&str>) -> bool {
+    let place = place.to_lowercase();
+    place.contains(' ')
+        && [name, brand].into_iter().flatten().any(|whole| {
+            let whole = whole.to_lowercase();
+            whole == place || whole.ends_with(&format!(" {place}"))
+        })
+}
+
 fn site_name(pages: &[&PageContent], lowercase: &HashSet<&str>) -> Option<String> {
     let name = repeated_title_part(pages)?;
     Some(fuller_name(pages, &name, lowercase).unwrap_or(name))
