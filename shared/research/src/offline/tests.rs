@@ -592,3 +592,40 @@ fn a_site_that_names_no_deed_on_things_gets_no_repair_ideas_for_them() {
         .collect();
     assert!(deeds.is_empty(), "{deeds:?}");
 }
+
+#[test]
+fn what_a_local_business_provides_takes_its_places() {
+    // A bakery's cakes are things, not deeds, yet "wedding cakes staten island" is what its
+    // buyers type: a local business's things go with the places it serves.
+    let bakery = |url: &str, title: &str, headings: &[&str], body: &str| {
+        primary("rosas-bakery.test", url, title, headings, body)
+    };
+    let pages = vec![
+        bakery(
+            "/",
+            "Rosa's Bakery | Wedding Cakes & Cupcakes in Staten Island",
+            &["Wedding Cakes", "Cupcakes"],
+            "Custom wedding cakes and cupcakes baked fresh every morning. Serving Staten \
+             Island and Bayonne. Order your wedding cake today.",
+        ),
+        bakery(
+            "/wedding-cakes",
+            "Wedding Cakes | Rosa's Bakery",
+            &["Wedding Cakes", "Tastings"],
+            "Wedding cakes in every size, with a tasting before you order.",
+        ),
+        bakery(
+            "/cupcakes",
+            "Cupcakes | Rosa's Bakery",
+            &["Cupcakes"],
+            "Cupcakes by the dozen for birthdays and showers.",
+        ),
+    ];
+    let found = offline_keywords(&pages, &Language::english(), 200);
+    let texts = texts(&found);
+    assert!(
+        texts.iter().any(|t| t.starts_with("wedding cakes ")
+            && (t.ends_with(" staten island") || t.ends_with(" bayonne"))),
+        "{texts:?}"
+    );
+}

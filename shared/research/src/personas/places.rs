@@ -353,6 +353,28 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_places_reads_in_the_site_language() {
+        let french = [
+            page("Stores et toiles à Toulouse et Blagnac", "En Bois massif."),
+            page("Pose de stores sur Colomiers", ""),
+        ];
+        let found = places(&french.iter().collect::<Vec<_>>(), &Language::new("fr"), 10);
+        for town in ["Toulouse", "Blagnac", "Colomiers"] {
+            assert!(found.contains(&town.to_string()), "{town}: {found:?}");
+        }
+        assert!(!found.iter().any(|p| p.starts_with("Bois")), "{found:?}");
+        let spanish = [page("Taller de motos en Irún y Hondarribia", "")];
+        let found = places(
+            &spanish.iter().collect::<Vec<_>>(),
+            &Language::new("es"),
+            10,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        // English reads no Spanish "en".
+        assert!(places_of(&spanish, 10).is_empty());
+    }
+
+    #[test]
     fn a_part_of_a_state_is_a_region_not_a_place() {
         let pages = [page(
             "Electricians in Nashua and Southern New Hampshire",

@@ -357,3 +357,24 @@ fn topics(pages: &[&PageContent], language: &Language) -> Vec<String> {
         .map(|(w, _)| w)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::names_site;
+
+    #[test]
+    fn a_place_that_ends_the_site_name_is_the_site() {
+        assert!(names_site(
+            "Arretxe Motos",
+            Some("Taller Arretxe Motos"),
+            None
+        ));
+        assert!(names_site("Arretxe Motos", None, Some("arretxe motos")));
+        assert!(!names_site("Oakville", Some("Oakville Landscaping"), None));
+        assert!(!names_site(
+            "Virginia Beach",
+            Some("Virginia Beach Plumbing"),
+            None
+        ));
+    }
+}
