@@ -30,6 +30,9 @@ const TRIGGERS: &[&str] = &[
 struct ListWords {
     triggers: &'static [&'static str],
     conjunctions: &'static [&'static str],
+    /// Endings of the infinitives the language's trigger also comes before, capitalised in a
+    /// title-cased heading ("Vieni a Trovarci", "Impara a Prenderti Cura").
+    infinitives: &'static [&'static str],
 }
 
 impl ListWords {
@@ -37,19 +40,30 @@ impl ListWords {
     /// Brasília", "a Roma") and words for "and". French "en" and "dans" are left out: they
     /// come before regions and common nouns ("en Provence", "en Bois"), not towns.
     fn of(language: &Language) -> Self {
-        let (triggers, conjunctions): (&[&str], &[&str]) = match language.code() {
-            "fr" => (&["à", "sur"], &["et", "ou"]),
-            "es" => (&["en"], &["y", "o"]),
-            "pt" => (&["em"], &["e", "ou"]),
-            "it" => (&["a"], &["e", "o"]),
-            "de" => (&[], &["und", "oder"]),
-            "nl" => (&["te"], &["en", "of"]),
-            _ => (&[], &[]),
-        };
+        const ITALIAN_INFINITIVES: &[&str] = &[
+            "are", "ere", "ire", "rci", "rti", "rsi", "rvi", "rmi", "rlo", "rla", "rli", "rle",
+            "rne",
+        ];
+        let (triggers, conjunctions, infinitives): (&[&str], &[&str], &[&str]) =
+            match language.code() {
+                "fr" => (&["à", "sur"], &["et", "ou"], &[]),
+                "es" => (&["en"], &["y", "o"], &[]),
+                "pt" => (&["em"], &["e", "ou"], &[]),
+                "it" => (&["a"], &["e", "o"], ITALIAN_INFINITIVES),
+                "de" => (&[], &["und", "oder"], &[]),
+                "nl" => (&["te"], &["en", "of"], &[]),
+                _ => (&[], &[], &[]),
+            };
         ListWords {
             triggers,
             conjunctions,
+            infinitives,
         }
+    }
+
+    fn is_infinitive(&self, word: &str) -> bool {
+        let word = word.to_lowercase();
+        self.infinitives.iter().any(|ending| word.ends_with(ending))
     }
 
     fn opens(&self, word: &str) -> bool {
@@ -174,7 +188,8 @@ fn scan(text: &str, list_words: &ListWords) -> Vec<Vec<String>> {
         loop {
             let mut words = Vec::new();
             while let Some(Token::Word(w)) = tokens.get(i) {
-                if words.len() == MAX_NAME_WORDS || !is_name_word(w) {
+                if words.len() == MAX_NAME_WORDS || !is_name_word(w) || list_words.is_infinitive(w)
+                {
                     break;
                 }
                 words.push(*w);
@@ -370,6 +385,16 @@ mod tests {
             10,
         );
         assert_eq!(found.len(), 2, "{found:?}");
+        let italian = [page(
+            "Vieni a Trovarci a Roma",
+            "Impara a Prenderti Cura di te.",
+        )];
+        let found = places(
+            &italian.iter().collect::<Vec<_>>(),
+            &Language::new("it"),
+            10,
+        );
+        assert_eq!(found, ["Roma"]);
         // English reads no Spanish "en".
         assert!(places_of(&spanish, 10).is_empty());
     }

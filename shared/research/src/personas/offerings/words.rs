@@ -70,7 +70,6 @@ pub(super) const GENERIC_ELSEWHERE: &[&str] = &[
     "team",
     "unser team",
     "angebote",
-    "öffnungszeiten",
     "anfahrt",
     "termine",
     "karriere",
@@ -106,8 +105,6 @@ pub(super) const GENERIC_ELSEWHERE: &[&str] = &[
     "novedades",
     "equipo",
     "nuestro equipo",
-    "horario",
-    "horarios",
     "ubicación",
     "cómo llegar",
     "bienvenidos",
@@ -120,7 +117,6 @@ pub(super) const GENERIC_ELSEWHERE: &[&str] = &[
     "notizie",
     "novità",
     "il nostro team",
-    "orari",
     "dove siamo",
     "benvenuti",
     "lavora con noi",
@@ -149,7 +145,6 @@ pub(super) const GENERIC_ELSEWHERE: &[&str] = &[
     "actueel",
     "ons team",
     "referenties",
-    "openingstijden",
     "welkom",
     "vacatures",
 ];
@@ -301,15 +296,36 @@ pub(super) const NOT_ANYWHERE: &[&str] = &[
     "step",
     "standard",
     "standards",
+    // A product page's sections ("Features", "Specifications"), not a product.
+    "features",
+    "specifications",
+    "specs",
     // A problem page ("Refrigerator Not Cooling") names a symptom, not an offering.
     "not",
     "won't",
     "wont",
     "doesn't",
 ];
-/// [`NOT_ANYWHERE`] in the other languages the service reads: the map, story, gallery, reviews,
-/// prices, questions, forms, quotes, projects, catalogue and information pages of any site.
+/// [`NOT_ANYWHERE`] in the other languages the service reads: the opening hours, features,
+/// map, story, gallery, reviews, prices, questions, forms, quotes, projects, catalogue and
+/// information pages of any site.
 pub(super) const NOT_ANYWHERE_ELSEWHERE: &[&str] = &[
+    // Opening hours and a product page's features, as English's "hours" and "features".
+    "öffnungszeiten",
+    "merkmale",
+    "heures",
+    "caractéristiques",
+    "horario",
+    "horarios",
+    "características",
+    "orario",
+    "orari",
+    "caratteristiche",
+    "horário",
+    "horários",
+    "openingstijden",
+    "openingsuren",
+    "kenmerken",
     // German
     "karte",
     "geschichte",
