@@ -53,19 +53,16 @@ impl Default for BriefSettings {
 
 impl BriefSettings {
     pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
-        match lookup("KR_MAX_BRIEFS_PER_JOB") {
-            None => Ok(Self::default()),
-            Some(raw) => raw
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|max| (1..=1000).contains(max))
-                .map(|max_per_job| Self {
-                    max_per_job,
-                    ..Self::default()
-                })
-                .ok_or_else(|| "KR_MAX_BRIEFS_PER_JOB must be 1 to 1000".to_string()),
-        }
+        let defaults = Self::default();
+        Ok(Self {
+            max_per_job: kr_core::config::bounded_var(
+                lookup,
+                "KR_MAX_BRIEFS_PER_JOB",
+                1..=1000,
+                defaults.max_per_job,
+            )?,
+            ..defaults
+        })
     }
 }
 

@@ -1,5 +1,8 @@
 //! Function configuration, read once at start-up from `KR_`-prefixed environment variables.
 
+use std::fmt::Display;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
 use std::time::Duration;
 
 use uuid::Uuid;
@@ -14,14 +17,33 @@ pub const MAX_KEYWORDS_LIMIT: usize = 20_000;
 /// Keywords a job keeps besides the user's own (`KR_MAX_KEYWORDS`, default 500, 1 to
 /// 20,000): read by the pipeline, and by the jobs function for its cost preview.
 pub fn max_keywords_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<usize, String> {
-    match lookup("KR_MAX_KEYWORDS") {
-        None => Ok(DEFAULT_MAX_KEYWORDS),
+    bounded_var(
+        lookup,
+        "KR_MAX_KEYWORDS",
+        1..=MAX_KEYWORDS_LIMIT,
+        DEFAULT_MAX_KEYWORDS,
+    )
+}
+
+/// `name`'s number, within `range`; `default` when unset. Anything else is refused with the
+/// variable's name and range, so that a function stops at start rather than guess.
+pub fn bounded_var<T>(
+    lookup: impl Fn(&str) -> Option<String>,
+    name: &str,
+    range: RangeInclusive<T>,
+    default: T,
+) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + Display,
+{
+    match lookup(name) {
+        None => Ok(default),
         Some(raw) => raw
             .trim()
-            .parse::<usize>()
+            .parse::<T>()
             .ok()
-            .filter(|value| (1..=MAX_KEYWORDS_LIMIT).contains(value))
-            .ok_or_else(|| format!("KR_MAX_KEYWORDS must be 1 to {MAX_KEYWORDS_LIMIT}")),
+            .filter(|value| range.contains(value))
+            .ok_or_else(|| format!("{name} must be {} to {}", range.start(), range.end())),
     }
 }
 

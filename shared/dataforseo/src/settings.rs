@@ -69,8 +69,9 @@ pub fn answer_plan_from_vars(
 /// How SERPs are fetched (`KR_DATAFORSEO_SERP_METHOD`, `KR_DATAFORSEO_SERP_POLL_SECONDS`,
 /// `KR_DATAFORSEO_SERP_WAIT_MINUTES`); Google AI Mode's answers go the same way.
 fn serp_method_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<SerpMethod, String> {
-    let number =
-        |name: &str, min: f64, max: f64, default: f64| number_var(&lookup, name, min, max, default);
+    let number = |name: &str, min: f64, max: f64, default: f64| {
+        kr_core::config::bounded_var(&lookup, name, min..=max, default)
+    };
     Ok(
         match lookup("KR_DATAFORSEO_SERP_METHOD")
             .map(|m| m.trim().to_ascii_lowercase())
@@ -99,25 +100,6 @@ fn serp_method_from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Serp
             Some(_) => return Err("KR_DATAFORSEO_SERP_METHOD must be standard or live".into()),
         },
     )
-}
-
-/// The number `name` holds, from `min` to `max`; `default` when unset.
-fn number_var(
-    lookup: impl Fn(&str) -> Option<String>,
-    name: &str,
-    min: f64,
-    max: f64,
-    default: f64,
-) -> Result<f64, String> {
-    match lookup(name) {
-        None => Ok(default),
-        Some(raw) => raw
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| (min..=max).contains(v))
-            .ok_or_else(|| format!("{name} must be a number from {min} to {max}")),
-    }
 }
 
 /// How a job's SERPs are fetched.
@@ -169,7 +151,7 @@ impl ProviderSettings {
             return Err("KR_DATAFORSEO_BASE_URL must be an http(s) URL".into());
         }
         let number = |name: &str, min: f64, max: f64, default: f64| {
-            number_var(&lookup, name, min, max, default)
+            kr_core::config::bounded_var(&lookup, name, min..=max, default)
         };
         let serp_method = serp_method_from_vars(&lookup)?;
         Ok(Some(Self {

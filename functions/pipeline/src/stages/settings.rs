@@ -1,3 +1,5 @@
+use kr_core::config::bounded_var;
+
 /// Research settings, from `KR_` variables.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResearchSettings {
@@ -26,40 +28,19 @@ impl ResearchSettings {
         let defaults = Self::default();
         Ok(Self {
             max_keywords: kr_research::discovery::max_keywords_from_vars(&lookup)?,
-            serp_overlap: bounded(
+            serp_overlap: bounded_var(
                 &lookup,
                 "KR_DATAFORSEO_SERP_OVERLAP",
                 1..=10,
                 defaults.serp_overlap,
-                "KR_DATAFORSEO_SERP_OVERLAP must be 1 to 10",
             )?,
-            crawl_budget: std::time::Duration::from_secs(bounded(
+            crawl_budget: std::time::Duration::from_secs(bounded_var(
                 &lookup,
                 "KR_CRAWL_BUDGET_SECONDS",
                 10..=3600,
                 defaults.crawl_budget.as_secs(),
-                "KR_CRAWL_BUDGET_SECONDS must be 10 to 3600",
             )?),
         })
-    }
-}
-
-/// `name`'s value if set, parsed and within `range`; `default` when unset.
-fn bounded<T: std::str::FromStr + PartialOrd>(
-    lookup: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    range: std::ops::RangeInclusive<T>,
-    default: T,
-    message: &str,
-) -> Result<T, String> {
-    match lookup(name) {
-        None => Ok(default),
-        Some(raw) => raw
-            .trim()
-            .parse::<T>()
-            .ok()
-            .filter(|value| range.contains(value))
-            .ok_or_else(|| message.to_string()),
     }
 }
 
