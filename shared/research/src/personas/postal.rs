@@ -1,7 +1,9 @@
 //! Towns in postal addresses: where a business is, whatever words surround it. A US address
 //! ends "West Jordan, UT 84088"; most of Europe writes a five-digit code before the town
 //! ("56727 Mayen", "75001 Paris", "00172 Roma"), the Netherlands four digits and two letters
-//! ("4461 AB Goes"). A site that lists its shops by address names no "serving" at all.
+//! ("4461 AB Goes"), Austria, Switzerland and Belgium four digits ("9185 Wachtebeke", after a
+//! house number's comma or a country's letter). Australia and Britain write the town before
+//! the code ("Joondalup WA 6027", "Gateshead NE8 1AB"). A site that lists its shops by address names no "serving" at all.
 
 use super::places::{is_name_word, tokens, Token};
 use crate::text::us_states::US_STATE_CODES;
@@ -10,6 +12,12 @@ use crate::text::us_states::US_STATE_CODES;
 const BEFORE_TOWN: [&str; 9] = [
     "llc", "inc", "ltd", "co", "corp", "serving", "serves", "located", "visit",
 ];
+/// Australia's states and territories, written before the postcode ("Joondalup WA 6027").
+const AUSTRALIAN_STATES: [&str; 8] = ["NSW", "VIC", "QLD", "WA", "SA", "TAS", "NT", "ACT"];
+/// The letters a country's postcode may carry in front ("CH-6213", "A-9520", "B-9185").
+const COUNTRY_LETTERS: [&str; 9] = ["A", "AT", "CH", "B", "BE", "DK", "L", "LU", "N"];
+/// Small words inside a British town's name ("Newcastle upon Tyne", "Southend on Sea").
+const INSIDE_TOWN: [&str; 3] = ["upon", "on", "under"];
 /// Longest town name, in words.
 const MAX_TOWN_WORDS: usize = 3;
 /// Words of a street, never of its town ("123 Main Street Springfield, IL").
@@ -57,6 +65,20 @@ pub(crate) fn postal_towns(text: &str) -> Vec<String> {
             if let Some(town) = name_ending(before) {
                 towns.push(town);
             }
+        } else if (is_australian_state(word)
+            && (is_postcode_at(&tokens, i + 1, 4)
+                || (tokens.get(i + 1) == Some(&Token::Comma) && is_postcode_at(&tokens, i + 2, 4))))
+            || (is_uk_outward_code(word)
+                && matches!(tokens.get(i + 1), Some(Token::Word(w)) if is_uk_inward_code(w)))
+        {
+            // "Joondalup WA 6027", "Gateshead, NE8 1AB": the town comes before.
+            let end = match i.checked_sub(1).and_then(|p| tokens.get(p)) {
+                Some(Token::Comma) => i - 1,
+                _ => i,
+            };
+            if let Some(town) = name_ending(&tokens[..end]) {
+                towns.push(town);
+            }
         } else if after_number(&tokens, i) || after_us_state(&tokens, i) {
             // A phone number's groups ("070 93039 WhatsApp") are no postal code, and a US
             // ZIP code is followed by the country ("CA 94107 United States").
@@ -70,6 +92,14 @@ pub(crate) fn postal_towns(text: &str) -> Vec<String> {
                 if w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase()));
             if letters {
                 if let Some(town) = name_starting(&tokens[i + 2..]) {
+                    towns.push(town);
+                }
+            } else if !word.starts_with('0') && after_address_line(&tokens, i) {
+                // Four digits before the town (Austria, Switzerland, Belgium, Denmark) only
+                // where an address shows it: after a house number and its comma
+                // ("Dorfstrasse 12, 6213 Fideris") or a country's letter ("CH-6213
+                // Fideris"), as a year is written before a capitalised noun too.
+                if let Some(town) = name_starting(&tokens[i + 1..]) {
                     towns.push(town);
                 }
             }
@@ -91,8 +121,13 @@ fn name_ending(tokens: &[Token]) -> Option<String> {
             {
                 words.push(w)
             }
+            Token::Word(w) if INSIDE_TOWN.contains(w) && !words.is_empty() => words.push(w),
             _ => break,
         }
+    }
+    // "upon Tyne" alone: the small word opens no name.
+    while words.last().is_some_and(|w| INSIDE_TOWN.contains(w)) {
+        words.pop();
     }
     words.reverse();
     (!words.is_empty()).then(|| words.join(" "))
@@ -105,6 +140,45 @@ fn name_starting(tokens: &[Token]) -> Option<String> {
         Some(Token::Word(w)) if is_town_word(w) => Some(w.to_string()),
         _ => None,
     }
+}
+
+/// Whether the four digits at `i` follow a house number and its comma, or a country's
+/// letters ("CH-6213").
+fn after_address_line(tokens: &[Token], i: usize) -> bool {
+    let before = |back: usize| i.checked_sub(back).and_then(|p| tokens.get(p));
+    match before(1) {
+        Some(Token::Word(w)) => COUNTRY_LETTERS.contains(w),
+        Some(Token::Comma) => matches!(before(2), Some(Token::Word(w))
+            if w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().count() <= 4),
+        _ => false,
+    }
+}
+
+fn is_postcode_at(tokens: &[Token], i: usize, digits: usize) -> bool {
+    matches!(tokens.get(i), Some(Token::Word(w)) if is_digits(w, digits))
+}
+
+fn is_australian_state(word: &str) -> bool {
+    AUSTRALIAN_STATES.contains(&word)
+}
+
+/// A British postcode's first half: one or two letters, a digit, and a digit or letter
+/// ("NE8", "SW1A", "M1").
+fn is_uk_outward_code(word: &str) -> bool {
+    let letters = word.chars().take_while(char::is_ascii_uppercase).count();
+    let rest = &word[letters..];
+    (1..=2).contains(&letters)
+        && rest.starts_with(|c: char| c.is_ascii_digit())
+        && (1..=2).contains(&rest.len())
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+}
+
+/// A British postcode's second half: a digit and two letters ("1AB").
+fn is_uk_inward_code(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    chars.len() == 3 && chars[0].is_ascii_digit() && chars[1..].iter().all(char::is_ascii_uppercase)
 }
 
 fn after_us_state(tokens: &[Token], i: usize) -> bool {
@@ -163,6 +237,25 @@ mod tests {
             ["Erkheim"]
         );
         assert!(postal_towns("Tel. 070 93039 WhatsApp").is_empty());
+        assert_eq!(
+            postal_towns("Stationsstraat 12, 9185 Wachtebeke"),
+            ["Wachtebeke"]
+        );
+        assert_eq!(postal_towns("CH-6213 Fideris"), ["Fideris"]);
+        assert!(postal_towns("Seit 1998 Familienbetrieb, 2000 Kunden").is_empty());
+        assert_eq!(
+            postal_towns("Unit 4, 12 Lakeside Drive, Joondalup WA 6027"),
+            ["Joondalup"]
+        );
+        assert_eq!(
+            postal_towns("14 High Street, Newcastle upon Tyne NE6 1AB"),
+            ["Newcastle upon Tyne"]
+        );
+        assert_eq!(postal_towns("Unit 3, Gateshead, NE8 1AB"), ["Gateshead"]);
+        assert_eq!(
+            postal_towns("2/24 Mercer Ln, Joondalup, WA, 6027"),
+            ["Joondalup"]
+        );
         assert_eq!(
             postal_towns("88 Colin P Kelly Jr St San Francisco CA 94107 United States"),
             Vec::<String>::new()
