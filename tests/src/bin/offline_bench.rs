@@ -146,9 +146,15 @@ impl Site {
         self.people.iter().any(|name| holds_words(keyword, name))
     }
 
+    /// A hyphen joins a place's parts as a space does: "zeltingen-rachtig" is typed
+    /// "zeltingen rachtig" too.
     fn offering_with_place(&self, keyword: &str) -> bool {
+        let spaced = keyword.replace('-', " ");
         self.names_offering_term(keyword)
-            && self.places.iter().any(|place| holds_words(keyword, place))
+            && self
+                .places
+                .iter()
+                .any(|place| holds_words(&spaced, &place.replace('-', " ")))
     }
 }
 
