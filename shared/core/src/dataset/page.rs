@@ -32,6 +32,11 @@ pub struct PageContent {
     pub image_alts: Vec<String>,
     /// `name` of JSON-LD Product, Service, Organization (and similar) entities.
     pub json_ld_names: Vec<String>,
+    /// The places JSON-LD says the business is in or serves: each address's
+    /// `addressLocality` and each `areaServed` by name ("Manassas", "Northern Virginia").
+    /// Empty in a crawl kept before it was read.
+    #[serde(default)]
+    pub json_ld_places: Vec<String>,
     /// The `lang` attribute of `<html>`, if any.
     pub lang: Option<String>,
     /// What the page files its products under, in document order: each JSON-LD Product's

@@ -1,4 +1,5 @@
-//! Names of the things a site offers and of who offers them, from JSON-LD structured data.
+//! Names of the things a site offers and of who offers them, and the places it serves, from
+//! JSON-LD structured data.
 
 use serde_json::Value;
 
@@ -77,6 +78,54 @@ pub(crate) fn collect_names(value: &Value, names: &mut Vec<String>) {
 /// in document order, skipping duplicates.
 pub(crate) fn collect_categories(value: &Value, categories: &mut Vec<String>) {
     walk_categories(value, 0, categories);
+}
+
+/// Appends the places one parsed JSON-LD script says a business is in or serves: each
+/// `address`'s `addressLocality` and each `areaServed` (a text, a list, or places with a
+/// `name`), skipping duplicates.
+pub(crate) fn collect_places(value: &Value, places: &mut Vec<String>) {
+    walk_places(value, 0, places);
+}
+
+fn walk_places(value: &Value, depth: usize, places: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| walk_places(item, depth + 1, places)),
+        Value::Object(object) => {
+            let mut found = name_values(object.get("addressLocality"));
+            found.extend(area_values(object.get("areaServed"), depth));
+            for place in found {
+                if !places.contains(&place) {
+                    places.push(place);
+                }
+            }
+            object
+                .values()
+                .for_each(|child| walk_places(child, depth + 1, places));
+        }
+        _ => {}
+    }
+}
+
+/// `areaServed` as names: a text, a list of them, or places (City, State, Place) with a
+/// `name`; a GeoCircle names nothing.
+fn area_values(area: Option<&Value>, depth: usize) -> Vec<String> {
+    if depth > MAX_DEPTH {
+        return Vec::new();
+    }
+    match area {
+        Some(Value::Array(values)) => values
+            .iter()
+            .flat_map(|value| area_values(Some(value), depth + 1))
+            .collect(),
+        Some(Value::Object(object)) => name_values(object.get("name")),
+        Some(value) => name_values(Some(value)),
+        None => Vec::new(),
+    }
 }
 
 /// One `<script type="application/ld+json">` body as JSON, read once for everything the
@@ -308,6 +357,28 @@ mod tests {
                 "Acme Hardware",
                 "Acme Tools",
                 "Acme Plumbing"
+            ]
+        );
+    }
+
+    #[test]
+    fn finds_the_towns_of_addresses_and_the_areas_served() {
+        let script = r#"{"@context":"https://schema.org","@type":"RoofingContractor",
+            "name":"Supreme Contracting",
+            "address":{"@type":"PostalAddress","addressLocality":"Manassas","addressRegion":"VA"},
+            "areaServed":["Northern Virginia",{"@type":"City","name":"Manassas Park"},
+                {"@type":"GeoCircle","geoRadius":"30000"}],
+            "department":{"@type":"LocalBusiness","areaServed":"Gainesville"}}"#;
+        let mut places = Vec::new();
+        collect_places(&parse(script).unwrap(), &mut places);
+        places.sort();
+        assert_eq!(
+            places,
+            [
+                "Gainesville",
+                "Manassas",
+                "Manassas Park",
+                "Northern Virginia"
             ]
         );
     }

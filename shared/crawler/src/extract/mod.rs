@@ -176,6 +176,7 @@ impl Document {
                 if let Some(value) = jsonld::parse(&text) {
                     jsonld::collect_names(&value, &mut content.json_ld_names);
                     jsonld::collect_categories(&value, &mut content.categories);
+                    jsonld::collect_places(&value, &mut content.json_ld_places);
                     content.sells |= jsonld::offers_for_sale(&value);
                 }
             }

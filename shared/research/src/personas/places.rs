@@ -6,7 +6,8 @@
 //! headings ("Café in Portland, Oregon"); a name only in running text counts when it is listed
 //! with one of those ("Serving Montclair, Bloomfield and Orange") or is named three times
 //! (coffee origins, "grown in Colombia", are neither). The town of a postal address is a
-//! place too ("West Jordan, UT 84088", "56727 Mayen": `postal`).
+//! place too ("West Jordan, UT 84088", "56727 Mayen": `postal`), and so is what JSON-LD says
+//! (an address's `addressLocality`, `areaServed`), without its states and regions.
 
 use std::collections::{HashMap, HashSet};
 
@@ -250,6 +251,27 @@ fn scan(text: &str, list_words: &ListWords) -> Vec<Vec<String>> {
     lists
 }
 
+/// The towns of one JSON-LD place ("Manassas, VA" → "Manassas"): its comma-separated parts
+/// but a state, a part of one ("Northern Virginia") or a postal code.
+fn structured_towns(place: &str) -> Vec<String> {
+    place
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|part| {
+            let words: Vec<&str> = part.split_whitespace().collect();
+            let region = (0..words.len()).any(|start| {
+                words[..start].iter().all(|w| is_direction(w))
+                    && is_region(&words[start..].join(" "))
+            });
+            !words.is_empty()
+                && !region
+                && !is_state_code(part)
+                && !part.chars().any(|c| c.is_ascii_digit())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 /// Up to `limit` places of `pages`, most mentioned first.
 pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) -> Vec<String> {
     let list_words = ListWords::of(language);
@@ -257,7 +279,9 @@ pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) 
     let mut named: HashSet<String> = HashSet::new();
     let mut lists: Vec<Vec<String>> = Vec::new();
     let mut lowercase: HashSet<String> = HashSet::new();
+    let mut structured: Vec<String> = Vec::new();
     for page in pages {
+        structured.extend(page.json_ld_places.iter().flat_map(|p| structured_towns(p)));
         let prominent = [&page.title, &page.meta_description]
             .into_iter()
             .chain(&page.headings)
@@ -284,6 +308,18 @@ pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) 
                     }
                 }
             }
+        }
+    }
+    // What structured data says the business is in or serves is named, as a title is; but a
+    // template's placeholder ("Solar City" on a solar installer's pages) is neither in the
+    // site's text nor a proper name: one of its words the site writes in lowercase.
+    for place in structured {
+        let proper = !place
+            .split_whitespace()
+            .any(|w| lowercase.contains(&w.to_lowercase()));
+        if proper || counts.contains_key(&place) {
+            *counts.entry(place.clone()).or_insert(0) += 1;
+            named.insert(place);
         }
     }
     let mut served: HashSet<&String> = counts
@@ -397,6 +433,23 @@ mod tests {
         assert_eq!(found, ["Roma"]);
         // English reads no Spanish "en".
         assert!(places_of(&spanish, 10).is_empty());
+    }
+
+    #[test]
+    fn structured_data_names_towns_not_states() {
+        let pages = [PageContent {
+            title: "Roofing and Gutters".to_string(),
+            body_text: "We fit solar panels on every roof.".to_string(),
+            json_ld_places: vec![
+                "Solar City".to_string(),
+                "Manassas".to_string(),
+                "Northern Virginia".to_string(),
+                "Gainesville, VA 20155".to_string(),
+                "Virginia".to_string(),
+            ],
+            ..PageContent::default()
+        }];
+        assert_eq!(places_of(&pages, 10), ["Gainesville", "Manassas"]);
     }
 
     #[test]
