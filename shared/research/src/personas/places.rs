@@ -111,6 +111,12 @@ pub(super) fn tokens(text: &str) -> Vec<Token<'_>> {
         }
         match c {
             ',' => out.push(Token::Comma),
+            // "In-Home Care", "In-Ear Monitoring": "in" joined by a hyphen is no preposition.
+            '-' if matches!(out.last(), Some(Token::Word(w)) if w.eq_ignore_ascii_case("in")
+                && text[..i].ends_with(w)) =>
+            {
+                out.push(Token::Break)
+            }
             c if c.is_whitespace() || c == '-' => {}
             // "St. Helens", "Mt. Vernon": the abbreviation's dot is inside the name.
             '.' if matches!(out.last(), Some(Token::Word(w)) if NAME_ABBREVIATIONS.contains(w)
@@ -433,6 +439,15 @@ mod tests {
         assert_eq!(found, ["Roma"]);
         // English reads no Spanish "en".
         assert!(places_of(&spanish, 10).is_empty());
+    }
+
+    #[test]
+    fn in_joined_by_a_hyphen_opens_no_place() {
+        let pages = [page(
+            "In-Home Care and In-Ear Monitoring in Mayen",
+            "In-store pickup in Mayen.",
+        )];
+        assert_eq!(places_of(&pages, 10), ["Mayen"]);
     }
 
     #[test]
