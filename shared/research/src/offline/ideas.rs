@@ -42,10 +42,20 @@ pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> V
         let found = kept.iter().find(|c| c.keyword == name);
         let base = found.map_or(median, |c| c.score);
         let share = found.map_or(0.0, |c| c.site_share);
-        let mut add = |keyword: String, factor: f64| {
+        // An idea with a place is estimated as its offering, of which the place takes a share
+        // (`metrics`): it carries the offering's prominence, so that share is of the
+        // offering's own estimate. Other ideas are phrases of their own, used nowhere.
+        let (prominence, site_count) =
+            found.map_or((Prominence::default(), 0), |c| (c.prominence, c.site_count));
+        let mut add = |keyword: String, factor: f64, placed: bool| {
             let words = topic.analyzer().tokenizer().words(&keyword);
             if words.len() <= MAX_WORDS {
-                out.push(idea(join_words(&words), base * factor, share));
+                let mut idea = idea(join_words(&words), base * factor, share);
+                if placed {
+                    idea.prominence = prominence;
+                    idea.site_count = site_count;
+                }
+                out.push(idea);
             }
         };
         let (patterns, filled) = match topic.kind {
@@ -58,7 +68,7 @@ pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> V
             Kind::Service { .. } => (lexicon.service, name.clone()),
         };
         for pattern in patterns {
-            add(fill(pattern, &filled), MODIFIER_SHARE);
+            add(fill(pattern, &filled), MODIFIER_SHARE, false);
         }
         // Places go with what is done ("roof repair irvington") and with what a local
         // business provides ("wedding cakes staten island"), not with a thing a home service
@@ -69,9 +79,9 @@ pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> V
         };
         if placed {
             for place in topic.places.iter().take(IDEA_PLACES) {
-                add(format!("{name} {place}"), PLACE_SHARE);
+                add(format!("{name} {place}"), PLACE_SHARE, true);
                 if let Some(state) = topic.state {
-                    add(format!("{name} {place} {state}"), STATE_SHARE);
+                    add(format!("{name} {place} {state}"), STATE_SHARE, true);
                 }
             }
         }
