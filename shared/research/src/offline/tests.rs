@@ -629,3 +629,23 @@ fn what_a_local_business_provides_takes_its_places() {
         "{texts:?}"
     );
 }
+
+#[test]
+fn an_offering_with_a_place_is_estimated_as_a_share_of_its_offering() {
+    // "Read as its offering, of which the place takes a share" (`metrics`): the idea carries
+    // its offering's prominence, so its volume is that share of the offering's own estimate.
+    let found = keywords();
+    let places = ["Irvington".to_string(), "East Orange".to_string()];
+    let metrics = crate::metrics::estimate_all_serving(&found, &Language::english(), &places);
+    let volume = |keyword: &str| {
+        let at = found
+            .iter()
+            .position(|c| c.keyword == keyword)
+            .unwrap_or_else(|| panic!("{keyword}: {:?}", texts(&found)));
+        metrics[at].search_volume.expect("estimated")
+    };
+    let offering = volume("gutter cleaning");
+    let placed = volume("gutter cleaning east orange");
+    assert!(placed <= offering, "{placed} > {offering}");
+    assert!(2 * placed >= offering * 8 / 10, "{placed} against {offering}");
+}
