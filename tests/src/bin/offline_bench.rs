@@ -194,7 +194,7 @@ fn read_sites() -> Vec<Site> {
                 repo: fields[1].to_string(),
                 split: fields[4].to_string(),
                 competitor: fields[5].to_string(),
-                brand: vec![fields[6].to_string()],
+                brand: list(fields[6]),
                 terms: list(fields[7]),
                 people: optional(8),
                 places: optional(9),
@@ -370,7 +370,12 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
         pages.extend(crawl(crawler, &site.competitor, SiteRole::Competitor(0)).await);
         let input = ResearchInput {
             language: language.clone(),
-            brand_terms: vec![site.brand[0].clone(), Site::domain(&site.name)],
+            brand_terms: site
+                .brand
+                .iter()
+                .cloned()
+                .chain([Site::domain(&site.name)])
+                .collect(),
             primary_domain: Some(Site::domain(&site.name)),
             competitor_domains: vec![Site::domain(&site.competitor)],
             ..ResearchInput::default()
