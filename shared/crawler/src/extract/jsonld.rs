@@ -1,7 +1,7 @@
 //! Names of the things a site offers and of who offers them, and the places it serves, from
 //! JSON-LD structured data.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// schema.org types whose `name` is a product, service, brand or business name.
 const NAMED_TYPES: &[&str] = &[
@@ -70,44 +70,84 @@ const MAX_DEPTH: usize = 32;
 /// Appends the names found in one parsed JSON-LD script, in document order, skipping
 /// duplicates.
 pub(crate) fn collect_names(value: &Value, names: &mut Vec<String>) {
-    walk(value, 0, names);
+    // Entities nest (`@graph`, a Product's `brand`, an Offer's `itemOffered`).
+    each_object(value, 0, &mut |object| {
+        if object.get("@type").is_some_and(is_named_type) {
+            push_new(names, name_values(object.get("name")));
+        }
+    });
 }
 
 /// Appends what one parsed JSON-LD script files products under (each Product's `category`,
 /// a "Home > Garden > Flags" path as its parts; a BreadcrumbList's item names by position),
 /// in document order, skipping duplicates.
 pub(crate) fn collect_categories(value: &Value, categories: &mut Vec<String>) {
-    walk_categories(value, 0, categories);
+    each_object(value, 0, &mut |object| {
+        let kind = object.get("@type");
+        if kind.is_some_and(|k| has_type(k, PRODUCT_TYPES)) {
+            let parts = category_values(object.get("category"))
+                .iter()
+                .flat_map(|category| {
+                    category
+                        .split(['>', '|'])
+                        .map(super::text::collapse_whitespace)
+                        .filter(|part| !part.is_empty())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            push_new(categories, parts);
+        }
+        if kind.is_some_and(|k| has_type(k, &["breadcrumblist"])) {
+            let mut items: Vec<(f64, String)> = match object.get("itemListElement") {
+                Some(Value::Array(items)) => items.iter().filter_map(crumb).collect(),
+                _ => Vec::new(),
+            };
+            items.sort_by(|a, b| a.0.total_cmp(&b.0));
+            push_new(
+                categories,
+                items.into_iter().map(|(_, name)| name).collect(),
+            );
+        }
+    });
 }
 
 /// Appends the places one parsed JSON-LD script says a business is in or serves: each
 /// `address`'s `addressLocality` and each `areaServed` (a text, a list, or places with a
 /// `name`), skipping duplicates.
 pub(crate) fn collect_places(value: &Value, places: &mut Vec<String>) {
-    walk_places(value, 0, places);
+    each_object(value, 0, &mut |object| {
+        let mut found = name_values(object.get("addressLocality"));
+        found.extend(area_values(object.get("areaServed"), 0));
+        push_new(places, found);
+    });
 }
 
-fn walk_places(value: &Value, depth: usize, places: &mut Vec<String>) {
+/// Calls `visit` on every object of `value`, each before the objects it holds, down to
+/// [`MAX_DEPTH`].
+fn each_object(value: &Value, depth: usize, visit: &mut impl FnMut(&Map<String, Value>)) {
     if depth > MAX_DEPTH {
         return;
     }
     match value {
         Value::Array(items) => items
             .iter()
-            .for_each(|item| walk_places(item, depth + 1, places)),
+            .for_each(|item| each_object(item, depth + 1, visit)),
         Value::Object(object) => {
-            let mut found = name_values(object.get("addressLocality"));
-            found.extend(area_values(object.get("areaServed"), depth));
-            for place in found {
-                if !places.contains(&place) {
-                    places.push(place);
-                }
-            }
+            visit(object);
             object
                 .values()
-                .for_each(|child| walk_places(child, depth + 1, places));
+                .for_each(|child| each_object(child, depth + 1, visit));
         }
         _ => {}
+    }
+}
+
+/// Appends those of `found` that `list` does not hold yet, in order.
+fn push_new(list: &mut Vec<String>, found: Vec<String>) {
+    for item in found {
+        if !list.contains(&item) {
+            list.push(item);
+        }
     }
 }
 
@@ -149,23 +189,13 @@ pub(crate) fn parse(script: &str) -> Option<Value> {
 /// Whether the JSON-LD describes a product (a Product or one of its kinds), anywhere in it.
 /// An Offer alone says nothing: service businesses list their services as offers.
 pub(crate) fn offers_for_sale(value: &Value) -> bool {
-    walk_for_sale(value, 0)
-}
-
-fn walk_for_sale(value: &Value, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    match value {
-        Value::Array(items) => items.iter().any(|item| walk_for_sale(item, depth + 1)),
-        Value::Object(object) => {
-            object
-                .get("@type")
-                .is_some_and(|kind| has_type(kind, PRODUCT_TYPES))
-                || object.values().any(|v| walk_for_sale(v, depth + 1))
-        }
-        _ => false,
-    }
+    let mut for_sale = false;
+    each_object(value, 0, &mut |object| {
+        for_sale |= object
+            .get("@type")
+            .is_some_and(|kind| has_type(kind, PRODUCT_TYPES));
+    });
+    for_sale
 }
 
 /// schema.org types whose `category` files a product.
@@ -176,46 +206,6 @@ const PRODUCT_TYPES: &[&str] = &[
     "individualproduct",
     "someproducts",
 ];
-
-fn walk_categories(value: &Value, depth: usize, categories: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let mut push = |text: String| {
-        if !categories.contains(&text) {
-            categories.push(text);
-        }
-    };
-    match value {
-        Value::Array(items) => items
-            .iter()
-            .for_each(|item| walk_categories(item, depth + 1, categories)),
-        Value::Object(object) => {
-            let kind = object.get("@type");
-            if kind.is_some_and(|k| has_type(k, PRODUCT_TYPES)) {
-                for category in category_values(object.get("category")) {
-                    category
-                        .split(['>', '|'])
-                        .map(super::text::collapse_whitespace)
-                        .filter(|part| !part.is_empty())
-                        .for_each(&mut push);
-                }
-            }
-            if kind.is_some_and(|k| has_type(k, &["breadcrumblist"])) {
-                let mut items: Vec<(f64, String)> = match object.get("itemListElement") {
-                    Some(Value::Array(items)) => items.iter().filter_map(crumb).collect(),
-                    _ => Vec::new(),
-                };
-                items.sort_by(|a, b| a.0.total_cmp(&b.0));
-                items.into_iter().for_each(|(_, name)| push(name));
-            }
-            object
-                .values()
-                .for_each(|child| walk_categories(child, depth + 1, categories));
-        }
-        _ => {}
-    }
-}
 
 /// A breadcrumb's position (document order without one) and name: its own or its `item`'s.
 fn crumb(item: &Value) -> Option<(f64, String)> {
@@ -262,29 +252,6 @@ fn has_type(type_value: &Value, types: &[&str]) -> bool {
         Value::String(name) => matches(name),
         Value::Array(names) => names.iter().filter_map(Value::as_str).any(matches),
         _ => false,
-    }
-}
-
-fn walk(value: &Value, depth: usize, names: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    match value {
-        Value::Array(items) => items.iter().for_each(|item| walk(item, depth + 1, names)),
-        Value::Object(object) => {
-            if object.get("@type").is_some_and(is_named_type) {
-                for name in name_values(object.get("name")) {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-            }
-            // Entities nest (`@graph`, a Product's `brand`, an Offer's `itemOffered`).
-            object
-                .values()
-                .for_each(|child| walk(child, depth + 1, names));
-        }
-        _ => {}
     }
 }
 

@@ -12,7 +12,7 @@ use crate::intent::places::PLACES;
 use crate::text::{is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
-    AUDIENCE, COLOURS, COMPANY_FORMS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
+    is_company_form, AUDIENCE, COLOURS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
     NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, REGISTERED_FORMS,
     SELLING_NOUNS, SHOWCASE,
 };
@@ -152,10 +152,7 @@ fn trade_of_name(
     {
         return None;
     }
-    while words
-        .last()
-        .is_some_and(|w| COMPANY_FORMS.contains(&w.as_str()))
-    {
+    while words.last().is_some_and(|w| is_company_form(w)) {
         words.pop();
     }
     for place in places {

@@ -216,40 +216,8 @@ pub(super) const NOT_FIRST: &[&str] = &[
 ];
 /// A heading names an offering's pictures ("Funeral Flowers Gallery"): the offering is the rest.
 pub(super) const SHOWCASE: &[&str] = &["gallery", "portfolio", "photos", "pictures"];
-/// Company forms after a site's name ("AAA Handyman Services LLC").
-pub(super) const COMPANY_FORMS: &[&str] = &[
-    "ltd",
-    "llc",
-    "inc",
-    "co",
-    "corp",
-    "company",
-    "limited",
-    "plc",
-    "gmbh",
-    "group",
-    "e.v",
-    "ag",
-    "kg",
-    "gbr",
-    "ohg",
-    "sarl",
-    "sàrl",
-    "sas",
-    "srl",
-    "snc",
-    "bv",
-    "vof",
-    "lda",
-    "s.l",
-    "s.a",
-    "s.r.l",
-    "ug",
-    "mbh",
-    "haftungsbeschränkt",
-];
-/// [`COMPANY_FORMS`] that only a registered name ends with, never a trade ("Musikschule
-/// Unterallgäu e.V.", "Tischlerei Müller GmbH"): no query holds them.
+/// The legal forms only a registered name ends with, never a trade ("Musikschule Unterallgäu
+/// e.V.", "Tischlerei Müller GmbH", "AAA Handyman Services LLC"): no query holds them.
 pub(super) const REGISTERED_FORMS: &[&str] = &[
     "gmbh",
     "e.v",
@@ -272,9 +240,16 @@ pub(super) const REGISTERED_FORMS: &[&str] = &[
     "inc",
     "ltd",
     "ug",
-    "haftungsbeschränkt",
     "mbh",
+    "haftungsbeschränkt",
 ];
+/// Words besides the [`REGISTERED_FORMS`] that say a name is a company's ("Acme Group").
+const COMPANY_WORDS: &[&str] = &["co", "corp", "company", "limited", "plc", "group"];
+
+/// A company's form after a site's name: a registered form or a company word.
+pub(super) fn is_company_form(word: &str) -> bool {
+    REGISTERED_FORMS.contains(&word) || COMPANY_WORDS.contains(&word)
+}
 /// Words that make a heading about the site rather than an offering.
 pub(super) const NOT_ANYWHERE: &[&str] = &[
     "returns",
