@@ -647,5 +647,8 @@ fn an_offering_with_a_place_is_estimated_as_a_share_of_its_offering() {
     let offering = volume("gutter cleaning");
     let placed = volume("gutter cleaning east orange");
     assert!(placed <= offering, "{placed} > {offering}");
-    assert!(2 * placed >= offering * 8 / 10, "{placed} against {offering}");
+    assert!(
+        2 * placed >= offering * 8 / 10,
+        "{placed} against {offering}"
+    );
 }
