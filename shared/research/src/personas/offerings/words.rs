@@ -323,6 +323,8 @@ pub(super) const NOT_ANYWHERE: &[&str] = &[
     "step",
     "standard",
     "standards",
+    // A footer's notice ("Copyright 2024 Hundepension"), in every language.
+    "copyright",
     // A shop's brands page and size guide, and a claim of age ("Since 1985"): no product.
     "brands",
     "sizes",
