@@ -136,8 +136,12 @@ fn name_ending(tokens: &[Token]) -> Option<String> {
 /// The capitalised word `tokens` start with: one word, as German writes every noun with a
 /// capital ("87746 Erkheim Öffnungszeiten" names Erkheim).
 fn name_starting(tokens: &[Token]) -> Option<String> {
+    // "1420 SE Division Street", "12345 Main Street": a house number before its street, whose
+    // name a street word follows, not a postal code before a town.
+    let street = matches!(tokens.get(1), Some(Token::Word(w))
+        if STREET_WORDS.contains(&w.to_lowercase().as_str()));
     match tokens.first() {
-        Some(Token::Word(w)) if is_town_word(w) => Some(w.to_string()),
+        Some(Token::Word(w)) if is_town_word(w) && !street => Some(w.to_string()),
         _ => None,
     }
 }
@@ -237,6 +241,11 @@ mod tests {
             ["Erkheim"]
         );
         assert!(postal_towns("Tel. 070 93039 WhatsApp").is_empty());
+        assert_eq!(
+            postal_towns("Roastery 1420 SE Division Street, Portland, OR 97202"),
+            ["Portland"]
+        );
+        assert!(postal_towns("Visit 12345 Main Street").is_empty());
         assert_eq!(
             postal_towns("Stationsstraat 12, 9185 Wachtebeke"),
             ["Wachtebeke"]
