@@ -71,8 +71,13 @@ impl SiteProfile {
         let lowercase = lowercase_words(&pages);
         let name = site_name(&pages, &lowercase);
         let brand = name.as_deref().and_then(|name| brand_of(name, &lowercase));
-        let mut places = places(&pages, language, MAX_PLACES);
-        places.retain(|place| !names_site(place, name.as_deref(), brand.as_deref()));
+        let places = served_places(
+            &pages,
+            language,
+            MAX_PLACES,
+            name.as_deref(),
+            brand.as_deref(),
+        );
         let offerings = offerings(&pages, name.as_deref(), &places, language, MAX_OFFERINGS);
         let counts = cue_counts(&pages, language);
         let count = |cues: &[&str]| cues.iter().map(|c| counts.get(*c).unwrap_or(&0)).sum();
@@ -112,9 +117,13 @@ impl SiteProfile {
         language: &Language,
         limit: usize,
     ) -> Vec<String> {
-        let mut places = places(&primary_pages(pages), language, limit);
-        places.retain(|place| !names_site(place, self.name.as_deref(), self.brand.as_deref()));
-        places
+        served_places(
+            &primary_pages(pages),
+            language,
+            limit,
+            self.name.as_deref(),
+            self.brand.as_deref(),
+        )
     }
 
     /// Up to `limit` offerings of the primary site's `pages`, as [`SiteProfile::offerings`]
@@ -244,8 +253,20 @@ pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
     }
 }
 
-/// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do, or the
-/// fuller name the pages write it in ([`fuller_name`]).
+/// Up to `limit` places of `pages` ([`places`]), but those that are the site's own `name` or
+/// `brand` ([`names_site`]).
+fn served_places(
+    pages: &[&PageContent],
+    language: &Language,
+    limit: usize,
+    name: Option<&str>,
+    brand: Option<&str>,
+) -> Vec<String> {
+    let mut found = places(pages, language, limit);
+    found.retain(|place| !names_site(place, name, brand));
+    found
+}
+
 /// "Arretxe Motos" after "en" in "Taller en Arretxe Motos" is the site, not a place it
 /// serves: a place of two words or more that ends the site's name or brand. A town of one
 /// word stays ("Oakville" of "Oakville Landscaping").
@@ -258,6 +279,8 @@ fn names_site(place: &str, name: Option<&str>, brand: Option<&str>) -> bool {
         })
 }
 
+/// The title part most pages repeat ("… | BrightBrew Coffee"), if at least a third do, or the
+/// fuller name the pages write it in ([`fuller_name`]).
 fn site_name(pages: &[&PageContent], lowercase: &HashSet<&str>) -> Option<String> {
     let name = repeated_title_part(pages)?;
     Some(fuller_name(pages, &name, lowercase).unwrap_or(name))
