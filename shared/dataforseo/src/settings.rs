@@ -44,21 +44,25 @@ pub struct ProviderSettings {
 pub fn answer_plan_from_vars(
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<AnswerPlan, String> {
+    let serp_method = serp_method_from_vars(&lookup)?;
+    answer_plan(&lookup, &serp_method)
+}
+
+/// [`answer_plan_from_vars`] for SERPs fetched the `serp_method` way, read once by its caller.
+fn answer_plan(
+    lookup: &impl Fn(&str) -> Option<String>,
+    serp_method: &SerpMethod,
+) -> Result<AnswerPlan, String> {
     let engines = AiEngine::parse_list(&lookup("KR_AI_ANSWERS").unwrap_or_default())
         .map_err(|err| format!("KR_AI_ANSWERS: {err}"))?;
-    let prompts = match lookup("KR_AI_ANSWERS_PROMPTS") {
-        None => DEFAULT_AI_ANSWERS_PROMPTS,
-        Some(raw) => raw
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=MAX_AI_ANSWERS_PROMPTS).contains(n))
-            .ok_or_else(|| {
-                format!("KR_AI_ANSWERS_PROMPTS must be a whole number from 1 to {MAX_AI_ANSWERS_PROMPTS}")
-            })?,
-    };
+    let prompts = kr_core::config::bounded_var(
+        lookup,
+        "KR_AI_ANSWERS_PROMPTS",
+        1..=MAX_AI_ANSWERS_PROMPTS,
+        DEFAULT_AI_ANSWERS_PROMPTS,
+    )?;
     // Google AI Mode goes the way SERPs go: through the Standard queue unless they go Live.
-    let ai_mode_queued = matches!(serp_method_from_vars(&lookup)?, SerpMethod::Standard { .. });
+    let ai_mode_queued = matches!(serp_method, SerpMethod::Standard { .. });
     Ok(AnswerPlan {
         engines,
         prompts,
@@ -138,8 +142,10 @@ impl ProviderSettings {
         lookup: impl Fn(&str) -> Option<String>,
         credentials: Option<(String, String)>,
     ) -> Result<Option<Self>, String> {
-        // Read first: a wrong engine name is refused with or without credentials.
-        let answers = answer_plan_from_vars(&lookup)?;
+        // Read first: a wrong SERP method or engine name is refused with or without
+        // credentials.
+        let serp_method = serp_method_from_vars(&lookup)?;
+        let answers = answer_plan(&lookup, &serp_method)?;
         let Some((login, password)) = credentials else {
             return Ok(None);
         };
@@ -153,7 +159,6 @@ impl ProviderSettings {
         let number = |name: &str, min: f64, max: f64, default: f64| {
             kr_core::config::bounded_var(&lookup, name, min..=max, default)
         };
-        let serp_method = serp_method_from_vars(&lookup)?;
         Ok(Some(Self {
             answers,
             serp_method,

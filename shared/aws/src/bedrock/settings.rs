@@ -47,18 +47,13 @@ impl BedrockSettings {
                     .ok_or_else(|| ConfigError::new(format!("{name} must be a number ≥ 0"))),
             }
         };
-        let max_output_tokens = match get("KR_BEDROCK_PERSONA_MAX_OUTPUT_TOKENS") {
-            None => DEFAULT_MAX_OUTPUT_TOKENS,
-            Some(raw) => raw
-                .parse::<u32>()
-                .ok()
-                .filter(|t| (MIN_OUTPUT_TOKENS..=64_000).contains(t))
-                .ok_or_else(|| {
-                    ConfigError::new(
-                        "KR_BEDROCK_PERSONA_MAX_OUTPUT_TOKENS must be a whole number from 1000 to 64000",
-                    )
-                })?,
-        };
+        let max_output_tokens = kr_core::config::bounded_var(
+            get,
+            "KR_BEDROCK_PERSONA_MAX_OUTPUT_TOKENS",
+            MIN_OUTPUT_TOKENS..=64_000,
+            DEFAULT_MAX_OUTPUT_TOKENS,
+        )
+        .map_err(ConfigError::new)?;
         Ok(Some(Self {
             model_id,
             max_usd: number("KR_BEDROCK_PERSONA_MAX_USD", DEFAULT_MAX_USD)?,
