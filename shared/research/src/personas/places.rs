@@ -106,21 +106,18 @@ pub(super) fn tokens(text: &str) -> Vec<Token<'_>> {
             start.get_or_insert(i);
             continue;
         }
-        if let Some(s) = start.take() {
-            out.push(Token::Word(&text[s..i]));
+        // The word this character ends, if it ends one.
+        let ended = start.take().map(|s| &text[s..i]);
+        if let Some(word) = ended {
+            out.push(Token::Word(word));
         }
         match c {
             ',' => out.push(Token::Comma),
             // "In-Home Care", "In-Ear Monitoring": "in" joined by a hyphen is no preposition.
-            '-' if matches!(out.last(), Some(Token::Word(w)) if w.eq_ignore_ascii_case("in")
-                && text[..i].ends_with(w)) =>
-            {
-                out.push(Token::Break)
-            }
+            '-' if ended.is_some_and(|w| w.eq_ignore_ascii_case("in")) => out.push(Token::Break),
             c if c.is_whitespace() || c == '-' => {}
             // "St. Helens", "Mt. Vernon": the abbreviation's dot is inside the name.
-            '.' if matches!(out.last(), Some(Token::Word(w)) if NAME_ABBREVIATIONS.contains(w)
-                && text[..i].ends_with(w)) => {}
+            '.' if ended.is_some_and(|w| NAME_ABBREVIATIONS.contains(&w)) => {}
             _ => out.push(Token::Break),
         }
     }
@@ -145,6 +142,16 @@ fn is_state_code(word: &str) -> bool {
 
 pub(crate) fn is_region(name: &str) -> bool {
     US_STATES.contains(&name.to_lowercase().as_str())
+}
+
+/// How many of `words` name a town before the state they end with ("Portland Oregon" → 1),
+/// if they end with one; 0 where the words before it are compass words: "Southern New
+/// Hampshire", "North Georgia" are a part of the state, a region too, never a place called
+/// "Southern".
+fn town_before_region(words: &[&str]) -> Option<usize> {
+    let start = (0..words.len()).find(|&start| is_region(&words[start..].join(" ")))?;
+    let part_of_region = words[..start].iter().all(|w| is_direction(w));
+    Some(if part_of_region { 0 } else { start })
 }
 
 /// A compass word that names a part of a region ("Northern", "Central").
@@ -211,13 +218,8 @@ fn scan(text: &str, list_words: &ListWords) -> Vec<Vec<String>> {
                 if town_of_state {
                     continue;
                 }
-                if let Some(start) = (0..words.len()).find(|&s| is_region(&words[s..].join(" "))) {
-                    words.truncate(start);
-                    // "Southern New Hampshire", "North Georgia": a part of the state is a
-                    // region too, never a place called "Southern".
-                    if words.iter().all(|w| is_direction(w)) {
-                        words.clear();
-                    }
+                if let Some(town) = town_before_region(&words) {
+                    words.truncate(town);
                     break;
                 }
             }
@@ -265,12 +267,8 @@ fn structured_towns(place: &str) -> Vec<String> {
         .map(str::trim)
         .filter(|part| {
             let words: Vec<&str> = part.split_whitespace().collect();
-            let region = (0..words.len()).any(|start| {
-                words[..start].iter().all(|w| is_direction(w))
-                    && is_region(&words[start..].join(" "))
-            });
             !words.is_empty()
-                && !region
+                && town_before_region(&words) != Some(0)
                 && !is_state_code(part)
                 && !part.chars().any(|c| c.is_ascii_digit())
         })

@@ -3,7 +3,8 @@
 //! ("56727 Mayen", "75001 Paris", "00172 Roma"), the Netherlands four digits and two letters
 //! ("4461 AB Goes"), Austria, Switzerland and Belgium four digits ("9185 Wachtebeke", after a
 //! house number's comma or a country's letter). Australia and Britain write the town before
-//! the code ("Joondalup WA 6027", "Gateshead NE8 1AB"). A site that lists its shops by address names no "serving" at all.
+//! the code ("Joondalup WA 6027", "Gateshead NE8 1AB"). A site that lists its shops by address
+//! names no "serving" at all.
 
 use super::places::{is_name_word, tokens, Token};
 use crate::text::us_states::US_STATE_CODES;
@@ -54,28 +55,22 @@ pub(crate) fn postal_towns(text: &str) -> Vec<String> {
         let Token::Word(word) = token else {
             continue;
         };
-        if is_us_state_code(word)
-            && matches!(tokens.get(i + 1), Some(Token::Word(zip)) if is_digits(zip, 5))
-            && matches!(
-                i.checked_sub(1).and_then(|p| tokens.get(p)),
-                Some(Token::Comma)
-            )
-        {
-            let before = &tokens[..i - 1];
-            if let Some(town) = name_ending(before) {
-                towns.push(town);
-            }
-        } else if (is_australian_state(word)
-            && (is_postcode_at(&tokens, i + 1, 4)
-                || (tokens.get(i + 1) == Some(&Token::Comma) && is_postcode_at(&tokens, i + 2, 4))))
-            || (is_uk_outward_code(word)
-                && matches!(tokens.get(i + 1), Some(Token::Word(w)) if is_uk_inward_code(w)))
-        {
-            // "Joondalup WA 6027", "Gateshead, NE8 1AB": the town comes before.
-            let end = match i.checked_sub(1).and_then(|p| tokens.get(p)) {
-                Some(Token::Comma) => i - 1,
-                _ => i,
-            };
+        let after_comma = matches!(
+            i.checked_sub(1).and_then(|p| tokens.get(p)),
+            Some(Token::Comma)
+        );
+        // The town before its region and code: "West Jordan, UT 84088", "Joondalup WA 6027",
+        // "Joondalup, WA, 6027", "Gateshead, NE8 1AB".
+        let town_first =
+            (is_us_state_code(word) && after_comma && is_postcode_at(&tokens, i + 1, 5))
+                || (is_australian_state(word)
+                    && (is_postcode_at(&tokens, i + 1, 4)
+                        || (tokens.get(i + 1) == Some(&Token::Comma)
+                            && is_postcode_at(&tokens, i + 2, 4))))
+                || (is_uk_outward_code(word)
+                    && matches!(tokens.get(i + 1), Some(Token::Word(w)) if is_uk_inward_code(w)));
+        if town_first {
+            let end = if after_comma { i - 1 } else { i };
             if let Some(town) = name_ending(&tokens[..end]) {
                 towns.push(town);
             }
