@@ -254,7 +254,7 @@ pub(crate) fn primary_pages(pages: &[PageContent]) -> Vec<&PageContent> {
 }
 
 /// Up to `limit` places of `pages` ([`places`]), but those that are the site's own `name` or
-/// `brand` ([`names_site`]).
+/// `brand` ([`names_site`]); those are dropped before the limit, so they take no place's room.
 fn served_places(
     pages: &[&PageContent],
     language: &Language,
@@ -262,9 +262,11 @@ fn served_places(
     name: Option<&str>,
     brand: Option<&str>,
 ) -> Vec<String> {
-    let mut found = places(pages, language, limit);
-    found.retain(|place| !names_site(place, name, brand));
-    found
+    places(pages, language, usize::MAX)
+        .into_iter()
+        .filter(|place| !names_site(place, name, brand))
+        .take(limit)
+        .collect()
 }
 
 /// "Arretxe Motos" after "en" in "Taller en Arretxe Motos" is the site, not a place it
