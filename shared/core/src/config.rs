@@ -43,7 +43,13 @@ where
             .parse::<T>()
             .ok()
             .filter(|value| range.contains(value))
-            .ok_or_else(|| format!("{name} must be {} to {}", range.start(), range.end())),
+            .ok_or_else(|| {
+                format!(
+                    "{name} must be a number from {} to {}",
+                    range.start(),
+                    range.end()
+                )
+            }),
     }
 }
 
