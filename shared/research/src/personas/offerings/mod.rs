@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::places::is_region;
 use crate::intent::places::PLACES;
-use crate::text::{is_numeric_word, Language, Tokenizer};
+use crate::text::{english_parts, is_numeric_word, Language, Tokenizer};
 use crate::PageContent;
 use words::{
     is_company_form, AUDIENCE, COLOURS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
@@ -189,18 +189,55 @@ fn names(
 ) -> Vec<String> {
     let spaced = text.replace('&', " and ");
     let mut out = Vec::new();
-    for part in spaced.split(['|', '–', '—', ':', '·', ',', '(', ')', '/', ';', '!']) {
-        // "Vehicles & Systems We Handle": what the site works on, not what it sells.
-        if tokenizer.words(part).iter().any(|w| w == "we") {
-            continue;
+    for part in spaced.split(['|', '–', '—', ':', '·', '(', ')', '/', ';', '!']) {
+        let conjuncts: Vec<&str> = part
+            .split(',')
+            // "Vehicles & Systems We Handle": what the site works on, not what it sells.
+            .filter(|item| !tokenizer.words(item).iter().any(|w| w == "we"))
+            .flat_map(|item| item.split(" and "))
+            .collect();
+        if english {
+            if let Some(distributed) = shared_tail(&conjuncts, tokenizer) {
+                out.extend(
+                    distributed
+                        .iter()
+                        .filter_map(|name| clean(name, tokenizer, excluded, english)),
+                );
+                continue;
+            }
         }
-        for piece in part.split(" and ").flat_map(|p| p.split(" - ")) {
+        for piece in conjuncts.iter().flat_map(|c| c.split(" - ")) {
             if let Some(name) = clean(piece, tokenizer, excluded, english) {
                 out.push(name);
             }
         }
     }
     out
+}
+
+/// "Light, Medium & Heavy Duty Towing" names light, medium and heavy duty towing, not
+/// "light" alone; "Residential and Commercial Roofing" names residential roofing. Read so when
+/// every conjunct but the last is one word, and each of them and the last's first word can be
+/// an adjective (Wiktionary): "Roofing and Gutter Repair" names roofing and gutter repair.
+fn shared_tail(conjuncts: &[&str], tokenizer: &Tokenizer) -> Option<Vec<String>> {
+    let (last, modifiers) = conjuncts.split_last()?;
+    let last = tokenizer.words(last);
+    let modifiers: Vec<Vec<String>> = modifiers.iter().map(|c| tokenizer.words(c)).collect();
+    let adjective = |word: &String| english_parts(word).can_be_adjective();
+    let shared = !modifiers.is_empty()
+        && last.len() >= 2
+        && adjective(&last[0])
+        && modifiers.iter().all(|m| m.len() == 1 && adjective(&m[0]));
+    if !shared {
+        return None;
+    }
+    let tail = last[1..].join(" ");
+    let mut names: Vec<String> = modifiers
+        .iter()
+        .map(|m| format!("{} {tail}", m[0]))
+        .collect();
+    names.push(last.join(" "));
+    Some(names)
 }
 
 fn clean(
