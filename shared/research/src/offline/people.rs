@@ -13,7 +13,7 @@
 //! ("Leslie Carpenter DDS"), and there the name is the brand, a navigational query people do
 //! type; the brand's words are never taken for a person here.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use fake::locales::{Data, DE_DE, EN, FR_FR, IT_IT, PT_BR, PT_PT};
@@ -73,36 +73,20 @@ impl People {
             .iter()
             .filter(|p| p.site == Some(SiteRole::Primary))
             .collect();
-        let mut lowercase: HashSet<String> = HashSet::new();
-        for page in &primary {
-            for text in texts(page) {
-                for word in text.split_whitespace() {
-                    let word = trim(word);
-                    if word.chars().next().is_some_and(char::is_lowercase) {
-                        lowercase.insert(word.to_string());
-                    }
-                }
-            }
-        }
+        let usage = Usage::of(&primary);
         let mut people = People {
             own_words: own_words(&primary, brand),
             ..People::default()
         };
         for page in &primary {
             for text in texts(page) {
-                people.read(text, &lowercase, brand, &places);
+                people.read(text, &usage, brand, &places);
             }
         }
         people
     }
 
-    fn read(
-        &mut self,
-        text: &str,
-        lowercase: &HashSet<String>,
-        brand: &[String],
-        places: &HashSet<String>,
-    ) {
+    fn read(&mut self, text: &str, usage: &Usage, brand: &[String], places: &HashSet<String>) {
         let tokens: Vec<&str> = text.split_whitespace().collect();
         let mut i = 0;
         while i < tokens.len() {
@@ -131,11 +115,13 @@ impl People {
                 .map(|t| trim(t).to_lowercase())
                 .unwrap_or_default();
             let (first, last) = (&words[0], &words[run - 1]);
-            let surname = !lowercase.contains(last.as_str()) && !english_parts(last).is_known();
+            let surname = !usage.lowercase.contains(last.as_str())
+                && !english_parts(last).is_known()
+                && !usage.is_common_noun(last);
             // A given name that is also a word ("Cat", "Grace") is a name only where the site
             // never writes it in lowercase.
             let given = first_names().contains(first.as_str())
-                && !lowercase.contains(first)
+                && !usage.lowercase.contains(first)
                 && !english_parts(first).can_be_adjective();
             let context = TITLES.contains(&before.as_str())
                 || BYLINES.contains(&before.as_str())
@@ -174,6 +160,56 @@ impl People {
     #[cfg(test)]
     fn is_empty(&self) -> bool {
         self.words.is_empty()
+    }
+}
+
+/// How the primary site writes its words: which it writes in lowercase, and which words come
+/// right before each capitalised one.
+struct Usage {
+    lowercase: HashSet<String>,
+    /// By capitalised word (lowercase), the distinct words before it.
+    before: HashMap<String, HashSet<String>>,
+}
+
+/// A capitalised word after this many different words is a noun the site uses, not a
+/// surname: German capitalises its nouns ("Nelli Hubert Haushaltshilfe" holds no Hubert
+/// Haushaltshilfe; the site writes "professionelle", "freundliche", "ihrer Haushaltshilfe"),
+/// while a surname follows its given name and a title or two ("Sven Wulf", "Herr Wulf").
+const COMMON_NOUN_CONTEXTS: usize = 4;
+
+impl Usage {
+    fn of(primary: &[&PageContent]) -> Self {
+        let mut usage = Usage {
+            lowercase: HashSet::new(),
+            before: HashMap::new(),
+        };
+        for page in primary {
+            for text in texts(page) {
+                let mut previous: Option<String> = None;
+                for token in text.split_whitespace() {
+                    let word = trim(token);
+                    if word.chars().next().is_some_and(char::is_lowercase) {
+                        usage.lowercase.insert(word.to_string());
+                    } else if is_capitalised(word) {
+                        if let Some(previous) = &previous {
+                            usage
+                                .before
+                                .entry(word.to_lowercase())
+                                .or_default()
+                                .insert(previous.clone());
+                        }
+                    }
+                    previous = Some(word.to_lowercase());
+                }
+            }
+        }
+        usage
+    }
+
+    fn is_common_noun(&self, word: &str) -> bool {
+        self.before
+            .get(word)
+            .is_some_and(|before| before.len() >= COMMON_NOUN_CONTEXTS)
     }
 }
 
@@ -292,5 +328,18 @@ mod tests {
         )];
         let people = People::of_site(&pages, &words("leslie carpenter"), &["Austin".to_string()]);
         assert!(people.is_empty(), "{people:?}");
+    }
+
+    #[test]
+    fn a_noun_the_site_writes_after_many_words_is_no_surname() {
+        let pages = [page(
+            "Ihre Haushaltshilfe. Professionelle Haushaltshilfe in Hannover. Freundliche \
+             Haushaltshilfe. Eine Haushaltshilfe kommt. Team: Nelli Hubert Haushaltshilfe, \
+             Sven Wulf.",
+            &["Haushaltshilfe"],
+        )];
+        let people = People::of_site(&pages, &[], &[]);
+        assert!(!people.named_in(&words("haushaltshilfe")), "{people:?}");
+        assert!(people.named_in(&words("sven wulf")));
     }
 }
