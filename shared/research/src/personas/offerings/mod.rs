@@ -57,6 +57,9 @@ pub(crate) fn scored_offerings(
         .chain(place_words.iter().cloned())
         .collect();
     let mut scores: HashMap<String, (f64, usize)> = HashMap::new();
+    // A site's structured data is often one block on every page (its services, its opening
+    // hours): it names each thing once, however many pages carry it.
+    let mut structured: HashSet<&str> = HashSet::new();
     for (order, page) in pages.iter().enumerate() {
         let url = page.url.to_lowercase();
         if NOT_OFFERING_PAGES.iter().any(|p| url.contains(p)) {
@@ -65,7 +68,12 @@ pub(crate) fn scored_offerings(
         let headings = page.headings.iter().take(6);
         let sources = std::iter::once((page.title.as_str(), 3.0))
             .chain(headings.map(|h| (h.as_str(), 1.0)))
-            .chain(page.json_ld_names.iter().map(|n| (n.as_str(), 2.0)));
+            .chain(
+                page.json_ld_names
+                    .iter()
+                    .filter(|name| structured.insert(name.as_str()))
+                    .map(|n| (n.as_str(), 2.0)),
+            );
         let mut seen: Vec<String> = Vec::new();
         for (text, weight) in sources {
             if text.contains('?') {
