@@ -129,7 +129,18 @@ impl People {
             let branded = words
                 .iter()
                 .any(|w| brand.contains(w) || places.contains(w.as_str()));
-            if surname && (given || context) && !branded {
+            // "Jakob Sawazki" of "Sawazki Electronics": the owner's whole name is a query of
+            // the brand's, his given name alone no offering ("jakob freudenstadt").
+            let owner_of_brand = given
+                && words[..run - 1].iter().all(|w| !brand.contains(w))
+                && brand.contains(last);
+            if owner_of_brand {
+                if !self.owners.contains(&words) {
+                    self.owners.push(words.clone());
+                }
+                self.words.insert(first.clone());
+                i += run;
+            } else if surname && (given || context) && !branded {
                 if words.iter().any(|w| self.own_words.contains(w)) && !self.owners.contains(&words)
                 {
                     self.owners.push(words.clone());
@@ -341,5 +352,18 @@ mod tests {
         let people = People::of_site(&pages, &[], &[]);
         assert!(!people.named_in(&words("haushaltshilfe")), "{people:?}");
         assert!(people.named_in(&words("sven wulf")));
+    }
+
+    #[test]
+    fn the_given_name_of_an_owner_named_as_the_brand_is_no_offering() {
+        let pages = [page(
+            "Ihr IT-Service von Jakob Sawazki in Freudenstadt.",
+            &[],
+        )];
+        let people = People::of_site(&pages, &words("sawazki electronics"), &[]);
+        assert!(people.named_in(&words("jakob freudenstadt")));
+        assert!(people.drops(&words("jakob freudenstadt")));
+        assert!(!people.drops(&words("jakob sawazki")));
+        assert!(!people.drops(&words("sawazki electronics")));
     }
 }

@@ -80,7 +80,13 @@ impl ListWords {
 /// Capitalised words that start sentences or headings, never places.
 const NOT_NAMES: &[&str] = &[
     "the", "our", "your", "all", "any", "every", "this", "these", "that", "a", "an", "we", "you",
-    "my", "stock", "store", "person", "time", "business", "house", "home", "touch",
+    "my", "stock", "store", "person", "time", "business", "house", "home", "touch", "ihr", "ihre",
+    "ihrer", "ihrem", "ihren",
+];
+/// Endings of German abstract nouns, which the language capitalises and puts after "in" as a
+/// town ("in Echtzeit", "in Bewegung", "Hannover und Umgebung"); no town ends so.
+const GERMAN_NOUN_ENDINGS: [&str; 9] = [
+    "ung", "heit", "keit", "schaft", "zeit", "tion", "tät", "nis", "ismus",
 ];
 /// Words that make a state's name a town's ("Oklahoma City", "Kansas City", "Virginia Beach").
 const TOWN_AFTER_STATE: [&str; 2] = ["City", "Beach"];
@@ -276,6 +282,13 @@ fn structured_towns(place: &str) -> Vec<String> {
         .collect()
 }
 
+fn ends_as_german_noun(name: &str) -> bool {
+    let last = name.rsplit(' ').next().unwrap_or(name).to_lowercase();
+    GERMAN_NOUN_ENDINGS
+        .iter()
+        .any(|ending| last.ends_with(ending))
+}
+
 /// Up to `limit` places of `pages`, most mentioned first.
 pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) -> Vec<String> {
     let list_words = ListWords::of(language);
@@ -336,12 +349,15 @@ pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) 
             served.extend(list.iter());
         }
     }
+    let german = language.code() == "de";
     let mut ranked: Vec<(&String, usize)> = served
         .into_iter()
         .filter(|name| {
-            !name
+            let common = name
                 .split(' ')
-                .all(|w| lowercase.contains(&w.to_lowercase()))
+                .all(|w| lowercase.contains(&w.to_lowercase()));
+            let abstract_noun = german && ends_as_german_noun(name);
+            !common && !abstract_noun
         })
         .map(|name| (name, counts[name]))
         .collect();
@@ -437,6 +453,16 @@ mod tests {
         assert_eq!(found, ["Roma"]);
         // English reads no Spanish "en".
         assert!(places_of(&spanish, 10).is_empty());
+    }
+
+    #[test]
+    fn a_german_abstract_noun_or_a_formal_your_is_no_place() {
+        let german = [page(
+            "Alltagshilfe in Hannover und Umgebung",
+            "Hilfe in Ihrer Nähe. Fotos in Echtzeit. Immer in Bewegung. Büro in Laatzen.",
+        )];
+        let found = places(&german.iter().collect::<Vec<_>>(), &Language::new("de"), 10);
+        assert_eq!(found, ["Hannover"]);
     }
 
     #[test]
