@@ -292,7 +292,9 @@ fn repeated_title_part(pages: &[&PageContent]) -> Option<String> {
     let mut counts: HashMap<String, (usize, String)> = HashMap::new();
     for page in pages {
         let mut seen = Vec::new();
-        for part in page.title.split(['|', '–', '—', '·']) {
+        // "Mani & Piedi - Estetica Colfelice": a spaced hyphen separates as a dash does; one
+        // inside a word ("PR-Modellbau") does not.
+        for part in page.title.replace(" - ", "|").split(['|', '–', '—', '·']) {
             let part = part.trim();
             let key = part.to_lowercase();
             if part.is_empty() || part.chars().count() > 40 || seen.contains(&key) {

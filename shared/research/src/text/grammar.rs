@@ -252,6 +252,34 @@ const CLOSED_CLASSES: [(&str, &[&str], &[&str]); 6] = [
     ),
 ];
 
+/// How many of `words` open a page's name with the possessive "our", with the article Italian
+/// and Portuguese put before it ("Nos Vins", "I Nostri Servizi", "Unsere Torten"): the name
+/// is what follows. An article alone stays: "der Region", "il Territorio" are no page's name.
+pub fn possessive_opening(words: &[String], language: &Language) -> usize {
+    let (articles, possessives): (&[&str], &[&str]) = match language.code() {
+        "fr" => (&[], &["nos", "notre"]),
+        "it" => (
+            &["i", "il", "la", "le"],
+            &["nostri", "nostre", "nostro", "nostra"],
+        ),
+        "es" => (&[], &["nuestros", "nuestras", "nuestro", "nuestra"]),
+        "pt" => (
+            &["os", "as", "o", "a"],
+            &["nossos", "nossas", "nosso", "nossa"],
+        ),
+        "de" => (&[], &["unsere", "unser", "unseren", "unserem"]),
+        "nl" => (&[], &["onze", "ons"]),
+        _ => (&[], &[]),
+    };
+    let article = words
+        .first()
+        .is_some_and(|w| articles.contains(&w.as_str())) as usize;
+    match words.get(article) {
+        Some(word) if possessives.contains(&word.as_str()) => article + 1,
+        _ => 0,
+    }
+}
+
 /// [`is_noun_phrase_naming`] in a language read by its closed classes only (module docs):
 /// no opening preposition, and no stop word between the nouns but an article, a preposition
 /// or a conjunction that joins nouns. A language without a list passes.

@@ -13,7 +13,9 @@ use std::fmt;
 
 use rust_stemmers::Stemmer;
 
-pub use grammar::{english_parts, is_noun_phrase, is_noun_phrase_naming, LowercaseOnly, Parts};
+pub use grammar::{
+    english_parts, is_noun_phrase, is_noun_phrase_naming, possessive_opening, LowercaseOnly, Parts,
+};
 pub use language::Language;
 pub use stopwords::stop_words;
 pub use tokenize::{is_numeric_word, is_unspaced_script, join_words, normalize, Tokenizer};

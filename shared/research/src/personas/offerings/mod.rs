@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::places::is_region;
 use crate::intent::places::PLACES;
-use crate::text::{english_parts, is_numeric_word, Language, Tokenizer};
+use crate::text::{english_parts, is_numeric_word, possessive_opening, Language, Tokenizer};
 use crate::PageContent;
 use words::{
     is_company_form, AUDIENCE, COLOURS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
@@ -79,7 +79,7 @@ pub(crate) fn scored_offerings(
             if text.contains('?') {
                 continue;
             }
-            for name in names(text, &tokenizer, &excluded, english) {
+            for name in names(text, &tokenizer, &excluded, english, language) {
                 if seen.contains(&name) {
                     continue;
                 }
@@ -96,7 +96,7 @@ pub(crate) fn scored_offerings(
     }
     let lowercase = lowercase_words(pages);
     if let Some(trade) = site_name
-        .and_then(|name| trade_of_name(name, &tokenizer, &place_words, &lowercase, english))
+        .and_then(|name| trade_of_name(name, &tokenizer, &place_words, &lowercase, language))
     {
         scores.entry(trade).or_insert((0.0, 0)).0 += 3.0;
     }
@@ -151,8 +151,9 @@ fn trade_of_name(
     tokenizer: &Tokenizer,
     places: &[Vec<String>],
     lowercase: &HashSet<&str>,
-    english: bool,
+    language: &Language,
 ) -> Option<String> {
+    let english = language.code() == "en";
     let mut words = tokenizer.words(name);
     if words
         .first()
@@ -173,7 +174,7 @@ fn trade_of_name(
         .map_or(0, |at| at + 1)
         .max(1);
     let trade = words.get(start..).filter(|trade| !trade.is_empty())?;
-    clean(&trade.join(" "), tokenizer, &[], english)
+    clean(&trade.join(" "), tokenizer, &[], english, language)
 }
 
 /// The words the pages' running text writes in lowercase.
@@ -194,6 +195,7 @@ fn names(
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
     english: bool,
+    language: &Language,
 ) -> Vec<String> {
     let spaced = text.replace('&', " and ");
     let mut out = Vec::new();
@@ -209,13 +211,13 @@ fn names(
                 out.extend(
                     distributed
                         .iter()
-                        .filter_map(|name| clean(name, tokenizer, excluded, english)),
+                        .filter_map(|name| clean(name, tokenizer, excluded, english, language)),
                 );
                 continue;
             }
         }
         for piece in conjuncts.iter().flat_map(|c| c.split(" - ")) {
-            if let Some(name) = clean(piece, tokenizer, excluded, english) {
+            if let Some(name) = clean(piece, tokenizer, excluded, english, language) {
                 out.push(name);
             }
         }
@@ -253,8 +255,10 @@ fn clean(
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
     english: bool,
+    language: &Language,
 ) -> Option<String> {
     let mut words = tokenizer.words(piece);
+    words.drain(..possessive_opening(&words, language));
     if let Some(cut) = words.iter().position(|w| CUT_BEFORE.contains(&w.as_str())) {
         words.truncate(cut);
     }
