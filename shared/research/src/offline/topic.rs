@@ -225,10 +225,17 @@ impl Topic {
             .map(|(stem, _)| stem.clone())
             .collect();
         let name_is_one_word = name_words.len() == 1;
+        // "Metzgerei Hinderer": a name that opens with the site's trade has its brand after.
+        let trade_words = split
+            .iter()
+            .filter(|words| name_words.starts_with(words))
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
         // "Secure Florida Movers": a describing word names no brand ("secure quote"), nor
         // does a place ("Columbus Garage Door Service": "columbus ohio" is no brand query).
         let brand = name_words
-            .first()
+            .get(trade_words)
             .filter(|word| {
                 let never = word.chars().count() <= 2
                     || qualifies(word)

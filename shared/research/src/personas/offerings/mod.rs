@@ -47,13 +47,20 @@ pub(crate) fn scored_offerings(
 ) -> Vec<(String, f64)> {
     let tokenizer = Tokenizer::new(language);
     let english = language.code() == "en";
-    // The brand alone ("BrightBrew" of "BrightBrew Coffee") is no offering either.
-    let brand = site_name.and_then(|n| n.split_whitespace().next());
+    let common = CommonWords::of(pages, language);
+    // The brand alone ("BrightBrew" of "BrightBrew Coffee", "Hinderer" of "Metzgerei
+    // Hinderer") is no offering either.
+    let brand = site_name.and_then(|name| {
+        let words = tokenizer.words(name);
+        let proper = words.iter().position(|w| !common.holds(w)).unwrap_or(0);
+        let brand = if english { 0 } else { proper };
+        words.get(brand).cloned()
+    });
     let place_words: Vec<Vec<String>> = places.iter().map(|p| tokenizer.words(p)).collect();
     let excluded: Vec<Vec<String>> = site_name
-        .into_iter()
-        .chain(brand)
         .map(|name| tokenizer.words(name))
+        .into_iter()
+        .chain(brand.map(|word| vec![word]))
         .chain(place_words.iter().cloned())
         .collect();
     let mut scores: HashMap<String, (f64, usize)> = HashMap::new();
@@ -94,9 +101,9 @@ pub(crate) fn scored_offerings(
             }
         }
     }
-    let lowercase = lowercase_words(pages);
-    if let Some(trade) = site_name
-        .and_then(|name| trade_of_name(name, &tokenizer, &place_words, &lowercase, language))
+    let lowercase = &common.lowercase;
+    if let Some(trade) =
+        site_name.and_then(|name| trade_of_name(name, &tokenizer, &place_words, &common, language))
     {
         scores.entry(trade).or_insert((0.0, 0)).0 += 3.0;
     }
@@ -141,16 +148,19 @@ pub(crate) fn scored_offerings(
     kept
 }
 
-/// What a site's name says it does after the brand: "flower shop" of "Dragonflies Flower Shop",
-/// "handyman services" of "AAA Handyman Services LLC"; the name's titles are left out of the
-/// offerings as its brand, yet the trade is the offering its every page is about. Only the
-/// words the site also writes in lowercase: "River City Autohaus" names no trade
-/// ("autohaus" is a name there), nor does "The Groom Room" (a name from its first word).
+/// What a site's name says it does beside the brand: "flower shop" of "Dragonflies Flower
+/// Shop", "handyman services" of "AAA Handyman Services LLC", and in the languages that name
+/// the trade first, "metzgerei" of "Metzgerei Hinderer", "cantiere nautico" of "Cantiere
+/// Nautico Garavaglia"; "taxi" of "Taxi Brannenburg", whose other word is its town. The
+/// name's titles are left out of the offerings as its brand, yet the trade is the offering its
+/// every page is about. Only words the site uses as common words ([`CommonWords`]): "River
+/// City Autohaus" names no trade ("autohaus" is a name there), nor does "The Groom Room" (a
+/// name from its first word).
 fn trade_of_name(
     name: &str,
     tokenizer: &Tokenizer,
     places: &[Vec<String>],
-    lowercase: &HashSet<&str>,
+    common: &CommonWords,
     language: &Language,
 ) -> Option<String> {
     let english = language.code() == "en";
@@ -167,14 +177,74 @@ fn trade_of_name(
     for place in places {
         remove_sequence(&mut words, place);
     }
-    // The words after the brand (the first) that end the name, all written in lowercase.
-    let start = words
-        .iter()
-        .rposition(|w| !lowercase.contains(w.as_str()))
-        .map_or(0, |at| at + 1)
-        .max(1);
-    let trade = words.get(start..).filter(|trade| !trade.is_empty())?;
+    let proper = |w: &String| !common.holds(w);
+    let trade = match (
+        words.iter().position(proper),
+        words.iter().rposition(proper),
+    ) {
+        // The common words after the brand that end the name.
+        (Some(_), Some(last)) if last + 1 < words.len() => &words[last + 1..],
+        (Some(first), _) if !english && first > 0 => &words[..first],
+        (Some(_), _) => return None,
+        // No proper word: English names its brand first anyway ("Columbus Garage Door").
+        (None, _) if english => words.get(1..)?,
+        (None, _) => &words[..],
+    };
+    if trade.is_empty() {
+        return None;
+    }
     clean(&trade.join(" "), tokenizer, &[], english, language)
+}
+
+/// The words a site uses as common words, not names: those its running text writes in
+/// lowercase, and in German, which capitalises every noun, those it writes after many
+/// different words ("Ihre Metzgerei", "unsere Metzgerei", "der Metzgerei"), where a surname
+/// follows its given name or a title ("Familie Hinderer").
+pub(super) struct CommonWords<'a> {
+    lowercase: HashSet<&'a str>,
+    nouns: HashSet<String>,
+}
+
+/// A capitalised German word after this many different words is a common noun.
+const NOUN_CONTEXTS: usize = 4;
+
+impl<'a> CommonWords<'a> {
+    pub(super) fn of(pages: &[&'a PageContent], language: &Language) -> Self {
+        let mut before: HashMap<String, HashSet<&str>> = HashMap::new();
+        if language.code() == "de" {
+            for page in pages {
+                let words = page
+                    .body_text
+                    .split(|c: char| !c.is_alphanumeric() && c != '-')
+                    .filter(|w| !w.is_empty());
+                let mut previous: Option<&str> = None;
+                for word in words {
+                    if word.chars().next().is_some_and(char::is_uppercase) {
+                        if let Some(previous) = previous {
+                            before
+                                .entry(word.to_lowercase())
+                                .or_default()
+                                .insert(previous);
+                        }
+                    }
+                    previous = Some(word);
+                }
+            }
+        }
+        CommonWords {
+            lowercase: lowercase_words(pages),
+            nouns: before
+                .into_iter()
+                .filter(|(_, before)| before.len() >= NOUN_CONTEXTS)
+                .map(|(word, _)| word)
+                .collect(),
+        }
+    }
+
+    /// `word` (lowercase) is a common word of the site.
+    pub(super) fn holds(&self, word: &str) -> bool {
+        self.lowercase.contains(word) || self.nouns.contains(word)
+    }
 }
 
 /// The words the pages' running text writes in lowercase.
