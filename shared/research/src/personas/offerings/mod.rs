@@ -174,6 +174,7 @@ fn trade_of_name(
     while words.last().is_some_and(|w| is_company_form(w)) {
         words.pop();
     }
+    let with_places = words.len();
     for place in places {
         remove_sequence(&mut words, place);
     }
@@ -182,6 +183,8 @@ fn trade_of_name(
         words.iter().position(proper),
         words.iter().rposition(proper),
     ) {
+        // "Taxi Brannenburg", "Denver Roofing": a word and the town it works in.
+        _ if words.len() == 1 && with_places > 1 => &words[..],
         // The common words after the brand that end the name.
         (Some(_), Some(last)) if last + 1 < words.len() => &words[last + 1..],
         (Some(first), _) if !english && first > 0 => &words[..first],

@@ -45,6 +45,41 @@ fn the_trade_in_the_site_name_is_an_offering() {
 }
 
 #[test]
+fn a_name_that_opens_with_its_trade_has_its_brand_after() {
+    let mut home = page(
+        "https://metzgerei-hinderer.test/",
+        "Metzgerei Hinderer | Partyservice",
+        &["Frische Wurstwaren"],
+    );
+    home.body_text = "Ihre Metzgerei in Bingen. Unsere Metzgerei liefert. Aus der Metzgerei \
+                      frisch. Jede Metzgerei kann das. Familie Hinderer grüßt."
+        .to_string();
+    let refs = [&home];
+    let found = offerings(
+        &refs,
+        Some("Metzgerei Hinderer"),
+        &["Bingen".to_string()],
+        &Language::new("de"),
+        8,
+    );
+    assert!(found.contains(&"metzgerei".to_string()), "{found:?}");
+    assert!(!found.iter().any(|o| o.contains("hinderer")), "{found:?}");
+    let home = page(
+        "https://taxi.test/",
+        "Taxi Brannenburg | Flughafentransfer",
+        &[],
+    );
+    let found = offerings(
+        &[&home],
+        Some("Taxi Brannenburg"),
+        &["Brannenburg".to_string()],
+        &Language::new("de"),
+        8,
+    );
+    assert!(found.contains(&"taxi".to_string()), "{found:?}");
+}
+
+#[test]
 fn a_name_the_site_never_writes_in_lowercase_is_no_trade() {
     let mut home = page(
         "https://rivercity.test/",
