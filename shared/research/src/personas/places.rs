@@ -150,6 +150,19 @@ pub(crate) fn is_region(name: &str) -> bool {
     US_STATES.contains(&name.to_lowercase().as_str())
 }
 
+/// "Portland, OR", "Manchester, New Jersey": a town and its state, written as a title's part
+/// (where the business is, never its name).
+pub(crate) fn is_town_and_state(text: &str) -> bool {
+    let Some((town, state)) = text.split_once(',') else {
+        return false;
+    };
+    let town: Vec<&str> = town.split_whitespace().collect();
+    let state = state.trim();
+    (1..=MAX_NAME_WORDS).contains(&town.len())
+        && town.iter().all(|w| is_name_word(w))
+        && (is_state_code(state) || is_region(state))
+}
+
 /// How many of `words` name a town before the state they end with ("Portland Oregon" → 1),
 /// if they end with one; 0 where the words before it are compass words: "Southern New
 /// Hampshire", "North Georgia" are a part of the state, a region too, never a place called
@@ -289,6 +302,56 @@ fn ends_as_german_noun(name: &str) -> bool {
         .any(|ending| last.ends_with(ending))
 }
 
+/// What a page that lists the places a business serves is called, in its title or address,
+/// in the languages the service reads.
+const SERVICE_AREA_PAGES: [&str; 15] = [
+    "service area",
+    "areas we serve",
+    "areas served",
+    "where we work",
+    "locations we serve",
+    "einsatzgebiet",
+    "liefergebiet",
+    "zone d'intervention",
+    "zones d'intervention",
+    "zona di intervento",
+    "zone di intervento",
+    "zonas de servicio",
+    "área de servicio",
+    "werkgebied",
+    "área de atendimento",
+];
+
+fn is_service_area_page(page: &PageContent) -> bool {
+    let address = page.url.to_lowercase().replace(['-', '_'], " ");
+    let title = page.title.to_lowercase();
+    SERVICE_AREA_PAGES
+        .iter()
+        .any(|name| address.contains(name) || title.contains(name))
+}
+
+/// The lines of a service-area page that are a place's name alone: its list's items
+/// ("Bennington", "La Vista"), named without "in" or "serving".
+fn listed_alone(page: &PageContent) -> Vec<String> {
+    page.body_text
+        .lines()
+        .filter_map(|line| {
+            let tokens = tokens(line.trim());
+            let words: Vec<&str> = tokens
+                .iter()
+                .map(|token| match token {
+                    Token::Word(word) => Some(*word),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let name = (1..=MAX_NAME_WORDS).contains(&words.len())
+                && words.iter().all(|w| is_name_word(w))
+                && !is_region(&words.join(" "));
+            name.then(|| words.join(" "))
+        })
+        .collect()
+}
+
 /// Up to `limit` places of `pages`, most mentioned first.
 pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) -> Vec<String> {
     let list_words = ListWords::of(language);
@@ -299,6 +362,14 @@ pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) 
     let mut structured: Vec<String> = Vec::new();
     for page in pages {
         structured.extend(page.json_ld_places.iter().flat_map(|p| structured_towns(p)));
+        if is_service_area_page(page) {
+            let list = listed_alone(page);
+            for name in &list {
+                *counts.entry(name.clone()).or_insert(0) += 1;
+                named.insert(name.clone());
+            }
+            lists.push(list);
+        }
         let prominent = [&page.title, &page.meta_description]
             .into_iter()
             .chain(&page.headings)
@@ -463,6 +534,31 @@ mod tests {
         )];
         let found = places(&german.iter().collect::<Vec<_>>(), &Language::new("de"), 10);
         assert_eq!(found, ["Hannover"]);
+    }
+
+    #[test]
+    fn a_service_area_page_lists_its_places_alone() {
+        let mut area = page(
+            "Service Area | Duff Tree Service",
+            "Where we work\nBennington\nLa Vista\nPapillion\nNebraska\nCall us today.",
+        );
+        area.url = "https://duff.test/service_area.html".into();
+        let mut other = page("Tree Trimming", "Bennington\nPruning and cabling.");
+        other.url = "https://duff.test/trimming.html".into();
+        let found = places_of(&[area, other], 10);
+        for town in ["Bennington", "La Vista", "Papillion"] {
+            assert!(found.contains(&town.to_string()), "{town}: {found:?}");
+        }
+        assert!(!found.contains(&"Nebraska".to_string()), "{found:?}");
+        assert_eq!(found.len(), 3, "{found:?}");
+    }
+
+    #[test]
+    fn a_town_and_its_state_are_told_from_a_name() {
+        assert!(is_town_and_state("Portland, OR"));
+        assert!(is_town_and_state("Manchester, New Jersey"));
+        assert!(!is_town_and_state("Duff Tree Service"));
+        assert!(!is_town_and_state("Roofing, Gutters"));
     }
 
     #[test]

@@ -22,7 +22,19 @@ const INSIDE_TOWN: [&str; 3] = ["upon", "on", "under"];
 /// Longest town name, in words.
 const MAX_TOWN_WORDS: usize = 3;
 /// Words of a street, never of its town ("123 Main Street Springfield, IL").
-const STREET_WORDS: [&str; 22] = [
+const STREET_WORDS: [&str; 34] = [
+    "circle",
+    "cir",
+    "place",
+    "pl",
+    "terrace",
+    "ter",
+    "trail",
+    "trl",
+    "loop",
+    "plaza",
+    "square",
+    "crescent",
     "street",
     "st",
     "avenue",
@@ -219,6 +231,10 @@ mod tests {
         assert_eq!(
             postal_towns("123 Main Street Springfield, IL 62701"),
             ["Springfield"]
+        );
+        assert_eq!(
+            postal_towns("290 Rickenbacker Cir Livermore, CA 94551"),
+            ["Livermore"]
         );
         assert_eq!(postal_towns("Marktplatz 3, 56727 Mayen"), ["Mayen"]);
         assert_eq!(

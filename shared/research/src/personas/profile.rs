@@ -297,7 +297,9 @@ fn repeated_title_part(pages: &[&PageContent]) -> Option<String> {
         for part in page.title.replace(" - ", "|").split(['|', '–', '—', '·']) {
             let part = part.trim();
             let key = part.to_lowercase();
-            if part.is_empty() || part.chars().count() > 40 || seen.contains(&key) {
+            // "… | Portland, OR" on every page says where the business is, not its name.
+            let where_it_is = super::places::is_town_and_state(part);
+            if part.is_empty() || part.chars().count() > 40 || seen.contains(&key) || where_it_is {
                 continue;
             }
             seen.push(key.clone());
