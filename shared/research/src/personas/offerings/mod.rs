@@ -164,7 +164,21 @@ fn trade_of_name(
     language: &Language,
 ) -> Option<String> {
     let english = language.code() == "en";
-    let mut words = tokenizer.words(name);
+    // "Hundepension-Bergparadies": a trade and a brand joined by a hyphen; English joins a
+    // brand's own words so ("Tri-City Turf").
+    let mut words: Vec<String> = tokenizer
+        .words(name)
+        .iter()
+        .flat_map(|word| {
+            if english {
+                vec![word.as_str()]
+            } else {
+                word.split('-').collect()
+            }
+        })
+        .filter(|word| !word.is_empty())
+        .map(str::to_string)
+        .collect();
     if words
         .first()
         .is_some_and(|w| NOT_FIRST.contains(&w.as_str()))
