@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use super::Language;
 
-const LISTS: [(&str, &str); 7] = [
+const LISTS: [(&str, &str); 8] = [
     ("en", include_str!("stopwords/en.txt")),
     ("de", include_str!("stopwords/de.txt")),
     ("fr", include_str!("stopwords/fr.txt")),
@@ -13,6 +13,7 @@ const LISTS: [(&str, &str); 7] = [
     ("it", include_str!("stopwords/it.txt")),
     ("pt", include_str!("stopwords/pt.txt")),
     ("nl", include_str!("stopwords/nl.txt")),
+    ("pl", include_str!("stopwords/pl.txt")),
 ];
 
 /// The stop words of a language; empty for languages without a list.
