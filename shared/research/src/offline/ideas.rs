@@ -5,7 +5,8 @@
 //!   patterns ("{} cost", "{} near me", "{} quote") and its places ("roof repair irvington",
 //!   with the state code the site writes after them: "roof repair irvington nj").
 //! - A thing a home service works on ("skylights") takes what is done to it instead ("skylight
-//!   repair", "skylight installation").
+//!   repair", "skylight installation"), and its places through the first of those ("skylight
+//!   repair irvington", never "skylights irvington").
 //! - Another thing a local business provides ("egg sandwiches", "dental implants") takes
 //!   "best {}" and "{} near me" (a quote or a company is for services), and its places
 //!   ("wedding cakes staten island").
@@ -71,17 +72,26 @@ pub(super) fn ideas(topic: &Topic, kept: &[Candidate], language: &Language) -> V
             add(fill(pattern, &filled), MODIFIER_SHARE, false);
         }
         // Places go with what is done ("roof repair irvington") and with what a local
-        // business provides ("wedding cakes staten island"), not with a thing a home service
-        // works on ("skylights irvington") nor with a product a shop sends anywhere.
+        // business provides ("wedding cakes staten island"); a thing a home service works on
+        // takes them through its first deed ("skylight repair irvington", never "skylights
+        // irvington"), as a share of that deed's idea; a product a shop sends anywhere takes
+        // none.
         let placed = match topic.kind {
-            Kind::Product => false,
-            Kind::Service { for_homeowners } => !(for_homeowners && offering.thing),
+            Kind::Product => None,
+            Kind::Service { for_homeowners } if for_homeowners && offering.thing => patterns
+                .first()
+                .map(|deed| (fill(deed, &filled), MODIFIER_SHARE)),
+            Kind::Service { .. } => Some((name.clone(), 1.0)),
         };
-        if placed {
+        if let Some((local, share)) = placed {
             for place in topic.places.iter().take(IDEA_PLACES) {
-                add(format!("{name} {place}"), PLACE_SHARE, true);
+                add(format!("{local} {place}"), share * PLACE_SHARE, true);
                 if let Some(state) = topic.state {
-                    add(format!("{name} {place} {state}"), STATE_SHARE, true);
+                    add(
+                        format!("{local} {place} {state}"),
+                        share * STATE_SHARE,
+                        true,
+                    );
                 }
             }
         }
