@@ -163,6 +163,7 @@ fn makes_ideas_from_offerings_modifiers_and_places_below_their_offering() {
         "gutter cleaning east orange nj",
         "skylight repair",
         "skylight installation",
+        "skylight repair irvington",
     ] {
         let found = idea(text);
         // The two the pages hold are found there; the rest are ideas.
@@ -182,6 +183,7 @@ fn makes_ideas_from_offerings_modifiers_and_places_below_their_offering() {
     assert_eq!(offering.source, KeywordSource::Crawl);
     assert!(idea("roof repair cost").score < offering.score);
     assert!(idea("roof repair irvington nj").score < idea("roof repair").score);
+    assert!(idea("skylight repair irvington").score < idea("skylight repair").score);
 }
 
 #[test]
