@@ -90,6 +90,17 @@ impl People {
         let tokens: Vec<&str> = text.split_whitespace().collect();
         let mut i = 0;
         while i < tokens.len() {
+            if let Some(run) = remembered(&tokens, i) {
+                let words: Vec<String> = tokens[i..i + run]
+                    .iter()
+                    .map(|t| trim(t).to_lowercase())
+                    .collect();
+                if !words.iter().any(|w| brand.contains(w)) {
+                    self.words.extend(words);
+                }
+                i += run;
+                continue;
+            }
             // A given name and a surname, or with a middle initial between them ("Ron J.
             // Meyer"); a name ends at punctuation ("Meyer," ends it).
             let initial = tokens.get(i + 1).is_some_and(|t| is_initial(t));
@@ -270,6 +281,42 @@ fn lowercase_words(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_lowercase).collect()
 }
 
+/// Words after which a memorial names the person it remembers ("In Loving Memory of Carlene
+/// Leone Smith", "Obituary: Carl Taylor"), whatever their names are: a funeral home's pages.
+const MEMORIALS: [&[&str]; 6] = [
+    &["memory", "of"],
+    &["obituary"],
+    &["obituary:"],
+    &["memoriam"],
+    &["nachruf"],
+    &["ricordo", "di"],
+];
+
+/// How many capitalised words (two or three) at `i` follow a memorial's words.
+fn remembered(tokens: &[&str], i: usize) -> Option<usize> {
+    let after_memorial = MEMORIALS.iter().any(|memorial| {
+        i >= memorial.len()
+            && tokens[i - memorial.len()..i]
+                .iter()
+                .zip(memorial.iter())
+                .all(|(token, word)| token.to_lowercase() == *word)
+    });
+    if !after_memorial {
+        return None;
+    }
+    let mut run = 0;
+    for token in tokens[i..].iter().take(3) {
+        if !is_capitalised(trim(token)) {
+            break;
+        }
+        run += 1;
+        if token.ends_with([',', '.', ':', ';', '!', '?', '|']) {
+            break;
+        }
+    }
+    (run >= 2).then_some(run)
+}
+
 /// "J." of "Ron J. Meyer".
 fn is_initial(token: &str) -> bool {
     let mut chars = token.chars();
@@ -365,5 +412,17 @@ mod tests {
         assert!(people.drops(&words("jakob freudenstadt")));
         assert!(!people.drops(&words("jakob sawazki")));
         assert!(!people.drops(&words("sawazki electronics")));
+    }
+
+    #[test]
+    fn a_memorial_names_a_person_whatever_the_name() {
+        let pages = [page(
+            "In Loving Memory of Carlene Leone Smith | Funeral Services. Funeral packages.",
+            &["In Loving Memory of Carl Winchester Taylor"],
+        )];
+        let people = People::of_site(&pages, &[], &[]);
+        assert!(people.named_in(&words("carlene leone smith kingston")));
+        assert!(people.named_in(&words("winchester taylor")));
+        assert!(!people.named_in(&words("funeral packages")));
     }
 }

@@ -3,8 +3,30 @@
 /// Pages whose names are article titles, legal text or ways to reach the business ("Telefon",
 /// "Adresse" on a contact page, in any language the service reads), not offerings.
 pub(super) const NOT_OFFERING_PAGES: &[&str] = &[
-    "/blog", "/news", "/article", "/post", "privacy", "terms", "cookie", "legal", "imprint",
-    "/contact", "/kontakt", "/contatt", "/contato",
+    "/blog",
+    "/news",
+    "/article",
+    "/post",
+    "privacy",
+    "terms",
+    "cookie",
+    "legal",
+    "imprint",
+    "/contact",
+    "/kontakt",
+    "/contatt",
+    "/contato",
+    // The articles and news of the other languages the service reads, and a funeral home's
+    // obituaries.
+    "/ratgeber",
+    "/magazin",
+    "/actualit",
+    "/notizie",
+    "/noticias",
+    "/nieuws",
+    "/kennisbank",
+    "/obituar",
+    "/nachruf",
 ];
 /// Headings that name a part of any site.
 pub(super) const GENERIC: &[&str] = &[
