@@ -12,7 +12,8 @@
 //!
 //! Two optional trailing columns label a site's `people` (names on the site, lowercase) and
 //! `places` (the places it serves): the bench then also prints the share of the top 50 that
-//! hold a person's name, and how many of the top 20 are an offering with a place. The share
+//! hold a person's name (outside a labelled brand variant), and how many of the top 20 are an
+//! offering with a place. The share
 //! that is site furniture is counted on every site, with [`FURNITURE`].
 
 use std::path::{Path, PathBuf};
@@ -142,8 +143,15 @@ impl Site {
         })
     }
 
+    /// A person's name outside the brand: a practitioner's site named after her ("elia dance"
+    /// of Eli'Dance) keeps its brand as a navigational query (issue 50), so a labelled brand
+    /// variant's words are read as the brand, not a person.
     fn names_person(&self, keyword: &str) -> bool {
-        self.people.iter().any(|name| holds_words(keyword, name))
+        let mut words = format!(" {keyword} ");
+        for brand in &self.brand {
+            words = words.replace(&format!(" {brand} "), " ");
+        }
+        self.people.iter().any(|name| holds_words(&words, name))
     }
 
     /// A hyphen joins a place's parts as a space does: "zeltingen-rachtig" is typed
