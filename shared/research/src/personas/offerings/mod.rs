@@ -293,15 +293,20 @@ fn names(
             .filter(|item| !tokenizer.words(item).iter().any(|w| w == "we"))
             .flat_map(|item| item.split(" and "))
             .collect();
-        if english {
-            if let Some(distributed) = shared_tail(&conjuncts, tokenizer) {
-                out.extend(
-                    distributed
-                        .iter()
-                        .filter_map(|name| clean(name, tokenizer, excluded, english, language)),
-                );
-                continue;
-            }
+        let distributed = if english {
+            shared_tail(&conjuncts, tokenizer)
+        } else if language.head_is_first() {
+            shared_head(&conjuncts, tokenizer)
+        } else {
+            None
+        };
+        if let Some(distributed) = distributed {
+            out.extend(
+                distributed
+                    .iter()
+                    .filter_map(|name| clean(name, tokenizer, excluded, english, language)),
+            );
+            continue;
         }
         for piece in conjuncts.iter().flat_map(|c| c.split(" - ")) {
             if let Some(name) = clean(piece, tokenizer, excluded, english, language) {
@@ -310,6 +315,23 @@ fn names(
         }
     }
     out
+}
+
+/// "Carrelage intérieur & extérieur" names carrelage extérieur, and "Parquet stratifié,
+/// contrecollé & massif" parquet massif, not "extérieur" and "massif" alone: in a language
+/// that puts its noun first, one-word conjuncts after a longer first one share its head.
+fn shared_head(conjuncts: &[&str], tokenizer: &Tokenizer) -> Option<Vec<String>> {
+    let (first, rest) = conjuncts.split_first()?;
+    let first = tokenizer.words(first);
+    let rest: Vec<Vec<String>> = rest.iter().map(|c| tokenizer.words(c)).collect();
+    let shared = first.len() >= 2 && !rest.is_empty() && rest.iter().all(|c| c.len() == 1);
+    if !shared {
+        return None;
+    }
+    let head = first[..first.len() - 1].join(" ");
+    let mut names = vec![first.join(" ")];
+    names.extend(rest.iter().map(|c| format!("{head} {}", c[0])));
+    Some(names)
 }
 
 /// "Light, Medium & Heavy Duty Towing" names light, medium and heavy duty towing, not

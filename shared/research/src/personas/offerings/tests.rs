@@ -80,6 +80,42 @@ fn a_name_that_opens_with_its_trade_has_its_brand_after() {
 }
 
 #[test]
+fn conjuncts_share_the_noun_of_a_list_in_either_word_order() {
+    let tiles = page(
+        "https://carrelage.test/carrelage",
+        "Carrelage intérieur & extérieur | Top Carrelage",
+        &["Parquet stratifié, contrecollé & massif"],
+    );
+    let found = offerings(
+        &[&tiles],
+        Some("Top Carrelage"),
+        &[],
+        &Language::new("fr"),
+        8,
+    );
+    for name in [
+        "carrelage extérieur",
+        "parquet massif",
+        "parquet contrecollé",
+    ] {
+        assert!(found.contains(&name.to_string()), "{name}: {found:?}");
+    }
+    for alone in ["extérieur", "massif"] {
+        assert!(!found.contains(&alone.to_string()), "{alone}: {found:?}");
+    }
+    let towing = page(
+        "https://towing.test/",
+        "Light, Medium & Heavy Duty Towing | Sawa",
+        &["Roofing and Gutter Repair"],
+    );
+    let found = offerings(&[&towing], Some("Sawa"), &[], &Language::english(), 8);
+    for name in ["light duty towing", "heavy duty towing", "gutter repair"] {
+        assert!(found.contains(&name.to_string()), "{name}: {found:?}");
+    }
+    assert!(!found.contains(&"light".to_string()), "{found:?}");
+}
+
+#[test]
 fn a_name_the_site_never_writes_in_lowercase_is_no_trade() {
     let mut home = page(
         "https://rivercity.test/",
