@@ -224,18 +224,22 @@ fn served_root(sites_dir: &Path, sites: &[Site]) -> std::io::Result<PathBuf> {
     Ok(root)
 }
 
-async fn crawl(crawler: &Crawler, name: &str, role: SiteRole) -> Vec<kr_research::PageContent> {
+/// The site's pages, or why they cannot be crawled (its robots.txt forbids it, as a job's
+/// crawl would be refused).
+async fn crawl(
+    crawler: &Crawler,
+    name: &str,
+    role: SiteRole,
+) -> Result<Vec<kr_research::PageContent>, String> {
     let max_pages = match role {
         SiteRole::Primary => crawler.config().max_pages_primary,
         SiteRole::Competitor(_) => crawler.config().max_pages_competitor,
     };
-    match crawler
+    crawler
         .crawl_site(&Site::domain(name), role, max_pages, &|_| {})
         .await
-    {
-        Ok(crawl) => crawl.pages,
-        Err(error) => panic!("{name}: {error}"),
-    }
+        .map(|crawl| crawl.pages)
+        .map_err(|error| error.to_string())
 }
 
 /// Which sites `arg` names: a split (`tune`: every site but the held-out ones; `heldout`), or
@@ -364,7 +368,17 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut tables = Vec::new();
     for site in chosen {
-        let mut pages = crawl(crawler, &site.name, SiteRole::Primary).await;
+        // A site that forbids crawling is no job's site: it is listed, not counted.
+        let mut pages = match crawl(crawler, &site.name, SiteRole::Primary).await {
+            Ok(pages) => pages,
+            Err(error) => {
+                println!(
+                    "| {} ({}) | not crawled: {error} | | | | | | |",
+                    site.name, site.repo
+                );
+                continue;
+            }
+        };
         let primary_pages = pages.len();
         // The job's language, as its owner would choose it: the site's own (its pages'
         // `lang`) where it is one the service offers ("zxx" is no language), else the one
@@ -375,7 +389,8 @@ async fn run_section(crawler: &Crawler, label: &str, chosen: &[&Site], every_key
             .map(Language::new)
             .find(|language| kr_core::domain::LanguageCode::parse(language.code()).is_ok())
             .unwrap_or_else(|| language_of_text(&pages));
-        pages.extend(crawl(crawler, &site.competitor, SiteRole::Competitor(0)).await);
+        let competitor = crawl(crawler, &site.competitor, SiteRole::Competitor(0)).await;
+        pages.extend(competitor.unwrap_or_else(|error| panic!("{}: {error}", site.competitor)));
         let input = ResearchInput {
             language: language.clone(),
             brand_terms: site
