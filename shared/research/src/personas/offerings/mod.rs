@@ -368,11 +368,25 @@ fn clean(
 ) -> Option<String> {
     let mut words = tokenizer.words(piece);
     words.drain(..possessive_opening(&words, language));
-    if let Some(cut) = words.iter().position(|w| CUT_BEFORE.contains(&w.as_str())) {
-        words.truncate(cut);
+    // "Roof Repair in Newark", "Haushaltshilfe in Hannover": English, German and Dutch name
+    // a place after these words. A language that puts its noun first names a material or a
+    // kind after its "in" ("Infissi in Alluminio", "Porte in Legno"): there only a place is
+    // cut, and the word left before it.
+    let noun_first = language.head_is_first();
+    if !noun_first {
+        if let Some(cut) = words.iter().position(|w| CUT_BEFORE.contains(&w.as_str())) {
+            words.truncate(cut);
+        }
     }
     for name in excluded {
         remove_sequence(&mut words, name);
+    }
+    while noun_first
+        && words
+            .last()
+            .is_some_and(|w| CUT_BEFORE.contains(&w.as_str()) || w.chars().count() <= 2)
+    {
+        words.pop();
     }
     if words.len() > 1 && words.last().is_some_and(|w| SHOWCASE.contains(&w.as_str())) {
         words.pop();

@@ -284,3 +284,30 @@ fn a_registered_form_is_no_word_of_an_offering() {
     );
     assert!(!found.iter().any(|o| o.ends_with("e.v")), "{found:?}");
 }
+
+#[test]
+fn a_noun_first_language_names_a_material_after_in_and_a_place_is_cut() {
+    let mut windows = page(
+        "https://infissi.test/prodotti.html",
+        "Infissi in Alluminio | Catalogo",
+        &["Porte in Legno a Carmiano"],
+    );
+    windows.body_text = "Infissi e porte su misura.".to_string();
+    let found = offerings(
+        &[&windows],
+        None,
+        &["Carmiano".to_string()],
+        &Language::new("it"),
+        8,
+    );
+    for name in ["infissi in alluminio", "porte in legno"] {
+        assert!(found.contains(&name.to_string()), "{name}: {found:?}");
+    }
+    let help = page(
+        "https://hilfe.test/",
+        "Haushaltshilfe in Hannover | Alltagshilfe",
+        &[],
+    );
+    let found = offerings(&[&help], None, &[], &Language::new("de"), 8);
+    assert!(found.contains(&"haushaltshilfe".to_string()), "{found:?}");
+}
