@@ -148,10 +148,18 @@ fn name_starting(tokens: &[Token]) -> Option<String> {
     let street = matches!(tokens.get(1), Some(Token::Word(w))
         if STREET_WORDS.contains(&w.to_lowercase().as_str()));
     match tokens.first() {
+        // "53604 Bad Honnef", "53757 Sankt Augustin": a spa's or a saint's town is two words.
+        Some(Token::Word(w)) if TOWN_PREFIXES.contains(w) => match tokens.get(1) {
+            Some(Token::Word(next)) if is_town_word(next) => Some(format!("{w} {next}")),
+            _ => None,
+        },
         Some(Token::Word(w)) if is_town_word(w) && !street => Some(w.to_string()),
         _ => None,
     }
 }
+
+/// Words that open a German town's name of two ("Bad Honnef", "Sankt Augustin").
+const TOWN_PREFIXES: [&str; 2] = ["Bad", "Sankt"];
 
 /// Whether the four digits at `i` follow a house number and its comma, or a country's
 /// letters ("CH-6213").
@@ -237,6 +245,10 @@ mod tests {
             ["Livermore"]
         );
         assert_eq!(postal_towns("Marktplatz 3, 56727 Mayen"), ["Mayen"]);
+        assert_eq!(
+            postal_towns("Frankenweg 109, 53604 Bad Honnef, Deutschland"),
+            ["Bad Honnef"]
+        );
         assert_eq!(
             postal_towns("12 rue de la Paix, 75001 Paris, France"),
             ["Paris"]

@@ -102,11 +102,14 @@ pub(crate) fn scored_offerings(
         }
     }
     let lowercase = &common.lowercase;
-    if let Some(trade) =
-        site_name.and_then(|name| trade_of_name(name, &tokenizer, &place_words, &common, language))
-    {
-        scores.entry(trade).or_insert((0.0, 0)).0 += 3.0;
+    let trade =
+        site_name.and_then(|name| trade_of_name(name, &tokenizer, &place_words, &common, language));
+    if let Some(trade) = &trade {
+        scores.entry(trade.clone()).or_insert((0.0, 0)).0 += 3.0;
     }
+    // The trade the name states is what every page is about: a longer name holding it
+    // ("Schornsteinfeger Michael", the trade before its owner's name) does not stand for it.
+    let is_trade = |name: &str| trade.as_deref() == Some(name);
     let mut ranked: Vec<(String, f64, usize)> = scores
         .into_iter()
         .map(|(name, (score, first))| (name, score, first))
@@ -122,7 +125,9 @@ pub(crate) fn scored_offerings(
         .filter(|(name, score, _)| *score >= 2.0 && name.contains(' '))
         .map(|(name, _, _)| name.split(' ').map(str::to_string).collect())
         .collect();
-    ranked.retain(|(name, _, _)| name.contains(' ') || !longer.iter().any(|l| l.contains(name)));
+    ranked.retain(|(name, _, _)| {
+        name.contains(' ') || is_trade(name) || !longer.iter().any(|l| l.contains(name))
+    });
     // A one-word name the site never writes in lowercase is a proper name ("Anthony",
     // "Debbie" over a café's staff photos), not an offering. German capitalises every noun.
     if language.code() != "de" {
@@ -133,11 +138,12 @@ pub(crate) fn scored_offerings(
         // "coffee" adds nothing next to "coffee beans" already kept, nor "coffee
         // subscription" next to "coffee subscriptions".
         let words: Vec<&str> = name.split(' ').map(singular).collect();
-        let covered = kept.iter().any(|(k, _)| {
-            words
-                .iter()
-                .all(|w| k.split(' ').any(|kw| singular(kw) == *w))
-        });
+        let covered = !is_trade(&name)
+            && kept.iter().any(|(k, _)| {
+                words
+                    .iter()
+                    .all(|w| k.split(' ').any(|kw| singular(kw) == *w))
+            });
         if !covered {
             kept.push((name, score));
         }
@@ -220,7 +226,13 @@ fn trade_of_name(
 pub(super) struct CommonWords<'a> {
     lowercase: HashSet<&'a str>,
     nouns: HashSet<String>,
+    /// German's capitalised words (lowercase): a word that opens a longer one is the head of
+    /// a compound ("Schornsteinfeger" of "Schornsteinfegerarbeiten"), a noun, no surname.
+    capitalised: HashSet<String>,
 }
+
+/// The least a compound adds to the word it opens ("Schornsteinfeger|arbeiten").
+const COMPOUND_TAIL: usize = 3;
 
 /// A capitalised German word after this many different words is a common noun.
 const NOUN_CONTEXTS: usize = 4;
@@ -228,8 +240,14 @@ const NOUN_CONTEXTS: usize = 4;
 impl<'a> CommonWords<'a> {
     pub(super) fn of(pages: &[&'a PageContent], language: &Language) -> Self {
         let mut before: HashMap<String, HashSet<&str>> = HashMap::new();
+        let mut capitalised = HashSet::new();
         if language.code() == "de" {
             for page in pages {
+                let named = std::iter::once(&page.title)
+                    .chain(&page.headings)
+                    .flat_map(|text| text.split(|c: char| !c.is_alphanumeric()))
+                    .filter(|w| w.chars().next().is_some_and(char::is_uppercase));
+                capitalised.extend(named.map(str::to_lowercase));
                 let words = page
                     .body_text
                     .split(|c: char| !c.is_alphanumeric() && c != '-')
@@ -237,6 +255,7 @@ impl<'a> CommonWords<'a> {
                 let mut previous: Option<&str> = None;
                 for word in words {
                     if word.chars().next().is_some_and(char::is_uppercase) {
+                        capitalised.insert(word.to_lowercase());
                         if let Some(previous) = previous {
                             before
                                 .entry(word.to_lowercase())
@@ -255,12 +274,21 @@ impl<'a> CommonWords<'a> {
                 .filter(|(_, before)| before.len() >= NOUN_CONTEXTS)
                 .map(|(word, _)| word)
                 .collect(),
+            capitalised,
         }
     }
 
     /// `word` (lowercase) is a common word of the site.
     pub(super) fn holds(&self, word: &str) -> bool {
-        self.lowercase.contains(word) || self.nouns.contains(word)
+        self.lowercase.contains(word) || self.nouns.contains(word) || self.opens_compound(word)
+    }
+
+    fn opens_compound(&self, word: &str) -> bool {
+        let length = word.chars().count();
+        length >= 5
+            && self.capitalised.iter().any(|longer| {
+                longer.starts_with(word) && longer.chars().count() >= length + COMPOUND_TAIL
+            })
     }
 }
 
