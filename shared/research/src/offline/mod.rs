@@ -56,7 +56,7 @@ pub use topic::Topic;
 /// Offerings read for head terms and ideas, and places that are never head terms: more than a
 /// persona names, as many as a small business lists (a page per town is common).
 const MAX_OFFERINGS: usize = 40;
-const MAX_PLACES: usize = 30;
+const MAX_PLACES: usize = 60;
 
 /// The best `limit` offline keywords of `pages`, best first (see the module docs).
 pub fn offline_keywords(

@@ -445,10 +445,32 @@ fn clean(
         || (english && words.iter().all(|w| sells_with(w)))
         || words.iter().all(|w| COLOURS.contains(&w.as_str()))
         || is_region(&name)
+        || (english && words.len() > 1 && words.last().is_some_and(|w| names_a_road(w)))
         || PLACES.contains(&name.as_str())
         || GENERIC.contains(&name.as_str())
         || GENERIC_ELSEWHERE.contains(&name.as_str());
     (!rejected).then_some(name)
+}
+
+/// The last word of a road's name ("Jericho Turnpike", "Park Avenue"): where a client is, no
+/// offering.
+fn names_a_road(word: &str) -> bool {
+    const ROADS: [&str; 13] = [
+        "street",
+        "st",
+        "avenue",
+        "ave",
+        "road",
+        "rd",
+        "boulevard",
+        "blvd",
+        "highway",
+        "hwy",
+        "turnpike",
+        "parkway",
+        "pkwy",
+    ];
+    ROADS.contains(&word)
 }
 
 /// An English word that describes rather than names: a listed one, a past participle
