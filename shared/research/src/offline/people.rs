@@ -13,12 +13,12 @@
 //! ("Leslie Carpenter DDS"), and there the name is the brand, a navigational query people do
 //! type; the brand's words are never taken for a person here.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use fake::locales::{Data, DE_DE, EN, FR_FR, IT_IT, PT_BR, PT_PT};
 
-use crate::text::english_parts;
+use crate::text::{english_parts, CommonNouns};
 use crate::{PageContent, SiteRole};
 
 const TITLES: [&str; 9] = [
@@ -185,53 +185,35 @@ impl People {
     }
 }
 
-/// How the primary site writes its words: which it writes in lowercase, and which words come
-/// right before each capitalised one.
+/// How the primary site writes its words: which it writes in lowercase, and which capitalised
+/// ones are its nouns.
 struct Usage {
     lowercase: HashSet<String>,
-    /// By capitalised word (lowercase), the distinct words before it.
-    before: HashMap<String, HashSet<String>>,
+    /// A capitalised word the site writes after many different words is a noun it uses, not
+    /// a surname: German capitalises its nouns ("Nelli Hubert Haushaltshilfe" holds no Hubert
+    /// Haushaltshilfe; the site writes "professionelle", "freundliche", "ihrer
+    /// Haushaltshilfe").
+    nouns: CommonNouns,
 }
-
-/// A capitalised word after this many different words is a noun the site uses, not a
-/// surname: German capitalises its nouns ("Nelli Hubert Haushaltshilfe" holds no Hubert
-/// Haushaltshilfe; the site writes "professionelle", "freundliche", "ihrer Haushaltshilfe"),
-/// while a surname follows its given name and a title or two ("Sven Wulf", "Herr Wulf").
-const COMMON_NOUN_CONTEXTS: usize = 4;
 
 impl Usage {
     fn of(primary: &[&PageContent]) -> Self {
-        let mut usage = Usage {
-            lowercase: HashSet::new(),
-            before: HashMap::new(),
-        };
-        for page in primary {
-            for text in texts(page) {
-                let mut previous: Option<String> = None;
-                for token in text.split_whitespace() {
-                    let word = trim(token);
-                    if word.chars().next().is_some_and(char::is_lowercase) {
-                        usage.lowercase.insert(word.to_string());
-                    } else if is_capitalised(word) {
-                        if let Some(previous) = &previous {
-                            usage
-                                .before
-                                .entry(word.to_lowercase())
-                                .or_default()
-                                .insert(previous.clone());
-                        }
-                    }
-                    previous = Some(word.to_lowercase());
-                }
-            }
+        let lowercase = primary
+            .iter()
+            .flat_map(|page| texts(page))
+            .flat_map(str::split_whitespace)
+            .map(trim)
+            .filter(|word| word.chars().next().is_some_and(char::is_lowercase))
+            .map(str::to_string)
+            .collect();
+        Usage {
+            lowercase,
+            nouns: CommonNouns::of_texts(primary.iter().flat_map(|page| texts(page))),
         }
-        usage
     }
 
     fn is_common_noun(&self, word: &str) -> bool {
-        self.before
-            .get(word)
-            .is_some_and(|before| before.len() >= COMMON_NOUN_CONTEXTS)
+        self.nouns.holds(word)
     }
 }
 

@@ -21,20 +21,9 @@ const COUNTRY_LETTERS: [&str; 9] = ["A", "AT", "CH", "B", "BE", "DK", "L", "LU",
 const INSIDE_TOWN: [&str; 3] = ["upon", "on", "under"];
 /// Longest town name, in words.
 const MAX_TOWN_WORDS: usize = 3;
-/// Words of a street, never of its town ("123 Main Street Springfield, IL").
-const STREET_WORDS: [&str; 34] = [
-    "circle",
-    "cir",
-    "place",
-    "pl",
-    "terrace",
-    "ter",
-    "trail",
-    "trl",
-    "loop",
-    "plaza",
-    "square",
-    "crescent",
+/// The last word of a road's name ("Main Street", "Jericho Turnpike"): a street, never a
+/// town nor an offering.
+const ROADS: [&str; 13] = [
     "street",
     "st",
     "avenue",
@@ -43,21 +32,28 @@ const STREET_WORDS: [&str; 34] = [
     "rd",
     "boulevard",
     "blvd",
-    "drive",
-    "dr",
-    "lane",
-    "ln",
-    "way",
-    "court",
-    "ct",
-    "suite",
-    "ste",
     "highway",
     "hwy",
+    "turnpike",
     "parkway",
     "pkwy",
-    "unit",
 ];
+/// Other words of a street or an address line, never of its town ("290 Rickenbacker Cir
+/// Livermore, CA"); some also name things ("court", "place"), so only an address reads them.
+const OTHER_STREET_WORDS: [&str; 22] = [
+    "circle", "cir", "place", "pl", "terrace", "ter", "trail", "trl", "loop", "plaza", "square",
+    "crescent", "drive", "dr", "lane", "ln", "way", "court", "ct", "suite", "ste", "unit",
+];
+
+/// A road's last word, by [`ROADS`].
+pub(crate) fn is_road(word: &str) -> bool {
+    ROADS.contains(&word)
+}
+
+/// A word of a street (lowercase): a road's or another of an address line.
+fn is_street_word(word: &str) -> bool {
+    is_road(word) || OTHER_STREET_WORDS.contains(&word)
+}
 
 /// The towns of the postal addresses in `text`, in order.
 pub(crate) fn postal_towns(text: &str) -> Vec<String> {
@@ -146,7 +142,7 @@ fn name_starting(tokens: &[Token]) -> Option<String> {
     // "1420 SE Division Street", "12345 Main Street": a house number before its street, whose
     // name a street word follows, not a postal code before a town.
     let street = matches!(tokens.get(1), Some(Token::Word(w))
-        if STREET_WORDS.contains(&w.to_lowercase().as_str()));
+        if is_street_word(&w.to_lowercase()));
     match tokens.first() {
         // "53604 Bad Honnef", "53757 Sankt Augustin": a spa's or a saint's town is two words.
         Some(Token::Word(w)) if TOWN_PREFIXES.contains(w) => match tokens.get(1) {
@@ -211,9 +207,7 @@ fn after_number(tokens: &[Token], i: usize) -> bool {
 }
 
 fn is_town_word(word: &str) -> bool {
-    word.chars().count() >= 2
-        && is_name_word(word)
-        && !STREET_WORDS.contains(&word.to_lowercase().as_str())
+    word.chars().count() >= 2 && is_name_word(word) && !is_street_word(&word.to_lowercase())
 }
 
 fn is_us_state_code(word: &str) -> bool {

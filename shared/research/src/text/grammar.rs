@@ -353,6 +353,50 @@ impl LowercaseOnly {
     }
 }
 
+/// Capitalised words a text writes after many different words: common nouns, where a name
+/// follows the same one or two (a surname its given name or a title: "Sven Wulf", "Herr
+/// Wulf"). German capitalises every noun ("Ihre Metzgerei", "unsere Metzgerei", "der
+/// Metzgerei"), so there capitals alone tell a noun from a name no more than in a title.
+#[derive(Debug, Default)]
+pub struct CommonNouns(HashSet<String>);
+
+/// A capitalised word after this many different words is a common noun.
+const COMMON_NOUN_CONTEXTS: usize = 4;
+
+impl CommonNouns {
+    pub fn of_texts<'a>(texts: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut before: std::collections::HashMap<String, HashSet<String>> =
+            std::collections::HashMap::new();
+        for text in texts {
+            let mut previous: Option<String> = None;
+            for token in text.split_whitespace() {
+                let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+                if word.chars().next().is_some_and(char::is_uppercase) {
+                    if let Some(previous) = &previous {
+                        before
+                            .entry(word.to_lowercase())
+                            .or_default()
+                            .insert(previous.clone());
+                    }
+                }
+                previous = Some(word.to_lowercase());
+            }
+        }
+        CommonNouns(
+            before
+                .into_iter()
+                .filter(|(_, before)| before.len() >= COMMON_NOUN_CONTEXTS)
+                .map(|(word, _)| word)
+                .collect(),
+        )
+    }
+
+    /// Whether `word` (lowercase) is one of them.
+    pub fn holds(&self, word: &str) -> bool {
+        self.0.contains(word)
+    }
+}
+
 /// A plural noun ("students", "springs"), not a word that ends in s of its own ("glass",
 /// "access") nor one that describes ("various"). Wiktionary's table lacks many common nouns
 /// ("student"), so a word it does not know counts as a noun (names are read as names before).

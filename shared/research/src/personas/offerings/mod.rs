@@ -8,8 +8,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::places::is_region;
+use super::postal::is_road;
 use crate::intent::places::PLACES;
-use crate::text::{english_parts, is_numeric_word, possessive_opening, Language, Tokenizer};
+use crate::text::{
+    english_parts, is_numeric_word, possessive_opening, CommonNouns, Language, Tokenizer,
+};
 use crate::PageContent;
 use words::{
     is_company_form, AUDIENCE, COLOURS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
@@ -225,7 +228,8 @@ fn trade_of_name(
 /// follows its given name or a title ("Familie Hinderer").
 pub(super) struct CommonWords<'a> {
     lowercase: HashSet<&'a str>,
-    nouns: HashSet<String>,
+    /// German's nouns by their many contexts ([`CommonNouns`]).
+    nouns: CommonNouns,
     /// German's capitalised words (lowercase): a word that opens a longer one is the head of
     /// a compound ("Schornsteinfeger" of "Schornsteinfegerarbeiten"), a noun, no surname.
     capitalised: HashSet<String>,
@@ -234,53 +238,36 @@ pub(super) struct CommonWords<'a> {
 /// The least a compound adds to the word it opens ("Schornsteinfeger|arbeiten").
 const COMPOUND_TAIL: usize = 3;
 
-/// A capitalised German word after this many different words is a common noun.
-const NOUN_CONTEXTS: usize = 4;
-
 impl<'a> CommonWords<'a> {
     pub(super) fn of(pages: &[&'a PageContent], language: &Language) -> Self {
-        let mut before: HashMap<String, HashSet<&str>> = HashMap::new();
-        let mut capitalised = HashSet::new();
-        if language.code() == "de" {
-            for page in pages {
-                let named = std::iter::once(&page.title)
+        let german = language.code() == "de";
+        let capitalised = pages
+            .iter()
+            .filter(|_| german)
+            .flat_map(|page| {
+                std::iter::once(&page.title)
                     .chain(&page.headings)
-                    .flat_map(|text| text.split(|c: char| !c.is_alphanumeric()))
-                    .filter(|w| w.chars().next().is_some_and(char::is_uppercase));
-                capitalised.extend(named.map(str::to_lowercase));
-                let words = page
-                    .body_text
-                    .split(|c: char| !c.is_alphanumeric() && c != '-')
-                    .filter(|w| !w.is_empty());
-                let mut previous: Option<&str> = None;
-                for word in words {
-                    if word.chars().next().is_some_and(char::is_uppercase) {
-                        capitalised.insert(word.to_lowercase());
-                        if let Some(previous) = previous {
-                            before
-                                .entry(word.to_lowercase())
-                                .or_default()
-                                .insert(previous);
-                        }
-                    }
-                    previous = Some(word);
-                }
-            }
-        }
+                    .chain(std::iter::once(&page.body_text))
+            })
+            .flat_map(|text| text.split(|c: char| !c.is_alphanumeric() && c != '-'))
+            .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+            .map(str::to_lowercase)
+            .collect();
+        let nouns = if german {
+            CommonNouns::of_texts(pages.iter().map(|page| page.body_text.as_str()))
+        } else {
+            CommonNouns::default()
+        };
         CommonWords {
             lowercase: lowercase_words(pages),
-            nouns: before
-                .into_iter()
-                .filter(|(_, before)| before.len() >= NOUN_CONTEXTS)
-                .map(|(word, _)| word)
-                .collect(),
+            nouns,
             capitalised,
         }
     }
 
     /// `word` (lowercase) is a common word of the site.
     pub(super) fn holds(&self, word: &str) -> bool {
-        self.lowercase.contains(word) || self.nouns.contains(word) || self.opens_compound(word)
+        self.lowercase.contains(word) || self.nouns.holds(word) || self.opens_compound(word)
     }
 
     fn opens_compound(&self, word: &str) -> bool {
@@ -445,32 +432,11 @@ fn clean(
         || (english && words.iter().all(|w| sells_with(w)))
         || words.iter().all(|w| COLOURS.contains(&w.as_str()))
         || is_region(&name)
-        || (english && words.len() > 1 && words.last().is_some_and(|w| names_a_road(w)))
+        || (english && words.len() > 1 && words.last().is_some_and(|w| is_road(w)))
         || PLACES.contains(&name.as_str())
         || GENERIC.contains(&name.as_str())
         || GENERIC_ELSEWHERE.contains(&name.as_str());
     (!rejected).then_some(name)
-}
-
-/// The last word of a road's name ("Jericho Turnpike", "Park Avenue"): where a client is, no
-/// offering.
-fn names_a_road(word: &str) -> bool {
-    const ROADS: [&str; 13] = [
-        "street",
-        "st",
-        "avenue",
-        "ave",
-        "road",
-        "rd",
-        "boulevard",
-        "blvd",
-        "highway",
-        "hwy",
-        "turnpike",
-        "parkway",
-        "pkwy",
-    ];
-    ROADS.contains(&word)
 }
 
 /// An English word that describes rather than names: a listed one, a past participle
