@@ -7,7 +7,9 @@
 //! with one of those ("Serving Montclair, Bloomfield and Orange") or is named three times
 //! (coffee origins, "grown in Colombia", are neither). The town of a postal address is a
 //! place too ("West Jordan, UT 84088", "56727 Mayen": `postal`), and so is what JSON-LD says
-//! (an address's `addressLocality`, `areaServed`), without its states and regions.
+//! (an address's `addressLocality`, `areaServed`), without its states and regions, and so is
+//! each item of a service-area page's list ("Bennington", "La Vista"), named alone. A German
+//! abstract noun after "in" ("in Echtzeit") is none.
 
 use std::collections::{HashMap, HashSet};
 
