@@ -89,7 +89,7 @@ pub(crate) fn scored_offerings(
             if text.contains('?') {
                 continue;
             }
-            for name in names(text, &tokenizer, &excluded, english, language) {
+            for name in names(text, &tokenizer, &excluded, language) {
                 if seen.contains(&name) {
                     continue;
                 }
@@ -219,7 +219,7 @@ fn trade_of_name(
     if trade.is_empty() {
         return None;
     }
-    clean(&trade.join(" "), tokenizer, &[], english, language)
+    clean(&trade.join(" "), tokenizer, &[], language)
 }
 
 /// The words a site uses as common words, not names: those its running text writes in
@@ -296,9 +296,9 @@ fn names(
     text: &str,
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
-    english: bool,
     language: &Language,
 ) -> Vec<String> {
+    let english = language.code() == "en";
     let spaced = text.replace('&', " and ");
     let mut out = Vec::new();
     for part in spaced.split(['|', '–', '—', ':', '·', '(', ')', '/', ';', '!']) {
@@ -319,12 +319,12 @@ fn names(
             out.extend(
                 distributed
                     .iter()
-                    .filter_map(|name| clean(name, tokenizer, excluded, english, language)),
+                    .filter_map(|name| clean(name, tokenizer, excluded, language)),
             );
             continue;
         }
         for piece in conjuncts.iter().flat_map(|c| c.split(" - ")) {
-            if let Some(name) = clean(piece, tokenizer, excluded, english, language) {
+            if let Some(name) = clean(piece, tokenizer, excluded, language) {
                 out.push(name);
             }
         }
@@ -378,9 +378,9 @@ fn clean(
     piece: &str,
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
-    english: bool,
     language: &Language,
 ) -> Option<String> {
+    let english = language.code() == "en";
     let mut words = tokenizer.words(piece);
     words.drain(..possessive_opening(&words, language));
     // "Roof Repair in Newark", "Haushaltshilfe in Hannover": English, German and Dutch name
