@@ -10,13 +10,16 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::text::web_address::path_of;
+use crate::text::Tokenizer;
 use crate::{PageContent, SiteRole};
 
 /// Pages at least that a heading must be on, and the share of the primary pages.
 const MIN_PAGES: usize = 3;
 const MIN_SHARE: f64 = 0.5;
+/// Headings at least that one kind of page repeats together to show its template.
+const MIN_BLOCK: usize = 3;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Furniture {
     /// The repeated headings and the fine print's own links, lowercase, each as its words.
     headings: Vec<Vec<String>>,
@@ -24,6 +27,11 @@ pub(super) struct Furniture {
     /// line) on most pages and nowhere else ("impressum", "mentions légales", "privacy
     /// policy"), lowercase.
     fine_print_links: HashSet<String>,
+    /// The sections of one kind of page ([`template_blocks`]), lowercase: held whole, for a
+    /// heading that names an offering in a longer phrase ("Need Appliance Repair in
+    /// Denver?") says nothing of its words.
+    sections: HashSet<String>,
+    tokenizer: Tokenizer,
 }
 
 impl Furniture {
@@ -33,6 +41,7 @@ impl Furniture {
     /// Handyman Services", "Junk Removal" of Junk Chief), never furniture.
     pub fn of_site(
         pages: &[PageContent],
+        tokenizer: &Tokenizer,
         name_words: &[String],
         generic: impl Fn(&str) -> bool,
     ) -> Self {
@@ -51,7 +60,8 @@ impl Furniture {
             if let Some(folder) = folder {
                 *folder_pages.entry(folder).or_default() += 1;
             }
-            let headings: HashSet<String> = page.headings.iter().map(|h| normal(h)).collect();
+            let headings: HashSet<String> =
+                page.headings.iter().map(|h| normal(tokenizer, h)).collect();
             for heading in headings.into_iter().filter(|h| !h.is_empty()) {
                 if let Some(folder) = folder {
                     *in_folder.entry((folder, heading.clone())).or_default() += 1;
@@ -73,7 +83,7 @@ impl Furniture {
                 page.title
                     .split(['|', '-', '–', '—', ':'])
                     .chain(page.anchors.iter().map(String::as_str))
-                    .map(normal)
+                    .map(|text| normal(tokenizer, text))
             })
             .collect();
         let addresses: Vec<String> = primary.iter().map(|p| p.url.to_lowercase()).collect();
@@ -90,7 +100,7 @@ impl Furniture {
                 .split_whitespace()
                 .any(|w| own.contains(w) && !generic(w))
         };
-        let fine_print_links: HashSet<String> = fine_print_only_links(&primary)
+        let fine_print_links: HashSet<String> = fine_print_only_links(&primary, tokenizer)
             .into_iter()
             .filter(|(_, pages)| *pages >= least)
             .map(|(text, _)| text)
@@ -108,9 +118,15 @@ impl Furniture {
             .collect();
         headings.sort();
         headings.dedup();
+        let sections = template_blocks(&primary, tokenizer)
+            .into_iter()
+            .filter(|heading| !has_page(heading) && not_own(heading))
+            .collect();
         Furniture {
             headings,
+            sections,
             fine_print_links,
+            tokenizer: *tokenizer,
         }
     }
 
@@ -118,43 +134,115 @@ impl Furniture {
     /// privacy or cookie policy): its title or first heading is such a link's text. The
     /// front page never is.
     pub fn is_fine_print_page(&self, page: &PageContent) -> bool {
+        let tokenizer = &self.tokenizer;
         if self.fine_print_links.is_empty() || is_front_page(&page.url) {
             return false;
         }
         page.title
             .split(['|', '-', '–', '—', ':'])
             .chain(page.headings.first().map(String::as_str))
-            .map(normal)
+            .map(|text| normal(tokenizer, text))
             .any(|text| self.fine_print_links.contains(&text))
     }
 
     /// `words` (lowercase) are a repeated heading or a run of one's words ("clinic hours" of
-    /// "Clinic Hours & Location").
+    /// "Clinic Hours & Location"), or a section of one kind of page.
     pub fn holds(&self, words: &[String]) -> bool {
         !words.is_empty()
-            && self.headings.iter().any(|heading| {
-                heading
-                    .windows(words.len())
-                    .any(|run| run.iter().zip(words).all(|(a, b)| a == b))
-            })
+            && (self.sections.contains(&words.join(" ")) || self.is_repeated_heading(words))
     }
+
+    fn is_repeated_heading(&self, words: &[String]) -> bool {
+        self.headings.iter().any(|heading| {
+            heading
+                .windows(words.len())
+                .any(|run| run.iter().zip(words).all(|(a, b)| a == b))
+        })
+    }
+}
+
+/// Headings that come as one block on the same pages, at least [`MIN_PAGES`] of them and at
+/// least [`MIN_BLOCK`] headings: the sections of one kind of page ("Ingrédients", "Poids net",
+/// "Conseils d'utilisation" on each product page), wherever its pages sit and however few of
+/// the site they are; and the headings of two or more of those pages alone; none that
+/// another page names.
+fn template_blocks(primary: &[&PageContent], tokenizer: &Tokenizer) -> HashSet<String> {
+    let mut pages_of: HashMap<String, Vec<usize>> = HashMap::new();
+    for (index, page) in primary.iter().enumerate() {
+        let headings: HashSet<String> =
+            page.headings.iter().map(|h| normal(tokenizer, h)).collect();
+        for heading in headings.into_iter().filter(|h| !h.is_empty()) {
+            pages_of.entry(heading).or_default().push(index);
+        }
+    }
+    let mut by_pages: HashMap<&[usize], usize> = HashMap::new();
+    for pages in pages_of.values().filter(|pages| pages.len() >= MIN_PAGES) {
+        *by_pages.entry(pages).or_default() += 1;
+    }
+    // The whole site's template (a footer's "Services", "Company", "Service Area") is read
+    // by its share of the pages instead: two pages of it are no kind of page.
+    let of_a_kind = |pages: &[usize]| (pages.len() as f64) < primary.len() as f64 * MIN_SHARE;
+    let templates: Vec<HashSet<usize>> = by_pages
+        .into_iter()
+        .filter(|(pages, headings)| *headings >= MIN_BLOCK && of_a_kind(pages))
+        .map(|(pages, _)| pages.iter().copied().collect())
+        .collect();
+    if templates.is_empty() {
+        return HashSet::new();
+    }
+    // A page's words, spaced at both ends to find a phrase as whole words.
+    let texts: Vec<String> = primary
+        .iter()
+        .map(|page| {
+            let named = std::iter::once(&page.title)
+                .chain(&page.headings)
+                .chain(&page.anchors)
+                .map(|text| normal(tokenizer, text));
+            format!(" {} ", named.collect::<Vec<_>>().join(" | "))
+        })
+        .collect();
+    // A section that one of those pages leaves out ("Origine & Tradition" missing on one
+    // product) is still the template's. A heading that the rest of the site names too
+    // ("Refrigerator Repair" on each town's page and on the front page) is what the site
+    // does, not a section of one kind of page.
+    pages_of
+        .iter()
+        .filter(|(heading, pages)| {
+            pages.len() >= 2
+                && templates.iter().any(|template| {
+                    let phrase = format!(" {heading} ");
+                    pages.iter().all(|page| template.contains(page))
+                        && (0..primary.len())
+                            .filter(|page| !template.contains(page))
+                            .all(|page| !texts[page].contains(&phrase))
+                })
+        })
+        .map(|(heading, _)| heading.clone())
+        .collect()
 }
 
 /// The texts of links that the pages put only in their fine print, each with the number of
 /// pages doing so; a text any page links from elsewhere is left out.
-fn fine_print_only_links(primary: &[&PageContent]) -> HashMap<String, usize> {
+fn fine_print_only_links(
+    primary: &[&PageContent],
+    tokenizer: &Tokenizer,
+) -> HashMap<String, usize> {
     let elsewhere: HashSet<String> = primary
         .iter()
         .flat_map(|page| {
             page.anchors
                 .iter()
                 .filter(|text| !page.fine_print_anchors.contains(text))
-                .map(|text| normal(text))
+                .map(|text| normal(tokenizer, text))
         })
         .collect();
     let mut on_pages: HashMap<String, usize> = HashMap::new();
     for page in primary {
-        let texts: HashSet<String> = page.fine_print_anchors.iter().map(|t| normal(t)).collect();
+        let texts: HashSet<String> = page
+            .fine_print_anchors
+            .iter()
+            .map(|t| normal(tokenizer, t))
+            .collect();
         for text in texts {
             if !text.is_empty() && !elsewhere.contains(&text) {
                 *on_pages.entry(text).or_default() += 1;
@@ -180,21 +268,20 @@ fn folder(url: &str) -> Option<&str> {
     (!folder.is_empty() && !rest.is_empty()).then_some(folder)
 }
 
-/// Lowercase words, punctuation apart from apostrophes and hyphens dropped.
-fn normal(text: &str) -> String {
-    text.split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Lowercase words as the offerings and phrases are read ("conseils d' utilisation"),
+/// punctuation dropped.
+fn normal(tokenizer: &Tokenizer, text: &str) -> String {
+    tokenizer.words(text).join(" ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::Language;
+
+    fn english() -> Tokenizer {
+        Tokenizer::new(&Language::english())
+    }
 
     fn page(url: &str, title: &str, headings: &[&str]) -> PageContent {
         PageContent {
@@ -223,7 +310,7 @@ mod tests {
             with_fine_print("/impressum", "Impressum", "Angaben gemäß § 5 TMG"),
             with_fine_print("/datenschutz", "Datenschutz | Metzgerei", "Datenschutz"),
         ];
-        let furniture = Furniture::of_site(&pages, &[], |_| false);
+        let furniture = Furniture::of_site(&pages, &english(), &[], |_| false);
         let fine_print: Vec<bool> = pages
             .iter()
             .map(|p| furniture.is_fine_print_page(p))
@@ -238,7 +325,7 @@ mod tests {
         // A link the body or navigation also carries is no footer link.
         let mut linked = pages.clone();
         linked[1].fine_print_anchors.clear();
-        let furniture = Furniture::of_site(&linked, &[], |_| false);
+        let furniture = Furniture::of_site(&linked, &english(), &[], |_| false);
         assert!(!furniture.is_fine_print_page(&linked[2]));
         assert!(!furniture.holds(&words("impressum")));
     }
@@ -281,7 +368,7 @@ mod tests {
                 &["Pet Surgery", "Clinic Hours:"],
             ),
         ];
-        let furniture = Furniture::of_site(&pages, &[], |_| false);
+        let furniture = Furniture::of_site(&pages, &english(), &[], |_| false);
         assert!(furniture.holds(&words("clinic hours")));
         assert!(furniture.holds(&words("customer reviews")));
         assert!(!furniture.holds(&words("pet vaccinations")));
@@ -293,7 +380,9 @@ mod tests {
             page.headings.push("Pet Grooming".into());
         }
         pages.push(page("/pet-grooming", "Grooming | Vet Clinic", &[]));
-        assert!(!Furniture::of_site(&pages, &[], |_| false).holds(&words("pet grooming")));
+        assert!(
+            !Furniture::of_site(&pages, &english(), &[], |_| false).holds(&words("pet grooming"))
+        );
     }
 
     #[test]
@@ -309,7 +398,7 @@ mod tests {
             })
             .collect();
         let name = words("aaa handyman services");
-        let furniture = Furniture::of_site(&pages, &name, |w| w == "services");
+        let furniture = Furniture::of_site(&pages, &english(), &name, |w| w == "services");
         assert!(!furniture.holds(&words("handyman services")));
         assert!(furniture.holds(&words("customer reviews")));
     }
@@ -332,7 +421,7 @@ mod tests {
             pages.push(page(&url, model, &[model, "Características principales"]));
         }
         pages.push(page("/motos/index.html", "Motos", &["Motos nuevas"]));
-        let furniture = Furniture::of_site(&pages, &[], |_| false);
+        let furniture = Furniture::of_site(&pages, &english(), &[], |_| false);
         assert!(furniture.holds(&words("características principales")));
         assert!(!furniture.holds(&words("honda-forza-350")));
     }
@@ -343,6 +432,48 @@ mod tests {
             page("/", "Bakery", &["Opening Hours"]),
             page("/cakes", "Cakes | Bakery", &["Opening Hours"]),
         ];
-        assert!(!Furniture::of_site(&pages, &[], |_| false).holds(&words("opening hours")));
+        assert!(
+            !Furniture::of_site(&pages, &english(), &[], |_| false).holds(&words("opening hours"))
+        );
+    }
+
+    #[test]
+    fn the_sections_of_one_kind_of_page_are_furniture_however_few_its_pages() {
+        let mut pages = vec![
+            page("/", "Fleur de sel", &["Nos produits", "Actualités"]),
+            page("/contact", "Contact", &["Contact"]),
+            page("/a-propos", "À propos", &["Notre histoire", "Thym sauvage"]),
+            page("/recettes", "Recettes", &["Conclusion"]),
+            page("/recolte", "Récolte", &["Conclusion"]),
+            page("/herbes", "Herbes", &["Conclusion"]),
+            page("/mentions", "Mentions", &["Hébergement"]),
+        ];
+        for (product, more) in [
+            ("thym", Some("Origine & Tradition")),
+            ("romarin", None),
+            ("herbes-sauvages", Some("Origine & Tradition")),
+        ] {
+            let mut headings = vec!["Ingrédients", "Poids net", "Conseils d’utilisation"];
+            headings.extend(more);
+            pages.push(page(&format!("/{product}"), product, &headings));
+        }
+        let furniture = Furniture::of_site(&pages, &english(), &[], |_| false);
+        assert!(furniture.holds(&words("ingrédients")));
+        assert!(furniture.holds(&words("poids net")));
+        assert!(
+            furniture.holds(&words("origine tradition")),
+            "two of the product pages"
+        );
+        assert!(!furniture.holds(&words("tradition")), "held whole");
+        assert!(
+            !furniture.holds(&words("conclusion")),
+            "three articles with one heading in common are no kind of page"
+        );
+        assert!(!furniture.holds(&words("thym sauvage")));
+        // A section another page names is what the site does.
+        pages[0].anchors.push("Poids net".into());
+        let furniture = Furniture::of_site(&pages, &english(), &[], |_| false);
+        assert!(!furniture.holds(&words("poids net")));
+        assert!(furniture.holds(&words("ingrédients")));
     }
 }

@@ -132,9 +132,11 @@ fn select_crawl(
     let pages = without(pages, |page| other_language(page));
     let pages = pages.as_ref();
     let lexicon = lexicon::Lexicon::for_language(language);
-    let furniture = furniture::Furniture::of_site(pages, &name_words, |word| {
-        lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
-    });
+    let analyzer = Analyzer::new(language);
+    let furniture =
+        furniture::Furniture::of_site(pages, analyzer.tokenizer(), &name_words, |word| {
+            lexicon.is_some_and(|lexicon| lexicon.qualifies(word))
+        });
     // A legal page is known by its name wherever a site links it from (`legal`).
     let legal = legal::LegalPages::new(language);
     let pages = without(pages, |page| {
@@ -174,7 +176,6 @@ fn select_crawl(
     // category ("winter owl" under "garden flags": "winter owl garden flag"), so ideas follow
     // the shop's pattern. A category matches an offering without its determiner ("Manteaux"
     // filed, "Nos manteaux" offered).
-    let analyzer = Analyzer::new(language);
     let names: Vec<String> = offerings
         .iter()
         .map(|(offering, _)| without_opening_stop_words(&analyzer, offering).join(" "))
