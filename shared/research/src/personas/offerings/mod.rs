@@ -14,12 +14,14 @@ use crate::text::{
     english_parts, is_numeric_word, possessive_opening, CommonNouns, Language, Tokenizer,
 };
 use crate::PageContent;
+use pairs::FixedPairs;
 use words::{
     is_company_form, AUDIENCE, COLOURS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
     NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, REGISTERED_FORMS,
     SELLING_NOUNS, SHOWCASE,
 };
 
+mod pairs;
 mod words;
 
 const MAX_WORDS: usize = 4;
@@ -51,6 +53,7 @@ pub(crate) fn scored_offerings(
     let tokenizer = Tokenizer::new(language);
     let english = language.code() == "en";
     let common = CommonWords::of(pages, language);
+    let pairs = FixedPairs::of(pages);
     // The brand alone ("BrightBrew" of "BrightBrew Coffee", "Hinderer" of "Metzgerei
     // Hinderer") is no offering either.
     let brand = site_name.and_then(|name| {
@@ -89,7 +92,7 @@ pub(crate) fn scored_offerings(
             if text.contains('?') {
                 continue;
             }
-            for name in names(text, &tokenizer, &excluded, language) {
+            for name in names(text, &tokenizer, &excluded, &pairs, language) {
                 if seen.contains(&name) {
                     continue;
                 }
@@ -296,6 +299,7 @@ fn names(
     text: &str,
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
+    pairs: &FixedPairs,
     language: &Language,
 ) -> Vec<String> {
     let english = language.code() == "en";
@@ -306,7 +310,13 @@ fn names(
             .split(',')
             // "Vehicles & Systems We Handle": what the site works on, not what it sells.
             .filter(|item| !tokenizer.words(item).iter().any(|w| w == "we"))
-            .flat_map(|item| item.split(" and "))
+            .flat_map(|item| {
+                if english {
+                    split_at_and(item, tokenizer, pairs)
+                } else {
+                    item.split(" and ").collect()
+                }
+            })
             .collect();
         let distributed = if english {
             shared_tail(&conjuncts, tokenizer)
@@ -330,6 +340,25 @@ fn names(
         }
     }
     out
+}
+
+/// A list item's conjuncts: "Roofing and Siding" two; "Health and Safety" one, where the
+/// site never writes its words apart ([`FixedPairs`]). English only: German pairs its
+/// services so ("Haushaltshilfe & Alltagshilfe", "Einkäufe & Besorgungen"), each an offering.
+fn split_at_and<'a>(item: &'a str, tokenizer: &Tokenizer, pairs: &FixedPairs) -> Vec<&'a str> {
+    let conjuncts: Vec<&str> = item.split(" and ").collect();
+    let fixed = match conjuncts[..] {
+        [first, second] => {
+            let (first, second) = (tokenizer.words(first), tokenizer.words(second));
+            matches!((&first[..], &second[..]), ([x], [y]) if pairs.holds(x, y))
+        }
+        _ => false,
+    };
+    if fixed {
+        vec![item]
+    } else {
+        conjuncts
+    }
 }
 
 /// "Carrelage intérieur & extérieur" names carrelage extérieur, and "Parquet stratifié,

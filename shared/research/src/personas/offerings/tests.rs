@@ -311,3 +311,20 @@ fn a_noun_first_language_names_a_material_after_in_and_a_place_is_cut() {
     let found = offerings(&[&help], None, &[], &Language::new("de"), 8);
     assert!(found.contains(&"haushaltshilfe".to_string()), "{found:?}");
 }
+
+#[test]
+fn a_pair_the_site_never_writes_apart_names_no_offering_of_either_word() {
+    let mut home = page(
+        "https://scaffold.test/",
+        "Scaffolding Sussex",
+        &["Health & Safety", "Roofing & Chimney Scaffolds"],
+    );
+    home.body_text = "Health and safety comes first. Chimney scaffolds and roofing scaffolds, \
+                      chimney work, roofing work."
+        .to_string();
+    let pages = [home];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(&refs, None, &[], &Language::english(), 8);
+    assert!(!found.iter().any(|o| o == "health" || o == "safety"), "{found:?}");
+    assert!(found.iter().any(|o| o == "roofing"), "{found:?}");
+}
