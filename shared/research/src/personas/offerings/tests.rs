@@ -325,6 +325,9 @@ fn a_pair_the_site_never_writes_apart_names_no_offering_of_either_word() {
     let pages = [home];
     let refs: Vec<&PageContent> = pages.iter().collect();
     let found = offerings(&refs, None, &[], &Language::english(), 8);
-    assert!(!found.iter().any(|o| o == "health" || o == "safety"), "{found:?}");
+    assert!(
+        !found.iter().any(|o| o == "health" || o == "safety"),
+        "{found:?}"
+    );
     assert!(found.iter().any(|o| o == "roofing"), "{found:?}");
 }
