@@ -59,6 +59,18 @@ impl Lexicon {
     pub fn qualifies(&self, word: &str) -> bool {
         self.is_action(word) || self.qualifiers.contains(&word)
     }
+
+    /// The product a name written as a shopper's query names: "brandpreventie middelen" of
+    /// a shop's heading "Brandpreventie middelen kopen", "Kaffee" of "Kaffee kaufen". The
+    /// ideas add the query back.
+    pub fn product_of_query(&self, name: &str) -> Option<String> {
+        let lowercase = name.to_lowercase();
+        self.product.iter().find_map(|pattern| {
+            let (before, after) = pattern.split_once("{}")?;
+            let product = lowercase.strip_prefix(before)?.strip_suffix(after)?.trim();
+            (!product.is_empty() && product != lowercase).then(|| product.to_string())
+        })
+    }
 }
 
 static EN: Lexicon = Lexicon {
@@ -577,5 +589,23 @@ mod tests {
         );
         let english = Lexicon::for_language(&Language::english()).unwrap();
         assert!(!english.names_action("prerepair"));
+    }
+
+    #[test]
+    fn a_name_written_as_a_shoppers_query_names_its_product() {
+        let dutch = Lexicon::for_language(&Language::new("nl")).unwrap();
+        assert_eq!(
+            dutch
+                .product_of_query("Brandpreventie middelen kopen")
+                .as_deref(),
+            Some("brandpreventie middelen")
+        );
+        assert_eq!(dutch.product_of_query("kopen"), None);
+        let english = Lexicon::for_language(&Language::english()).unwrap();
+        assert_eq!(
+            english.product_of_query("buy coffee").as_deref(),
+            Some("coffee")
+        );
+        assert_eq!(english.product_of_query("buyers guide"), None);
     }
 }

@@ -188,6 +188,9 @@ fn select_crawl(
         });
     }
     for (offering, _) in &mut offerings {
+        if let Some(bought) = lexicon.and_then(|lexicon| lexicon.product_of_query(offering)) {
+            *offering = bought;
+        }
         if let Some(completed) = filed.completed(&offering.to_lowercase()) {
             *offering = completed;
         }
