@@ -190,35 +190,56 @@ fn template_blocks(primary: &[&PageContent], tokenizer: &Tokenizer) -> HashSet<S
     if templates.is_empty() {
         return HashSet::new();
     }
-    // A page's words, spaced at both ends to find a phrase as whole words.
-    let texts: Vec<String> = primary
+    let sections: Vec<(&String, &HashSet<usize>)> = pages_of
+        .iter()
+        .filter(|(_, pages)| pages.len() >= 2)
+        .filter_map(|(heading, pages)| {
+            let template = templates
+                .iter()
+                .find(|template| pages.iter().all(|page| template.contains(page)))?;
+            Some((heading, template))
+        })
+        .collect();
+    if sections.is_empty() {
+        return HashSet::new();
+    }
+    // What each page names (its title, headings and links), as bare words spaced at both ends
+    // to find a phrase as whole words.
+    let named: Vec<String> = primary
         .iter()
         .map(|page| {
-            let named = std::iter::once(&page.title)
+            let texts = std::iter::once(&page.title)
                 .chain(&page.headings)
                 .chain(&page.anchors)
-                .map(|text| normal(tokenizer, text));
-            format!(" {} ", named.collect::<Vec<_>>().join(" | "))
+                .map(|text| bare_words(text));
+            format!(" {} ", texts.collect::<Vec<_>>().join(" | "))
         })
         .collect();
     // A section that one of those pages leaves out ("Origine & Tradition" missing on one
     // product) is still the template's. A heading that the rest of the site names too
     // ("Refrigerator Repair" on each town's page and on the front page) is what the site
     // does, not a section of one kind of page.
-    pages_of
-        .iter()
-        .filter(|(heading, pages)| {
-            pages.len() >= 2
-                && templates.iter().any(|template| {
-                    let phrase = format!(" {heading} ");
-                    pages.iter().all(|page| template.contains(page))
-                        && (0..primary.len())
-                            .filter(|page| !template.contains(page))
-                            .all(|page| !texts[page].contains(&phrase))
-                })
+    sections
+        .into_iter()
+        .filter(|(heading, template)| {
+            let phrase = format!(" {} ", bare_words(heading));
+            named
+                .iter()
+                .enumerate()
+                .all(|(page, named)| template.contains(&page) || !named.contains(&phrase))
         })
         .map(|(heading, _)| heading.clone())
         .collect()
+}
+
+/// Lowercase words and nothing else, one space apart: the cheap reading that compares a
+/// heading with the text of every page.
+fn bare_words(text: &str) -> String {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The texts of links that the pages put only in their fine print, each with the number of

@@ -21,25 +21,42 @@ pub(super) struct FixedPairs {
 
 impl FixedPairs {
     pub(super) fn of(pages: &[&PageContent]) -> Self {
+        // Only the pairs of names (titles and headings) are counted, in all the text.
         let mut fixed = FixedPairs::default();
+        for page in pages {
+            for name in std::iter::once(&page.title).chain(&page.headings) {
+                for_each_pair(name, |first, second| {
+                    fixed.words.insert(first.to_string(), 0);
+                    fixed.words.insert(second.to_string(), 0);
+                    fixed
+                        .pairs
+                        .insert((first.to_string(), second.to_string()), 0);
+                });
+            }
+        }
+        if fixed.pairs.is_empty() {
+            return fixed;
+        }
         let texts = pages.iter().flat_map(|page| {
             std::iter::once(&page.title)
                 .chain(&page.headings)
                 .chain(std::iter::once(&page.body_text))
         });
         for text in texts {
-            let spaced = text.to_lowercase().replace('&', " and ");
-            let words: Vec<&str> = spaced
-                .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
-                .filter(|w| !w.is_empty())
-                .collect();
-            for word in &words {
-                *fixed.words.entry(word.to_string()).or_default() += 1;
+            let lowercase = text.to_lowercase();
+            for word in words(&lowercase) {
+                if let Some(count) = fixed.words.get_mut(word) {
+                    *count += 1;
+                }
             }
-            for run in words.windows(3).filter(|run| run[1] == "and") {
-                let pair = (run[0].to_string(), run[2].to_string());
-                *fixed.pairs.entry(pair).or_default() += 1;
-            }
+            for_each_pair(&lowercase, |first, second| {
+                if let Some(count) = fixed
+                    .pairs
+                    .get_mut(&(first.to_string(), second.to_string()))
+                {
+                    *count += 1;
+                }
+            });
         }
         fixed
     }
@@ -59,12 +76,29 @@ impl FixedPairs {
     }
 }
 
+/// The words of a lowercase text, a spaced "&" read as "and" ("AT&T" stays a word).
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric() && !matches!(c, '-' | '\'' | '&'))
+        .filter(|word| !word.is_empty())
+        .map(|word| if word == "&" { "and" } else { word })
+}
+
+/// Calls `visit` with each "x and y" (or "x & y") of a text, lowercased.
+fn for_each_pair(text: &str, mut visit: impl FnMut(&str, &str)) {
+    let lowercase = text.to_lowercase();
+    let words: Vec<&str> = words(&lowercase).collect();
+    for run in words.windows(3).filter(|run| run[1] == "and") {
+        visit(run[0], run[2]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn page(body: &str) -> PageContent {
+    fn page(heading: &str, body: &str) -> PageContent {
         PageContent {
+            headings: vec![heading.into()],
             body_text: body.into(),
             ..PageContent::default()
         }
@@ -73,9 +107,15 @@ mod tests {
     #[test]
     fn a_pair_is_fixed_when_its_words_are_mostly_written_together() {
         let pages = [
-            page("Our Health & Safety policy. Health and safety first."),
-            page("Roofing and siding. Roofing in Kent, roofing repairs, siding."),
-            page("We put safety on every site."),
+            page(
+                "Health & Safety",
+                "Our health and safety policy comes first.",
+            ),
+            page(
+                "Roofing & Siding",
+                "Roofing in Kent, roofing repairs, siding.",
+            ),
+            page("Our sites", "We put safety on every site."),
         ];
         let pages: Vec<&PageContent> = pages.iter().collect();
         let pairs = FixedPairs::of(&pages);
