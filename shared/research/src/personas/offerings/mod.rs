@@ -17,8 +17,8 @@ use crate::PageContent;
 use pairs::FixedPairs;
 use words::{
     is_company_form, AUDIENCE, COLOURS, CUT_BEFORE, DESCRIBING, GENERIC, GENERIC_ELSEWHERE,
-    NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, REGISTERED_FORMS,
-    SELLING_NOUNS, SHOWCASE,
+    NOT_ANYWHERE, NOT_ANYWHERE_ELSEWHERE, NOT_FIRST, NOT_OFFERING_PAGES, PROVIDERS,
+    REGISTERED_FORMS, SELLING_NOUNS, SHOWCASE,
 };
 
 mod pairs;
@@ -455,9 +455,11 @@ fn clean(
         })
         || (words.len() == 1 && first.chars().count() < 4)
         || (english
-            && words
-                .last()
-                .is_some_and(|last| describes(last) || AUDIENCE.contains(&last.as_str())))
+            && words.last().is_some_and(|last| {
+                describes(last)
+                    || AUDIENCE.contains(&last.as_str())
+                    || PROVIDERS.contains(&last.as_str())
+            }))
         || (english && words.iter().all(|w| sells_with(w)))
         || words.iter().all(|w| COLOURS.contains(&w.as_str()))
         || is_region(&name)

@@ -593,6 +593,9 @@ pub(super) const AUDIENCE: &[&str] = &[
     "properties",
     "managers",
 ];
+/// Who offers, in the plural a slogan uses ("Pittsburgh's Backyard Experts", "Your Roofing
+/// Pros"): an English name ending with one names the provider, not what it offers.
+pub(super) const PROVIDERS: &[&str] = &["experts", "specialists", "pros", "professionals"];
 /// Words that describe a business or an offering rather than name one ("Licensed & Insured",
 /// "Residential", "Commercial"): an English name never ends with one, nor with a past
 /// participle ("certified"), as in "Homeowner comparing options for licensed".
