@@ -208,12 +208,13 @@ fn continue_after_region(tokens: &[Token], i: &mut usize, words: &ListWords) {
 }
 
 /// The lists of place names found after trigger words.
-fn scan(text: &str, list_words: &ListWords) -> Vec<Vec<String>> {
+fn scan(text: &str, list_words: &ListWords, joined: &HashSet<String>) -> Vec<Vec<String>> {
     let mut lists = Vec::new();
     let tokens = tokens(text);
     let mut i = 0;
     while i < tokens.len() {
-        let trigger = matches!(tokens[i], Token::Word(w) if list_words.opens(w));
+        let trigger = matches!(tokens[i], Token::Word(w) if list_words.opens(w))
+            && !opens_a_noun(text, &tokens, i, joined);
         i += 1;
         if !trigger {
             continue;
@@ -354,9 +355,56 @@ fn listed_alone(page: &PageContent) -> Vec<String> {
         .collect()
 }
 
+/// Words a site joins to "in" with a hyphen ("walk" of "Walk-In Tubs", "drive" of
+/// "drive-in"), lowercase: there "in" is part of a noun and comes before no place, even where
+/// a title drops the hyphen ("Walk In Tub Denver").
+pub(crate) fn joined_to_in<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
+    let mut joined = HashSet::new();
+    for text in texts {
+        let lowercase = text.to_lowercase();
+        for (at, _) in lowercase.match_indices("-in") {
+            let word_goes_on = lowercase[at + 3..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric);
+            let before = lowercase[..at]
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("");
+            if !word_goes_on && !before.is_empty() {
+                joined.insert(before.to_string());
+            }
+        }
+    }
+    joined
+}
+
+/// The `at`th token of `text` is an "in" that belongs to the noun before it ("Walk-In Tub
+/// Denver", or "Walk In Tub" where the site writes "walk-in" elsewhere).
+fn opens_a_noun(text: &str, tokens: &[Token], at: usize, joined: &HashSet<String>) -> bool {
+    let Token::Word(word) = tokens[at] else {
+        return false;
+    };
+    if !word.eq_ignore_ascii_case("in") {
+        return false;
+    }
+    let offset = word.as_ptr() as usize - text.as_ptr() as usize;
+    let hyphenated = text[..offset].ends_with('-');
+    let previous = at.checked_sub(1).and_then(|p| match tokens[p] {
+        Token::Word(previous) => Some(previous.to_lowercase()),
+        _ => None,
+    });
+    hyphenated || previous.is_some_and(|previous| joined.contains(&previous))
+}
+
 /// Up to `limit` places of `pages`, most mentioned first.
 pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) -> Vec<String> {
     let list_words = ListWords::of(language);
+    let joined = joined_to_in(pages.iter().flat_map(|page| {
+        std::iter::once(page.title.as_str())
+            .chain(page.headings.iter().map(String::as_str))
+            .chain(std::iter::once(page.body_text.as_str()))
+    }));
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut named: HashSet<String> = HashSet::new();
     let mut lists: Vec<Vec<String>> = Vec::new();
@@ -382,7 +430,7 @@ pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) 
                 *counts.entry(town.clone()).or_insert(0) += 1;
                 named.insert(town);
             }
-            for list in scan(&text.replace('&', " and "), &list_words) {
+            for list in scan(&text.replace('&', " and "), &list_words, &joined) {
                 for name in &list {
                     *counts.entry(name.clone()).or_insert(0) += 1;
                     if is_prominent {
@@ -470,6 +518,25 @@ mod tests {
             title: title.to_string(),
             body_text: body.to_string(),
             ..PageContent::default()
+        }
+    }
+
+    #[test]
+    fn an_in_joined_to_its_noun_opens_no_place() {
+        let pages = [
+            page(
+                "Walk In Tub Denver | Free Quote",
+                "Walk In Tub FAQs for Lakewood.",
+            ),
+            page(
+                "Walk-In Tub Specialists in Aurora",
+                "A walk-in tub for you.",
+            ),
+        ];
+        let found = places_of(&pages, 10);
+        assert!(found.contains(&"Aurora".to_string()), "{found:?}");
+        for wrong in ["Tub Denver", "Tub FAQs", "Tub Specialists"] {
+            assert!(!found.contains(&wrong.to_string()), "{found:?}");
         }
     }
 

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::places::is_region;
+use super::places::{is_region, joined_to_in};
 use super::postal::is_road;
 use crate::intent::places::PLACES;
 use crate::text::{
@@ -54,6 +54,11 @@ pub(crate) fn scored_offerings(
     let english = language.code() == "en";
     let common = CommonWords::of(pages, language);
     let pairs = FixedPairs::of(pages);
+    let joined = joined_to_in(pages.iter().flat_map(|page| {
+        std::iter::once(page.title.as_str())
+            .chain(page.headings.iter().map(String::as_str))
+            .chain(std::iter::once(page.body_text.as_str()))
+    }));
     // The brand alone ("BrightBrew" of "BrightBrew Coffee", "Hinderer" of "Metzgerei
     // Hinderer") is no offering either.
     let brand = site_name.and_then(|name| {
@@ -92,7 +97,7 @@ pub(crate) fn scored_offerings(
             if text.contains('?') {
                 continue;
             }
-            for name in names(text, &tokenizer, &excluded, &pairs, language) {
+            for name in names(text, &tokenizer, &excluded, &pairs, &joined, language) {
                 if seen.contains(&name) {
                     continue;
                 }
@@ -222,7 +227,7 @@ fn trade_of_name(
     if trade.is_empty() {
         return None;
     }
-    clean(&trade.join(" "), tokenizer, &[], language)
+    clean(&trade.join(" "), tokenizer, &[], &HashSet::new(), language)
 }
 
 /// The words a site uses as common words, not names: those its running text writes in
@@ -300,6 +305,7 @@ fn names(
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
     pairs: &FixedPairs,
+    joined: &HashSet<String>,
     language: &Language,
 ) -> Vec<String> {
     let english = language.code() == "en";
@@ -329,12 +335,12 @@ fn names(
             out.extend(
                 distributed
                     .iter()
-                    .filter_map(|name| clean(name, tokenizer, excluded, language)),
+                    .filter_map(|name| clean(name, tokenizer, excluded, joined, language)),
             );
             continue;
         }
         for piece in conjuncts.iter().flat_map(|c| c.split(" - ")) {
-            if let Some(name) = clean(piece, tokenizer, excluded, language) {
+            if let Some(name) = clean(piece, tokenizer, excluded, joined, language) {
                 out.push(name);
             }
         }
@@ -403,10 +409,13 @@ fn shared_tail(conjuncts: &[&str], tokenizer: &Tokenizer) -> Option<Vec<String>>
     Some(names)
 }
 
+/// `joined`: the words the site joins to "in" with a hyphen ([`joined_to_in`]): "Walk In
+/// Tubs" is not cut there.
 fn clean(
     piece: &str,
     tokenizer: &Tokenizer,
     excluded: &[Vec<String>],
+    joined: &HashSet<String>,
     language: &Language,
 ) -> Option<String> {
     let english = language.code() == "en";
@@ -418,7 +427,11 @@ fn clean(
     // cut, and the word left before it.
     let noun_first = language.head_is_first();
     if !noun_first {
-        if let Some(cut) = words.iter().position(|w| CUT_BEFORE.contains(&w.as_str())) {
+        let cuts = |(at, word): &(usize, &String)| {
+            CUT_BEFORE.contains(&word.as_str())
+                && !(word.as_str() == "in" && *at > 0 && joined.contains(&words[at - 1]))
+        };
+        if let Some((cut, _)) = words.iter().enumerate().find(cuts) {
             words.truncate(cut);
         }
     }

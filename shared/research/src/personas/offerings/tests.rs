@@ -331,3 +331,24 @@ fn a_pair_the_site_never_writes_apart_names_no_offering_of_either_word() {
     );
     assert!(found.iter().any(|o| o == "roofing"), "{found:?}");
 }
+
+#[test]
+fn a_name_is_not_cut_at_an_in_the_site_joins_to_its_noun() {
+    let mut home = page(
+        "https://tubs.test/",
+        "Walk In Tub Denver | Free Quote",
+        &["Roof Repair in Denver"],
+    );
+    home.body_text = "A walk-in tub for every bathroom, and roof repair.".to_string();
+    let pages = [home];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(
+        &refs,
+        None,
+        &["Denver".to_string()],
+        &Language::english(),
+        8,
+    );
+    assert!(found.iter().any(|o| o == "walk in tub"), "{found:?}");
+    assert!(found.iter().any(|o| o == "roof repair"), "{found:?}");
+}
