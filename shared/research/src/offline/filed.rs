@@ -9,6 +9,66 @@ use crate::personas::primary_pages;
 use crate::text::{join_words, Language};
 use crate::PageContent;
 
+/// One-word offerings at least that share a second word for it to be their line's kind.
+const MIN_LINE: usize = 2;
+
+/// A one-word offering that the site also names with a word it shares with other one-word
+/// offerings ("Aroma" and "Aroma Mix", "Gourmet" and "Gourmet Mix") is a design of that line:
+/// people search "aroma mix", as they search "autumn fox garden flag". The longer name takes
+/// the one word's place and prominence; the shorter is dropped.
+pub(super) fn complete_lines(offerings: &mut Vec<(String, f64)>) {
+    let single: Vec<String> = offerings
+        .iter()
+        .filter(|(name, _)| !name.contains(' '))
+        .map(|(name, _)| name.clone())
+        .collect();
+    // Each shared word, and whether it comes after (true) or before the design, with the
+    // designs it joins.
+    let mut lines: HashMap<(String, bool), Vec<String>> = HashMap::new();
+    for (name, _) in offerings.iter() {
+        if let Some((first, second)) = name.split_once(' ') {
+            if second.contains(' ') {
+                continue;
+            }
+            if single.iter().any(|s| s == first) {
+                lines
+                    .entry((second.to_string(), true))
+                    .or_default()
+                    .push(first.to_string());
+            } else if single.iter().any(|s| s == second) {
+                lines
+                    .entry((first.to_string(), false))
+                    .or_default()
+                    .push(second.to_string());
+            }
+        }
+    }
+    let mut completed: HashMap<String, String> = HashMap::new();
+    for ((kind, after), designs) in lines {
+        if designs.len() < MIN_LINE {
+            continue;
+        }
+        for design in designs {
+            let name = if after {
+                format!("{design} {kind}")
+            } else {
+                format!("{kind} {design}")
+            };
+            completed.entry(design).or_insert(name);
+        }
+    }
+    if completed.is_empty() {
+        return;
+    }
+    for (name, _) in offerings.iter_mut() {
+        if let Some(longer) = completed.get(name.as_str()) {
+            *name = longer.clone();
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    offerings.retain(|(name, _)| seen.insert(name.clone()));
+}
+
 /// The longest keyword a completion may make, as discovery's longest phrase.
 const MAX_WORDS: usize = 5;
 
@@ -176,7 +236,34 @@ fn singular(phrase: &str, language: &Language) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::singular;
+    use super::{complete_lines, singular};
+
+    #[test]
+    fn a_design_of_a_line_is_named_with_its_kind() {
+        let mut offerings: Vec<(String, f64)> = [
+            ("aroma", 3.0),
+            ("gourmet", 3.0),
+            ("microgreens", 3.0),
+            ("aroma mix", 1.0),
+            ("gourmet mix", 1.0),
+            ("microgreens kaufen", 1.0),
+        ]
+        .iter()
+        .map(|(name, score)| (name.to_string(), *score))
+        .collect();
+        complete_lines(&mut offerings);
+        let names: Vec<&str> = offerings.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "aroma mix",
+                "gourmet mix",
+                "microgreens",
+                "microgreens kaufen"
+            ]
+        );
+        assert_eq!(offerings[0].1, 3.0, "the design's prominence");
+    }
     use crate::offline::offline_keywords;
     use crate::text::Language;
     use crate::{PageContent, SiteRole};

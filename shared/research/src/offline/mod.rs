@@ -191,6 +191,9 @@ fn select_crawl(
         if let Some(bought) = lexicon.and_then(|lexicon| lexicon.product_of_query(offering)) {
             *offering = bought;
         }
+    }
+    filed::complete_lines(&mut offerings);
+    for (offering, _) in &mut offerings {
         if let Some(completed) = filed.completed(&offering.to_lowercase()) {
             *offering = completed;
         }
