@@ -1,10 +1,11 @@
 //! Towns in postal addresses: where a business is, whatever words surround it. A US address
 //! ends "West Jordan, UT 84088"; most of Europe writes a five-digit code before the town
 //! ("56727 Mayen", "75001 Paris", "00172 Roma"), the Netherlands four digits and two letters
-//! ("4461 AB Goes"), Austria, Switzerland and Belgium four digits ("9185 Wachtebeke", after a
-//! house number's comma or a country's letter). Australia and Britain write the town before
-//! the code ("Joondalup WA 6027", "Gateshead NE8 1AB"). A site that lists its shops by address
-//! names no "serving" at all.
+//! ("4461 AB Goes"), Portugal four and three digits ("3460-549 Tondela"), Austria,
+//! Switzerland and Belgium four digits ("9185 Wachtebeke", after a house number's comma or a
+//! country's letter). Australia and Britain write the town before the code ("Joondalup WA
+//! 6027", "Gateshead NE8 1AB"). A site that lists its shops by address names no "serving" at
+//! all.
 
 use super::places::{is_name_word, tokens, Token};
 use crate::text::us_states::US_STATE_CODES;
@@ -90,6 +91,10 @@ pub(crate) fn postal_towns(text: &str) -> Vec<String> {
             if let Some(town) = name_starting(&tokens[i + 1..]) {
                 towns.push(town);
             }
+        } else if is_digits(word, 4) && is_portuguese_code(text, &tokens, i) {
+            if let Some(town) = name_starting(&tokens[i + 2..]) {
+                towns.push(town);
+            }
         } else if is_digits(word, 4) {
             let letters = matches!(tokens.get(i + 1), Some(Token::Word(w))
                 if w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase()));
@@ -109,6 +114,18 @@ pub(crate) fn postal_towns(text: &str) -> Vec<String> {
         }
     }
     towns
+}
+
+/// Portugal's four digits, a hyphen and three digits before the town ("3460-549 Tondela").
+fn is_portuguese_code(text: &str, tokens: &[Token], at: usize) -> bool {
+    let (Some(Token::Word(first)), Some(Token::Word(second))) =
+        (tokens.get(at), tokens.get(at + 1))
+    else {
+        return false;
+    };
+    let end = first.as_ptr() as usize + first.len() - text.as_ptr() as usize;
+    let start = second.as_ptr() as usize - text.as_ptr() as usize;
+    is_digits(second, 3) && &text[end..start] == "-"
 }
 
 /// The capitalised words that end `tokens` (at most [`MAX_TOWN_WORDS`]), back to a number,
@@ -249,6 +266,11 @@ mod tests {
         );
         assert_eq!(postal_towns("Lange Kerkstraat 10, 4461 AB Goes"), ["Goes"]);
         assert!(postal_towns("Since 2015 Awards, call 555 1234").is_empty());
+        assert_eq!(
+            postal_towns("Rua Dr. Ricardo Mota, 3460-549 Tondela (junto às piscinas)"),
+            ["Tondela"]
+        );
+        assert!(postal_towns("Desde 2015 300 Clientes").is_empty());
         assert_eq!(
             postal_towns("Pest Control LLC Manchester, NJ 08759"),
             ["Manchester"]

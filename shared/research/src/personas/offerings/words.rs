@@ -173,6 +173,7 @@ pub(super) const GENERIC_ELSEWHERE: &[&str] = &[
     "notícias",
     "equipe",
     "equipa",
+    "corpo clínico",
     "horário",
     "localização",
     // Dutch
