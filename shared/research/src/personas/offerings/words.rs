@@ -27,6 +27,9 @@ pub(super) const NOT_OFFERING_PAGES: &[&str] = &[
     "/kennisbank",
     "/obituar",
     "/nachruf",
+    // A site builder's template pages left in an export (Webflow's "/template/style-guide",
+    // "/template/licenses", "/template/changelog").
+    "/template/",
 ];
 /// Headings that name a part of any site.
 pub(super) const GENERIC: &[&str] = &[
