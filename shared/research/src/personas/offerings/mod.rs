@@ -120,7 +120,10 @@ pub(crate) fn scored_offerings(
     }
     // The trade the name states is what every page is about: a longer name holding it
     // ("Schornsteinfeger Michael", the trade before its owner's name) does not stand for it.
-    let is_trade = |name: &str| trade.as_deref() == Some(name);
+    // English names its trade after the brand ("BrightBrew Coffee"), and there the longer
+    // names say more ("wholesale coffee", "coffee subscriptions"): the trade alone is as wide
+    // as a topic, and as a head term it admits every phrase about it.
+    let is_trade = |name: &str| !english && trade.as_deref() == Some(name);
     let mut ranked: Vec<(String, f64, usize)> = scores
         .into_iter()
         .map(|(name, (score, first))| (name, score, first))
