@@ -2,7 +2,7 @@
 //! Flags", from the product page's breadcrumb or JSON-LD `category`, `PageContent::categories`):
 //! people search for the product with its category, "autumn fox garden flag".
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::discovery::Candidate;
 use crate::personas::primary_pages;
@@ -17,7 +17,7 @@ const MIN_LINE: usize = 2;
 /// people search "aroma mix", as they search "autumn fox garden flag". The longer name takes
 /// the one word's place and prominence; the shorter is dropped.
 pub(super) fn complete_lines(offerings: &mut Vec<(String, f64)>) {
-    let single: Vec<String> = offerings
+    let single: HashSet<String> = offerings
         .iter()
         .filter(|(name, _)| !name.contains(' '))
         .map(|(name, _)| name.clone())
@@ -30,12 +30,12 @@ pub(super) fn complete_lines(offerings: &mut Vec<(String, f64)>) {
             if second.contains(' ') {
                 continue;
             }
-            if single.iter().any(|s| s == first) {
+            if single.contains(first) {
                 lines
                     .entry((second.to_string(), true))
                     .or_default()
                     .push(first.to_string());
-            } else if single.iter().any(|s| s == second) {
+            } else if single.contains(second) {
                 lines
                     .entry((first.to_string(), false))
                     .or_default()
@@ -65,7 +65,7 @@ pub(super) fn complete_lines(offerings: &mut Vec<(String, f64)>) {
             *name = longer.clone();
         }
     }
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     offerings.retain(|(name, _)| seen.insert(name.clone()));
 }
 
@@ -237,6 +237,9 @@ fn singular(phrase: &str, language: &Language) -> String {
 #[cfg(test)]
 mod tests {
     use super::{complete_lines, singular};
+    use crate::offline::offline_keywords;
+    use crate::text::Language;
+    use crate::{PageContent, SiteRole};
 
     #[test]
     fn a_design_of_a_line_is_named_with_its_kind() {
@@ -264,9 +267,6 @@ mod tests {
         );
         assert_eq!(offerings[0].1, 3.0, "the design's prominence");
     }
-    use crate::offline::offline_keywords;
-    use crate::text::Language;
-    use crate::{PageContent, SiteRole};
 
     fn shop(
         url: &str,

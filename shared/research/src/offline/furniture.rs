@@ -55,14 +55,23 @@ impl Furniture {
         let mut on_pages: HashMap<String, usize> = HashMap::new();
         let mut in_folder: HashMap<(&str, String), usize> = HashMap::new();
         let mut folder_pages: HashMap<&str, usize> = HashMap::new();
-        for page in &primary {
+        // Each primary page's headings, read once for both counts and `template_blocks`.
+        let page_headings: Vec<HashSet<String>> = primary
+            .iter()
+            .map(|page| {
+                page.headings
+                    .iter()
+                    .map(|h| normal(tokenizer, h))
+                    .filter(|h| !h.is_empty())
+                    .collect()
+            })
+            .collect();
+        for (page, headings) in primary.iter().zip(&page_headings) {
             let folder = folder(&page.url);
             if let Some(folder) = folder {
                 *folder_pages.entry(folder).or_default() += 1;
             }
-            let headings: HashSet<String> =
-                page.headings.iter().map(|h| normal(tokenizer, h)).collect();
-            for heading in headings.into_iter().filter(|h| !h.is_empty()) {
+            for heading in headings.iter().cloned() {
                 if let Some(folder) = folder {
                     *in_folder.entry((folder, heading.clone())).or_default() += 1;
                 }
@@ -118,7 +127,7 @@ impl Furniture {
             .collect();
         headings.sort();
         headings.dedup();
-        let sections = template_blocks(&primary, tokenizer)
+        let sections = template_blocks(&primary, &page_headings)
             .into_iter()
             .filter(|heading| !has_page(heading) && not_own(heading))
             .collect();
@@ -166,12 +175,10 @@ impl Furniture {
 /// "Conseils d'utilisation" on each product page), wherever its pages sit and however few of
 /// the site they are; and the headings of two or more of those pages alone; none that
 /// another page names.
-fn template_blocks(primary: &[&PageContent], tokenizer: &Tokenizer) -> HashSet<String> {
-    let mut pages_of: HashMap<String, Vec<usize>> = HashMap::new();
-    for (index, page) in primary.iter().enumerate() {
-        let headings: HashSet<String> =
-            page.headings.iter().map(|h| normal(tokenizer, h)).collect();
-        for heading in headings.into_iter().filter(|h| !h.is_empty()) {
+fn template_blocks(primary: &[&PageContent], page_headings: &[HashSet<String>]) -> HashSet<String> {
+    let mut pages_of: HashMap<&String, Vec<usize>> = HashMap::new();
+    for (index, headings) in page_headings.iter().enumerate() {
+        for heading in headings {
             pages_of.entry(heading).or_default().push(index);
         }
     }
@@ -190,15 +197,19 @@ fn template_blocks(primary: &[&PageContent], tokenizer: &Tokenizer) -> HashSet<S
     if templates.is_empty() {
         return HashSet::new();
     }
-    let sections: Vec<(&String, &HashSet<usize>)> = pages_of
+    // Each heading on two or more pages with the templates that hold all its pages (in no
+    // particular order: a heading two templates hold is read against each of them).
+    let sections: Vec<(&String, Vec<&HashSet<usize>>)> = pages_of
         .iter()
         .filter(|(_, pages)| pages.len() >= 2)
-        .filter_map(|(heading, pages)| {
-            let template = templates
+        .map(|(heading, pages)| {
+            let holding = templates
                 .iter()
-                .find(|template| pages.iter().all(|page| template.contains(page)))?;
-            Some((heading, template))
+                .filter(|template| pages.iter().all(|page| template.contains(page)))
+                .collect();
+            (*heading, holding)
         })
+        .filter(|(_, holding): &(&String, Vec<_>)| !holding.is_empty())
         .collect();
     if sections.is_empty() {
         return HashSet::new();
@@ -221,12 +232,14 @@ fn template_blocks(primary: &[&PageContent], tokenizer: &Tokenizer) -> HashSet<S
     // does, not a section of one kind of page.
     sections
         .into_iter()
-        .filter(|(heading, template)| {
+        .filter(|(heading, holding)| {
             let phrase = format!(" {} ", bare_words(heading));
-            named
-                .iter()
-                .enumerate()
-                .all(|(page, named)| template.contains(&page) || !named.contains(&phrase))
+            holding.iter().any(|template| {
+                named
+                    .iter()
+                    .enumerate()
+                    .all(|(page, named)| template.contains(&page) || !named.contains(&phrase))
+            })
         })
         .map(|(heading, _)| heading.clone())
         .collect()

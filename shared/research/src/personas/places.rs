@@ -105,6 +105,12 @@ pub(super) enum Token<'a> {
     Break,
 }
 
+/// Where a word of [`tokens`] starts in the `text` it was read from: what lies between two
+/// tokens ("3460-549", "Walk-In") is read there.
+pub(super) fn offset_in(text: &str, word: &str) -> usize {
+    word.as_ptr() as usize - text.as_ptr() as usize
+}
+
 pub(super) fn tokens(text: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
     let mut start = None;
@@ -388,8 +394,7 @@ fn opens_a_noun(text: &str, tokens: &[Token], at: usize, joined: &HashSet<String
     if !word.eq_ignore_ascii_case("in") {
         return false;
     }
-    let offset = word.as_ptr() as usize - text.as_ptr() as usize;
-    let hyphenated = text[..offset].ends_with('-');
+    let hyphenated = text[..offset_in(text, word)].ends_with('-');
     let previous = at.checked_sub(1).and_then(|p| match tokens[p] {
         Token::Word(previous) => Some(previous.to_lowercase()),
         _ => None,

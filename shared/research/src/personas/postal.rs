@@ -7,7 +7,7 @@
 //! 6027", "Gateshead NE8 1AB"). A site that lists its shops by address names no "serving" at
 //! all.
 
-use super::places::{is_name_word, tokens, Token};
+use super::places::{is_name_word, offset_in, tokens, Token};
 use crate::text::us_states::US_STATE_CODES;
 
 /// Words a US address's town never holds, ending the name when read backwards.
@@ -123,9 +123,8 @@ fn is_portuguese_code(text: &str, tokens: &[Token], at: usize) -> bool {
     else {
         return false;
     };
-    let end = first.as_ptr() as usize + first.len() - text.as_ptr() as usize;
-    let start = second.as_ptr() as usize - text.as_ptr() as usize;
-    is_digits(second, 3) && &text[end..start] == "-"
+    let end = offset_in(text, first) + first.len();
+    is_digits(second, 3) && &text[end..offset_in(text, second)] == "-"
 }
 
 /// The capitalised words that end `tokens` (at most [`MAX_TOWN_WORDS`]), back to a number,

@@ -25,7 +25,9 @@ impl FixedPairs {
         let mut fixed = FixedPairs::default();
         for page in pages {
             for name in std::iter::once(&page.title).chain(&page.headings) {
-                for_each_pair(name, |first, second| {
+                let lowercase = name.to_lowercase();
+                let words: Vec<&str> = words(&lowercase).collect();
+                for_each_pair(&words, |first, second| {
                     fixed.words.insert(first.to_string(), 0);
                     fixed.words.insert(second.to_string(), 0);
                     fixed
@@ -44,12 +46,13 @@ impl FixedPairs {
         });
         for text in texts {
             let lowercase = text.to_lowercase();
-            for word in words(&lowercase) {
-                if let Some(count) = fixed.words.get_mut(word) {
+            let words: Vec<&str> = words(&lowercase).collect();
+            for word in &words {
+                if let Some(count) = fixed.words.get_mut(*word) {
                     *count += 1;
                 }
             }
-            for_each_pair(&lowercase, |first, second| {
+            for_each_pair(&words, |first, second| {
                 if let Some(count) = fixed
                     .pairs
                     .get_mut(&(first.to_string(), second.to_string()))
@@ -83,10 +86,8 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .map(|word| if word == "&" { "and" } else { word })
 }
 
-/// Calls `visit` with each "x and y" (or "x & y") of a text, lowercased.
-fn for_each_pair(text: &str, mut visit: impl FnMut(&str, &str)) {
-    let lowercase = text.to_lowercase();
-    let words: Vec<&str> = words(&lowercase).collect();
+/// Calls `visit` with each "x and y" (or "x & y") of a text's [`words`].
+fn for_each_pair(words: &[&str], mut visit: impl FnMut(&str, &str)) {
     for run in words.windows(3).filter(|run| run[1] == "and") {
         visit(run[0], run[2]);
     }
