@@ -36,6 +36,10 @@ const CHROMIUM_ARGS: &[&str] = &[
 const DRIVER_READY_TIMEOUT: Duration = Duration::from_secs(20);
 /// A free port can be taken by someone else before chromedriver binds it; start over that often.
 const DRIVER_START_ATTEMPTS: usize = 3;
+/// Chromium can exit while it starts; open the session again that often.
+const SESSION_START_ATTEMPTS: usize = 3;
+/// Sessions of one test process start one at a time (see [`Browser::start`]).
+static SESSION_STARTS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// How long dropping a `Browser` waits for chromedriver to close Chromium.
 const END_SESSION_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the dialog helpers wait for the `confirm` that the previous action opens.
@@ -71,15 +75,28 @@ impl Browser {
         for arg in CHROMIUM_ARGS {
             caps.add_arg(arg)?;
         }
-        let driver = WebDriver::new(format!("http://127.0.0.1:{port}"), caps)
-            .await
-            .with_context(|| {
-                format!(
-                    "opening a headless session of {} through {}",
+        // Several tests open their browsers at once on a two-core runner, where a Chromium that
+        // starts beside others now and then exits before it answers: start one at a time, and
+        // start over when one exits.
+        let _one_at_a_time = SESSION_STARTS.lock().await;
+        let mut failures = Vec::new();
+        let driver = loop {
+            match WebDriver::new(format!("http://127.0.0.1:{port}"), caps.clone()).await {
+                Ok(driver) => break driver,
+                Err(err) => failures.push(format!("{err:#}")),
+            }
+            if failures.len() == SESSION_START_ATTEMPTS {
+                let log = driver_log(port);
+                bail!(
+                    "opening a headless session of {} through {} failed {} times (its log: {}):\n{}",
                     chromium.display(),
-                    chromedriver_bin.display()
-                )
-            })?;
+                    chromedriver_bin.display(),
+                    failures.len(),
+                    log.display(),
+                    failures.join("\n")
+                );
+            }
+        };
         Ok(Self {
             driver: Some(driver),
             chromedriver,
@@ -469,16 +486,25 @@ fn chromedriver_path() -> Result<PathBuf> {
     Ok(path)
 }
 
+/// Where the chromedriver on `port` writes its output.
+fn driver_log(port: u16) -> PathBuf {
+    workspace_root()
+        .join("target")
+        .join("chromedriver")
+        .join(format!("chromedriver-{port}.log"))
+}
+
 /// Starts chromedriver on a free loopback port and waits until it is ready for sessions.
 async fn start_chromedriver(binary: &Path) -> Result<(Child, u16)> {
-    let log_dir = workspace_root().join("target").join("chromedriver");
-    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    let log_dir = driver_log(0);
+    let log_dir = log_dir.parent().expect("a log file's folder");
+    std::fs::create_dir_all(log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
     let mut failures = Vec::new();
     for _ in 0..DRIVER_START_ATTEMPTS {
         let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?
             .local_addr()?
             .port();
-        let log_path = log_dir.join(format!("chromedriver-{port}.log"));
+        let log_path = driver_log(port);
         let log = std::fs::File::create(&log_path)
             .with_context(|| format!("creating {}", log_path.display()))?;
         let mut child = Command::new(binary)
