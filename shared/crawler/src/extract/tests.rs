@@ -204,14 +204,16 @@ fn empty_or_binary_garbage_input_gives_empty_fields() {
 fn a_line_break_or_block_in_a_heading_separates_its_words() {
     let page = page(
         "<h1>MIAMI'S<br/>STANDARD<br>OF DETAIL</h1><h2>Roof<div>Repair</div></h2>\
-         <h2>Gut<wbr>ter <span>Cleaning</span></h2><p><a href=\"/a\">Drain<br>Jetting</a></p>",
+         <h2>Gut<wbr>ter <span>Cleaning</span></h2><p><a href=\"/a\">Drain<br>Jetting</a></p>\
+         <h2>Process Server in<span class=ghost>Fort Lauderdale</span></h2>",
     );
     assert_eq!(
         page.content.headings,
         [
             "MIAMI'S STANDARD OF DETAIL",
             "Roof Repair",
-            "Gutter Cleaning"
+            "Gutter Cleaning",
+            "Process Server in Fort Lauderdale"
         ]
     );
     assert_eq!(page.content.anchors, ["Drain Jetting"]);

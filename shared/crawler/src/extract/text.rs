@@ -45,10 +45,11 @@ pub(crate) fn collapse_whitespace(text: &str) -> String {
 /// is two words.
 pub(crate) fn plain_text(element: ElementRef<'_>) -> String {
     let mut text = String::new();
+    let mut at_tag = false;
     for edge in element.traverse() {
         match edge {
             Edge::Open(node) => match node.value() {
-                Node::Text(words) => text.push_str(words),
+                Node::Text(words) => push_text(&mut text, words, at_tag),
                 Node::Element(inner) if !INLINE.contains(&inner.name()) => text.push(' '),
                 _ => {}
             },
@@ -60,8 +61,22 @@ pub(crate) fn plain_text(element: ElementRef<'_>) -> String {
                 }
             }
         }
+        at_tag = !matches!(edge, Edge::Open(node) if node.value().is_text());
     }
     collapse_whitespace(&text)
+}
+
+/// Appends a text node. Authors set an inline element on a line of its own by style ("Process
+/// Server in<span class=ghost>Fort Lauderdale</span>"), which the markup alone cannot tell: a
+/// lowercase letter that a tag joins to a capital ("inFort") is two words on screen.
+fn push_text(text: &mut String, words: &str, after_tag: bool) {
+    let joins_a_capital = after_tag
+        && text.chars().next_back().is_some_and(char::is_lowercase)
+        && words.chars().next().is_some_and(char::is_uppercase);
+    if joins_a_capital {
+        text.push(' ');
+    }
+    text.push_str(words);
 }
 
 fn is_hidden(element: &scraper::node::Element) -> bool {
@@ -87,14 +102,19 @@ pub(crate) fn main_text_blocks(root: ElementRef<'_>, blocks: &mut Vec<String>) {
         }
         current.clear();
     };
+    let mut at_tag = false;
     for edge in root.traverse() {
+        let after_tag = std::mem::replace(
+            &mut at_tag,
+            !matches!(edge, Edge::Open(node) if node.value().is_text()),
+        );
         match edge {
             Edge::Open(node) => {
                 if skipping.is_some() {
                     continue;
                 }
                 match node.value() {
-                    Node::Text(text) => current.push_str(text),
+                    Node::Text(text) => push_text(&mut current, text, after_tag),
                     Node::Element(element) => {
                         let name = element.name();
                         let site_chrome =

@@ -181,7 +181,13 @@ fn select_crawl(
         .map(|(offering, _)| without_opening_stop_words(&analyzer, offering).join(" "))
         .collect();
     let filed = filed::Filed::of_site(pages, &names, language);
-    if language.code() != "en" {
+    if language.code() == "en" {
+        // A name needs a noun: "Statewide" and "Direct" as headings describe the service.
+        offerings.retain(|(offering, _)| {
+            let words = analyzer.tokenizer().words(offering);
+            !crate::text::ends_without_english_noun(&words)
+        });
+    } else {
         offerings.retain(|(offering, _)| {
             let words = analyzer.tokenizer().words(offering);
             reads_as_offering(&analyzer, &words) && !ends_without_noun(&words)

@@ -189,6 +189,18 @@ pub fn is_noun_phrase_naming(
     !(last > 0 && !words[last].ends_with("ing") && parts[last].only_verb())
 }
 
+/// Whether an English name's last word is one Wiktionary knows and never as a noun
+/// ("statewide", "direct", "yourself"): it describes what it names, or is no name. A gerund
+/// ("staining") and a word Wiktionary lacks (a brand, a place) end a noun phrase.
+pub fn ends_without_english_noun(words: &[String]) -> bool {
+    words.last().is_some_and(|last| {
+        last.chars().count() > 2 && !last.ends_with("ing") && {
+            let parts = english_parts(last);
+            parts.is_known() && !parts.can_be_noun()
+        }
+    })
+}
+
 /// Per language, the prepositions, and the articles and conjunctions a noun phrase may hold
 /// between its nouns ("tienda de motos", "conditions d'utilisation", "Obst und Gemüse").
 const CLOSED_CLASSES: [(&str, &[&str], &[&str]); 6] = [
@@ -418,6 +430,20 @@ mod tests {
     fn np(phrase: &str) -> bool {
         let words: Vec<String> = phrase.split_whitespace().map(str::to_string).collect();
         is_noun_phrase(&words, &Language::english())
+    }
+
+    #[test]
+    fn an_english_name_ends_with_a_noun() {
+        let ends_without_noun = |phrase: &str| {
+            let words: Vec<String> = phrase.split_whitespace().map(str::to_string).collect();
+            ends_without_english_noun(&words)
+        };
+        for no_name in ["managing it yourself", "refinish", "sanded and sealed"] {
+            assert!(ends_without_noun(no_name), "{no_name}");
+        }
+        for name in ["frame repair", "deck staining", "hillside", "tv", "walkerswood"] {
+            assert!(!ends_without_noun(name), "{name}");
+        }
     }
 
     #[test]

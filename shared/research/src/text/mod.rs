@@ -14,8 +14,8 @@ use std::fmt;
 use rust_stemmers::Stemmer;
 
 pub use grammar::{
-    english_parts, is_noun_phrase, is_noun_phrase_naming, possessive_opening, CommonNouns,
-    LowercaseOnly, Parts,
+    ends_without_english_noun, english_parts, is_noun_phrase, is_noun_phrase_naming,
+    possessive_opening, CommonNouns, LowercaseOnly, Parts,
 };
 pub use language::Language;
 pub use stopwords::stop_words;
