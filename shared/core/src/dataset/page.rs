@@ -37,6 +37,10 @@ pub struct PageContent {
     /// Empty in a crawl kept before it was read.
     #[serde(default)]
     pub json_ld_places: Vec<String>,
+    /// The addresses of the Google maps the page embeds ("Kalve 62, 9185 Wachtebeke", "Via
+    /// Colfelice, Roma"): where the business is. Empty in a crawl kept before it was read.
+    #[serde(default)]
+    pub map_addresses: Vec<String>,
     /// The `lang` attribute of `<html>`, if any.
     pub lang: Option<String>,
     /// What the page files its products under, in document order: each JSON-LD Product's

@@ -2,6 +2,7 @@
 
 mod breadcrumb;
 mod jsonld;
+mod map;
 mod outline;
 mod parse;
 pub(crate) mod text;
@@ -182,6 +183,7 @@ impl Document {
             }
         }
 
+        content.map_addresses = map::addresses(&self.html);
         // JSON-LD says where the page is filed when it says so; otherwise its breadcrumb.
         if content.categories.is_empty() {
             content.categories = breadcrumb::steps(&self.html);

@@ -219,6 +219,7 @@ fn generate(page_count: usize) -> Vec<PageContent> {
                 image_alts: (0..2).map(|_| phrase(&mut rng, 1, 2)).collect(),
                 json_ld_names: vec![phrase(&mut rng, 1, 1)],
                 json_ld_places: Vec::new(),
+                map_addresses: Vec::new(),
                 lang: Some("en".to_string()),
                 categories: Vec::new(),
                 headed_links: Vec::new(),

@@ -7,9 +7,10 @@
 //! with one of those ("Serving Montclair, Bloomfield and Orange") or is named three times
 //! (coffee origins, "grown in Colombia", are neither). The town of a postal address is a
 //! place too ("West Jordan, UT 84088", "56727 Mayen": `postal`), and so is what JSON-LD says
-//! (an address's `addressLocality`, `areaServed`), without its states and regions, and so is
-//! each item of a service-area page's list ("Bennington", "La Vista"), named alone. A German
-//! abstract noun after "in" ("in Echtzeit") is none.
+//! (an address's `addressLocality`, `areaServed`), without its states and regions, and the
+//! town of the address an embedded map shows ("Via Colfelice, Roma"), and so is each item of
+//! a service-area page's list ("Bennington", "La Vista"), named alone. A German abstract noun
+//! after "in" ("in Echtzeit") is none.
 
 use std::collections::{HashMap, HashSet};
 
@@ -417,6 +418,11 @@ pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) 
     let mut structured: Vec<String> = Vec::new();
     for page in pages {
         structured.extend(page.json_ld_places.iter().flat_map(|p| structured_towns(p)));
+        structured.extend(
+            page.map_addresses
+                .iter()
+                .flat_map(|a| super::postal::map_towns(a)),
+        );
         if is_service_area_page(page) {
             let list = listed_alone(page);
             for name in &list {

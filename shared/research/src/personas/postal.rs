@@ -236,9 +236,50 @@ fn is_digits(word: &str, count: usize) -> bool {
     word.len() == count && word.chars().all(|c| c.is_ascii_digit())
 }
 
+/// The towns of the address an embedded map shows. A postal address gives its town
+/// ([`postal_towns`]); a short one is read by its commas: the town is the part before a
+/// state or province ("Waterford Township, MI", "Les Éboulements, QC G0A 2M0", "Austin,Texas")
+/// or, after a street or a business, the last part ("Via Colfelice, Roma"). One part alone
+/// is as often the business's name ("Junk Chief") as a town, and names none.
+pub(crate) fn map_towns(address: &str) -> Vec<String> {
+    let towns = postal_towns(address);
+    if !towns.is_empty() {
+        return towns;
+    }
+    let parts: Vec<&str> = address
+        .split(',')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect();
+    let Some((last, before)) = parts.split_last() else {
+        return Vec::new();
+    };
+    let is_state = |part: &str| {
+        let code = part.split_whitespace().next().unwrap_or_default();
+        super::places::is_region(part)
+            || (code.len() <= 3 && code.chars().all(|c| c.is_ascii_uppercase()))
+    };
+    let town = match before.last() {
+        Some(town) if is_state(last) => *town,
+        Some(_) => *last,
+        None => return Vec::new(),
+    };
+    let words: Vec<&str> = town.split_whitespace().collect();
+    let company = BEFORE_TOWN.contains(&last.to_lowercase().trim_end_matches('.'));
+    let named = !company
+        && (1..=MAX_TOWN_WORDS + 1).contains(&words.len())
+        && is_name_word(words[0])
+        && words.iter().all(|w| !w.chars().any(|c| c.is_ascii_digit()));
+    if named {
+        vec![town.to_string()]
+    } else {
+        Vec::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::postal_towns;
+    use super::{map_towns, postal_towns};
 
     #[test]
     fn towns_are_read_from_addresses() {
@@ -307,5 +348,35 @@ mod tests {
             postal_towns("88 Colin P Kelly Jr St San Francisco CA 94107 United States"),
             Vec::<String>::new()
         );
+    }
+
+    #[test]
+    fn a_maps_address_names_its_town() {
+        for (address, town) in [
+            ("Waterford Township, MI", "Waterford Township"),
+            ("Austin,Texas", "Austin"),
+            ("Les Éboulements, QC G0A 2M0", "Les Éboulements"),
+            ("Via Colfelice, Roma", "Roma"),
+            (
+                "Gianni Vetrugno Infissi, Via Sara Librando 14, Carmiano",
+                "Carmiano",
+            ),
+            (
+                "Homedale Chiropractic Center, S Main, Homedale, ID",
+                "Homedale",
+            ),
+            ("Kalve 62, 9185 Wachtebeke", "Wachtebeke"),
+        ] {
+            assert_eq!(map_towns(address), [town], "{address}");
+        }
+        for no_town in [
+            "Junk Chief",
+            "Gator Enterprise, LLC",
+            "us",
+            "Niederaula",
+            "40.31,-3.85",
+        ] {
+            assert!(map_towns(no_town).is_empty(), "{no_town}");
+        }
     }
 }

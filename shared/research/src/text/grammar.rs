@@ -441,7 +441,13 @@ mod tests {
         for no_name in ["managing it yourself", "refinish", "sanded and sealed"] {
             assert!(ends_without_noun(no_name), "{no_name}");
         }
-        for name in ["frame repair", "deck staining", "hillside", "tv", "walkerswood"] {
+        for name in [
+            "frame repair",
+            "deck staining",
+            "hillside",
+            "tv",
+            "walkerswood",
+        ] {
             assert!(!ends_without_noun(name), "{name}");
         }
     }
