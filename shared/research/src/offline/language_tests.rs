@@ -117,3 +117,46 @@ fn pages_in_another_language_than_the_jobs_are_not_read_when_the_site_has_the_jo
     let skipped = other_language_pages(&none, &spanish);
     assert!(!skipped(&none[1]));
 }
+
+#[test]
+fn whom_an_offering_is_for_is_no_topic_of_its_own() {
+    let shop = |url: &str, title: &str, headings: &[&str], body: &str| PageContent {
+        url: format!("https://luzfolder.test{url}"),
+        ..gutters(url, title, headings, body)
+    };
+    let mut pages = vec![shop(
+        "/",
+        "Carpetas LED para inmobiliarias | Luzfolder",
+        &[
+            "Carpetas LED para inmobiliarias",
+            "Carpetas retroiluminadas",
+        ],
+        "Carpetas LED para inmobiliarias de toda España. Carpetas retroiluminadas a medida.",
+    )];
+    pages.extend(["Madrid", "Valencia", "Sevilla"].into_iter().map(|town| {
+        shop(
+            &format!("/{}", town.to_lowercase()),
+            &format!("Carpetas LED para inmobiliarias en {town} | Luzfolder"),
+            &[&format!("Inmobiliarias en {town}")],
+            &format!("Instalamos carpetas LED para inmobiliarias en {town}."),
+        )
+    }));
+    let found: Vec<String> = offline_keywords(&pages, &Language::new("es"), 200)
+        .into_iter()
+        .map(|c| c.keyword)
+        .collect();
+    assert!(
+        found.iter().any(|k| k.starts_with("carpetas led")),
+        "{found:?}"
+    );
+    for audience in [
+        "inmobiliarias en madrid",
+        "inmobiliarias madrid",
+        "inmobiliarias",
+    ] {
+        assert!(
+            !found.iter().any(|k| k == audience),
+            "{audience}: {found:?}"
+        );
+    }
+}

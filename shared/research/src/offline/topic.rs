@@ -200,7 +200,22 @@ impl Topic {
                     .iter()
                     .map(|w| analyzer.stem(w).into_owned())
                     .collect(),
-                heads: words.iter().map(|w| is_head(w)).collect(),
+                heads: {
+                    // Who it is for is no what: "carpetas para inmobiliarias" names folders,
+                    // and a query naming estate agents alone is about them. A name whose
+                    // what is all audience ("Unterricht für Kinder") keeps its heads.
+                    let heads: Vec<bool> = words.iter().map(|w| is_head(w)).collect();
+                    let audience = words
+                        .iter()
+                        .position(|w| audience_preposition(language) == Some(w.as_str()))
+                        .filter(|&at| heads[..at].contains(&true))
+                        .unwrap_or(words.len());
+                    heads
+                        .iter()
+                        .enumerate()
+                        .map(|(at, &head)| head && at < audience)
+                        .collect()
+                },
                 thing: !words
                     .iter()
                     .any(|w| lexicon.is_some_and(|l| l.names_action(w)) || cues.cues(w).provider),
@@ -483,6 +498,20 @@ impl Topic {
     }
 }
 
+/// The preposition that says whom an offering is for ("Carpetas LED para inmobiliarias",
+/// "Microgreens für Gastronomen"), in the languages with a lexicon.
+fn audience_preposition(language: &Language) -> Option<&'static str> {
+    Some(match language.code() {
+        "en" => "for",
+        "es" | "pt" => "para",
+        "fr" => "pour",
+        "de" => "für",
+        "it" => "per",
+        "nl" => "voor",
+        _ => return None,
+    })
+}
+
 /// The head terms that follow one and the same word in every offering they are in
 /// ([`Topic::bound`]); one that starts an offering, follows a describing word ("emergency roof
 /// repair") or follows two ("funeral flowers", "wedding flowers") is free.
@@ -520,10 +549,6 @@ const PLACES_OF_BUSINESS: &[&str] = &[
     "shop", "shops", "store", "stores", "boutique", "studio", "salon", "clinic", "centre", "center",
 ];
 
-/// The offering's head noun (its last word, or its first in languages that put it first) is a
-/// head term, a service or a provider, or the place of business of a head term ("flower
-/// shop"): "transparent pricing" and "court-ordered sale" describe how the site works, they
-/// are not what it offers.
 /// The longest block of a page's text read as a name ("AC Repairs" in a list of services).
 const NAME_BLOCK_WORDS: usize = 5;
 
@@ -559,11 +584,20 @@ fn names_deeds_on_things(lexicon: &Lexicon, pages: &[PageContent], analyzer: &An
     })
 }
 
+/// The offering's head noun (its last word before whom it is for, or its first in languages
+/// that put it first) is a head term, a service or a provider, or the place of business of a
+/// head term ("flower shop"): "transparent pricing" and "court-ordered sale" describe how the
+/// site works, they are not what it offers.
 fn names_something(offering: &Offering, language: &Language) -> bool {
-    let noun = if language.head_is_first() {
-        0
-    } else {
-        offering.words.len() - 1
+    let audience = offering
+        .words
+        .iter()
+        .skip(1)
+        .position(|w| audience_preposition(language) == Some(w.as_str()));
+    let noun = match audience {
+        _ if language.head_is_first() => 0,
+        Some(before) => before,
+        None => offering.words.len() - 1,
     };
     let business = offering.words.len() > 1
         && PLACES_OF_BUSINESS.contains(&offering.words[noun].as_str())
