@@ -207,7 +207,7 @@ impl Topic {
                     let heads: Vec<bool> = words.iter().map(|w| is_head(w)).collect();
                     let audience = words
                         .iter()
-                        .position(|w| audience_preposition(language) == Some(w.as_str()))
+                        .position(|w| language.audience_preposition() == Some(w.as_str()))
                         .filter(|&at| heads[..at].contains(&true))
                         .unwrap_or(words.len());
                     heads
@@ -498,20 +498,6 @@ impl Topic {
     }
 }
 
-/// The preposition that says whom an offering is for ("Carpetas LED para inmobiliarias",
-/// "Microgreens für Gastronomen"), in the languages with a lexicon.
-fn audience_preposition(language: &Language) -> Option<&'static str> {
-    Some(match language.code() {
-        "en" => "for",
-        "es" | "pt" => "para",
-        "fr" => "pour",
-        "de" => "für",
-        "it" => "per",
-        "nl" => "voor",
-        _ => return None,
-    })
-}
-
 /// The head terms that follow one and the same word in every offering they are in
 /// ([`Topic::bound`]); one that starts an offering, follows a describing word ("emergency roof
 /// repair") or follows two ("funeral flowers", "wedding flowers") is free.
@@ -593,7 +579,7 @@ fn names_something(offering: &Offering, language: &Language) -> bool {
         .words
         .iter()
         .skip(1)
-        .position(|w| audience_preposition(language) == Some(w.as_str()));
+        .position(|w| language.audience_preposition() == Some(w.as_str()));
     let noun = match audience {
         _ if language.head_is_first() => 0,
         Some(before) => before,

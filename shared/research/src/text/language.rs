@@ -77,6 +77,20 @@ impl Language {
         matches!(self.code(), "fr" | "es" | "it" | "pt" | "ro" | "ca" | "gl")
     }
 
+    /// The preposition that says whom an offering is for ("Carpetas LED para inmobiliarias",
+    /// "Microgreens für Gastronomen"): what follows it is the audience, not the offering.
+    pub fn audience_preposition(&self) -> Option<&'static str> {
+        Some(match self.code() {
+            "en" => "for",
+            "es" | "pt" => "para",
+            "fr" => "pour",
+            "de" => "für",
+            "it" => "per",
+            "nl" => "voor",
+            _ => return None,
+        })
+    }
+
     /// Whether words carry elided articles glued on with an apostrophe ("l'hôtel", "dell'arte").
     pub fn has_elisions(&self) -> bool {
         matches!(self.code(), "fr" | "it" | "ca")

@@ -315,7 +315,7 @@ fn names(
     let spaced = text.replace('&', " and ");
     let mut out = Vec::new();
     for part in spaced.split(['|', '–', '—', ':', '·', '(', ')', '/', ';', '!']) {
-        let conjuncts: Vec<&str> = part
+        let mut conjuncts: Vec<&str> = part
             .split(',')
             // "Vehicles & Systems We Handle": what the site works on, not what it sells.
             .filter(|item| !tokenizer.words(item).iter().any(|w| w == "we"))
@@ -327,6 +327,14 @@ fn names(
                 }
             })
             .collect();
+        // "Microgreens – Für Restaurants, Handel & Privat": a list opened by whom it is for
+        // names audiences to its end.
+        let audience = conjuncts.iter().position(|conjunct| {
+            tokenizer.words(conjunct).first().map(String::as_str) == language.audience_preposition()
+        });
+        if let Some(audience) = audience {
+            conjuncts.truncate(audience);
+        }
         let distributed = if english {
             shared_tail(&conjuncts, tokenizer)
         } else if language.head_is_first() {

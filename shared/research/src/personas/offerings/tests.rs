@@ -352,3 +352,28 @@ fn a_name_is_not_cut_at_an_in_the_site_joins_to_its_noun() {
     assert!(found.iter().any(|o| o == "walk in tub"), "{found:?}");
     assert!(found.iter().any(|o| o == "roof repair"), "{found:?}");
 }
+
+#[test]
+fn a_list_opened_by_whom_it_is_for_names_audiences() {
+    let pages = [
+        page(
+            "https://eifelkresse.test/",
+            "Microgreens – Für Restaurants, Handel & Privat | Eifelkresse",
+            &["Microgreens", "Erbsensprossen"],
+        ),
+        page(
+            "https://eifelkresse.test/sorten",
+            "Sorten | Eifelkresse",
+            &["Erbsensprossen", "Rettichkresse"],
+        ),
+    ];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(&refs, None, &[], &Language::new("de"), 8);
+    assert!(found.contains(&"microgreens".to_string()), "{found:?}");
+    for audience in ["handel", "privat", "restaurants"] {
+        assert!(
+            !found.iter().any(|o| o == audience),
+            "{audience}: {found:?}"
+        );
+    }
+}
