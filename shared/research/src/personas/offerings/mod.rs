@@ -398,16 +398,27 @@ fn shared_head(conjuncts: &[&str], tokenizer: &Tokenizer) -> Option<Vec<String>>
 /// "Light, Medium & Heavy Duty Towing" names light, medium and heavy duty towing, not
 /// "light" alone; "Residential and Commercial Roofing" names residential roofing. Read so when
 /// every conjunct but the last is one word, and each of them and the last's first word can be
-/// an adjective (Wiktionary): "Roofing and Gutter Repair" names roofing and gutter repair.
+/// an adjective or a singular noun (Wiktionary): "Roofing and Gutter Repair" names roofing
+/// and gutter repair.
 fn shared_tail(conjuncts: &[&str], tokenizer: &Tokenizer) -> Option<Vec<String>> {
     let (last, modifiers) = conjuncts.split_last()?;
     let last = tokenizer.words(last);
     let modifiers: Vec<Vec<String>> = modifiers.iter().map(|c| tokenizer.words(c)).collect();
-    let adjective = |word: &String| english_parts(word).can_be_adjective();
+    // A singular noun modifies as an adjective does ("Charity & Community PAT Testing",
+    // "Kitchen and Bath Remodeling"); a plural or a gerund is a name of its own ("Gutters and
+    // Downspout Cleaning", "Roofing and Gutter Repair"). Wiktionary's table lacks some common
+    // nouns ("charity", "city"), read as nouns.
+    let modifies = |word: &String| {
+        let parts = english_parts(word);
+        parts.can_be_adjective()
+            || ((parts.can_be_noun() || !parts.is_known())
+                && !word.ends_with('s')
+                && !word.ends_with("ing"))
+    };
     let shared = !modifiers.is_empty()
         && last.len() >= 2
-        && adjective(&last[0])
-        && modifiers.iter().all(|m| m.len() == 1 && adjective(&m[0]));
+        && modifies(&last[0])
+        && modifiers.iter().all(|m| m.len() == 1 && modifies(&m[0]));
     if !shared {
         return None;
     }

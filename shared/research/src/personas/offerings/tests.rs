@@ -377,3 +377,20 @@ fn a_list_opened_by_whom_it_is_for_names_audiences() {
         );
     }
 }
+
+#[test]
+fn one_word_nouns_before_a_list_s_last_name_share_its_noun() {
+    let pages = [page(
+        "https://oceanpat.test/",
+        "Charity & Community PAT Testing | Ocean PAT",
+        &["Gutters and Downspout Cleaning"],
+    )];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(&refs, None, &[], &Language::english(), 8);
+    for name in ["charity pat testing", "community pat testing", "downspout cleaning"] {
+        assert!(found.contains(&name.to_string()), "{name}: {found:?}");
+    }
+    for wrong in ["charity", "gutters downspout cleaning"] {
+        assert!(!found.contains(&wrong.to_string()), "{wrong}: {found:?}");
+    }
+}
