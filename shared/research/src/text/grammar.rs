@@ -4,8 +4,9 @@
 //! take.
 //!
 //! The parts of speech are Wiktionary's (crate `wiktionary-part-of-speech-extract`: every
-//! English headword with the parts of speech it has an entry for, in a 1.7 MB finite-state
-//! map compiled into the binary; nothing is read or fetched at run time). It lists lemmas and
+//! English headword with the parts of speech it has an entry for, but those that are only
+//! nouns, in a 1.7 MB finite-state map compiled into the binary; nothing is read or fetched
+//! at run time). It lists lemmas and
 //! only some inflected forms, so a word it lacks is looked up by its lemma ("reviews" →
 //! "review", "experiencing" → "experience"). Chosen over a Brill tagger (crate `pos-tagger`,
 //! GPL, so it could not ship here anyway) by measurement on the tune sites' top 50: with the
@@ -87,7 +88,9 @@ const INFLECTIONS: [(&str, &str); 8] = [
 ];
 
 /// The parts of speech of an English word (lowercase), or of its lemma when Wiktionary has no
-/// entry for the form itself; unknown words (names, brands, places) have none.
+/// entry for the form itself; unknown words have none. The crate's table leaves out every word
+/// that is only a noun ("city", "charity", "community"), so an unknown word is such a noun, a
+/// name (a brand, a place) or a word Wiktionary lacks.
 pub fn english_parts(word: &str) -> Parts {
     let lookup = lookup_table();
     if let Some(tags) = lookup.get(word) {

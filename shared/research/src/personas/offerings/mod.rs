@@ -406,8 +406,8 @@ fn shared_tail(conjuncts: &[&str], tokenizer: &Tokenizer) -> Option<Vec<String>>
     let modifiers: Vec<Vec<String>> = modifiers.iter().map(|c| tokenizer.words(c)).collect();
     // A singular noun modifies as an adjective does ("Charity & Community PAT Testing",
     // "Kitchen and Bath Remodeling"); a plural or a gerund is a name of its own ("Gutters and
-    // Downspout Cleaning", "Roofing and Gutter Repair"). Wiktionary's table lacks some common
-    // nouns ("charity", "city"), read as nouns.
+    // Downspout Cleaning", "Roofing and Gutter Repair"). The table leaves out the words that are
+    // only nouns ("charity"): an unknown word is read as one.
     let modifies = |word: &String| {
         let parts = english_parts(word);
         parts.can_be_adjective()

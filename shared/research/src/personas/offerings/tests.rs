@@ -387,7 +387,11 @@ fn one_word_nouns_before_a_list_s_last_name_share_its_noun() {
     )];
     let refs: Vec<&PageContent> = pages.iter().collect();
     let found = offerings(&refs, None, &[], &Language::english(), 8);
-    for name in ["charity pat testing", "community pat testing", "downspout cleaning"] {
+    for name in [
+        "charity pat testing",
+        "community pat testing",
+        "downspout cleaning",
+    ] {
         assert!(found.contains(&name.to_string()), "{name}: {found:?}");
     }
     for wrong in ["charity", "gutters downspout cleaning"] {
