@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use super::places::{is_region, joined_to_in};
 use super::postal::is_road;
 use crate::intent::places::PLACES;
+use crate::text::us_states::US_STATE_CODES;
 use crate::text::{
     english_parts, is_numeric_word, possessive_opening, CommonNouns, Language, Tokenizer,
 };
@@ -498,11 +499,25 @@ fn clean(
         || (english && words.iter().all(|w| sells_with(w)))
         || words.iter().all(|w| COLOURS.contains(&w.as_str()))
         || is_region(&name)
+        || (english && words.len() > 1 && ends_with_state_code(piece))
         || (english && words.len() > 1 && words.last().is_some_and(|w| is_road(w)))
         || PLACES.contains(&name.as_str())
         || GENERIC.contains(&name.as_str())
         || GENERIC_ELSEWHERE.contains(&name.as_str());
     (!rejected).then_some(name)
+}
+
+/// "Long Island NY", "Nassau County, NY": a name that ends with a US state's code, written
+/// as one, is a place. Not the codes that are English words in capitals ("Photo ID", "Walk
+/// IN").
+fn ends_with_state_code(piece: &str) -> bool {
+    const WORDS: [&str; 6] = ["ID", "IN", "OR", "ME", "HI", "OK"];
+    piece.split_whitespace().last().is_some_and(|last| {
+        last.len() == 2
+            && last.chars().all(|c| c.is_ascii_uppercase())
+            && !WORDS.contains(&last)
+            && US_STATE_CODES.contains(&last.to_ascii_lowercase().as_str())
+    })
 }
 
 /// An English word that describes rather than names: a listed one, a past participle

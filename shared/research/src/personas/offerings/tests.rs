@@ -398,3 +398,19 @@ fn one_word_nouns_before_a_list_s_last_name_share_its_noun() {
         assert!(!found.contains(&wrong.to_string()), "{wrong}: {found:?}");
     }
 }
+
+#[test]
+fn a_name_ending_with_a_state_code_is_a_place() {
+    let pages = [page(
+        "https://nassaufire.test/",
+        "Fire Extinguisher Inspection | Nassau County, Long Island NY",
+        &["Photo ID Cards", "Fire Extinguisher Recharge"],
+    )];
+    let refs: Vec<&PageContent> = pages.iter().collect();
+    let found = offerings(&refs, None, &[], &Language::english(), 8);
+    assert!(!found.contains(&"long island ny".to_string()), "{found:?}");
+    assert!(
+        found.contains(&"fire extinguisher inspection".to_string()),
+        "{found:?}"
+    );
+}
