@@ -479,7 +479,6 @@ fn percent(part: usize, whole: usize) -> String {
 /// The language among those with stop word lists whose stop words the pages' running text
 /// uses most ("und", "der", "die" on a German site that declares no `lang`); English on a tie.
 fn language_of_text(pages: &[kr_research::PageContent]) -> Language {
-    const CODES: [&str; 7] = ["en", "de", "fr", "es", "it", "pt", "nl"];
     let words: Vec<String> = pages
         .iter()
         .flat_map(|page| page.body_text.split_whitespace())
@@ -488,9 +487,7 @@ fn language_of_text(pages: &[kr_research::PageContent]) -> Language {
                 .to_lowercase()
         })
         .collect();
-    CODES
-        .iter()
-        .map(|code| Language::new(code))
+    kr_research::text::stop_word_languages()
         .map(|language| {
             let stop_words = kr_research::text::stop_words(&language);
             let used = words

@@ -18,7 +18,7 @@ pub use grammar::{
     possessive_opening, CommonNouns, LowercaseOnly, Parts,
 };
 pub use language::Language;
-pub use stopwords::stop_words;
+pub use stopwords::{stop_word_languages, stop_words};
 pub use tokenize::{is_numeric_word, is_unspaced_script, join_words, normalize, Tokenizer};
 
 /// The names of legal pages, one per line ("impressum", "privacy policy"); `#` starts a comment.

@@ -16,6 +16,11 @@ const LISTS: [(&str, &str); 8] = [
     ("pl", include_str!("stopwords/pl.txt")),
 ];
 
+/// The languages that have a stop word list.
+pub fn stop_word_languages() -> impl Iterator<Item = Language> {
+    LISTS.iter().map(|(code, _)| Language::new(code))
+}
+
 /// The stop words of a language; empty for languages without a list.
 pub fn stop_words(language: &Language) -> &'static HashSet<&'static str> {
     static PARSED: OnceLock<Vec<(&'static str, HashSet<&'static str>)>> = OnceLock::new();
