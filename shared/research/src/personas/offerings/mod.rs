@@ -5,6 +5,7 @@
 //! question, no call to action, no "our"/"your", no brand or place); the ones on more and
 //! more prominent places rank first.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use super::places::{is_region, joined_to_in};
@@ -98,7 +99,8 @@ pub(crate) fn scored_offerings(
             if text.contains('?') {
                 continue;
             }
-            for name in names(text, &tokenizer, &excluded, &pairs, &joined, language) {
+            let text = common.complete_suspended(text, language);
+            for name in names(&text, &tokenizer, &excluded, &pairs, &joined, language) {
                 if seen.contains(&name) {
                     continue;
                 }
@@ -249,6 +251,8 @@ pub(super) struct CommonWords<'a> {
 
 /// The least a compound adds to the word it opens ("Schornsteinfeger|arbeiten").
 const COMPOUND_TAIL: usize = 3;
+/// The words between a hyphen-ended word and the compound that completes it.
+const SUSPENDING: [&str; 7] = ["&", "und", "oder", "sowie", "en", "of", "and"];
 
 impl<'a> CommonWords<'a> {
     pub(super) fn of(pages: &[&'a PageContent], language: &Language) -> Self {
@@ -280,6 +284,51 @@ impl<'a> CommonWords<'a> {
     /// `word` (lowercase) is a common word of the site.
     pub(super) fn holds(&self, word: &str) -> bool {
         self.lowercase.contains(word) || self.nouns.holds(word) || self.opens_compound(word)
+    }
+
+    /// German and Dutch leave a compound's shared head to its last conjunct ("Koch- &
+    /// Backkurse", "groente- en fruitwinkel"): each hyphen-ended word takes the last one's
+    /// head, its shortest ending the site also writes alone ("kurse"), or stays as written.
+    pub(super) fn complete_suspended<'t>(
+        &self,
+        text: &'t str,
+        language: &Language,
+    ) -> Cow<'t, str> {
+        if !matches!(language.code(), "de" | "nl") || !text.contains("- ") {
+            return Cow::Borrowed(text);
+        }
+        let mut tokens: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        for at in 0..tokens.len() {
+            let suspended = tokens[at].trim_end_matches(',');
+            if suspended.chars().count() < 2 || !suspended.ends_with('-') {
+                continue;
+            }
+            let last = tokens[at + 1..].iter().find(|t| {
+                !t.trim_end_matches(',').ends_with('-') && !SUSPENDING.contains(&t.as_str())
+            });
+            let Some(head) = last.and_then(|last| self.head_of(last)) else {
+                continue;
+            };
+            let comma = if tokens[at].ends_with(',') { "," } else { "" };
+            tokens[at] = format!("{}{head}{comma}", suspended.trim_end_matches('-'));
+        }
+        Cow::Owned(tokens.join(" "))
+    }
+
+    /// The shortest ending of a compound that the site writes as a word of its own.
+    fn head_of(&self, compound: &str) -> Option<String> {
+        let word: Vec<char> = compound
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+            .chars()
+            .collect();
+        (COMPOUND_TAIL..word.len().saturating_sub(COMPOUND_TAIL))
+            .rev()
+            .map(|start| word[start..].iter().collect::<String>())
+            .find(|tail| {
+                tail.chars().count() > COMPOUND_TAIL
+                    && (self.capitalised.contains(tail) || self.lowercase.contains(tail.as_str()))
+            })
     }
 
     fn opens_compound(&self, word: &str) -> bool {
@@ -501,6 +550,9 @@ fn clean(
         || is_region(&name)
         || (english && words.len() > 1 && ends_with_state_code(piece))
         || (english && words.len() > 1 && words.last().is_some_and(|w| is_road(w)))
+        // "Effie Home Page": the site's front page by its name.
+        || name.ends_with("home page")
+        || name.ends_with("homepage")
         || PLACES.contains(&name.as_str())
         || GENERIC.contains(&name.as_str())
         || GENERIC_ELSEWHERE.contains(&name.as_str());

@@ -414,3 +414,17 @@ fn a_name_ending_with_a_state_code_is_a_place() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_suspended_compound_takes_the_head_of_the_last() {
+    let mut home = page(
+        "https://kochkurse.test/",
+        "Mobile Koch- & Backkurse in Wolnzach",
+        &["Brot- und Kuchenbacken"],
+    );
+    home.body_text = "Unsere Kurse finden bei Ihnen zu Hause statt.".to_string();
+    let refs = [&home];
+    let found = offerings(&refs, None, &[], &Language::new("de"), 8);
+    assert!(found.contains(&"mobile kochkurse".to_string()), "{found:?}");
+    assert!(!found.iter().any(|o| o.ends_with("koch")), "{found:?}");
+}
