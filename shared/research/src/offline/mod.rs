@@ -182,7 +182,7 @@ fn select_crawl(
         .collect();
     let filed = filed::Filed::of_site(pages, &names, language);
     if language.code() == "en" {
-        // A name needs a noun: "Statewide" and "Direct" as headings describe the service.
+        // A name ends with a noun: "Direct" or "Managing It Yourself" as a heading names nothing.
         offerings.retain(|(offering, _)| {
             let words = analyzer.tokenizer().words(offering);
             !crate::text::ends_without_english_noun(&words)
