@@ -528,6 +528,14 @@ fn clean(
     {
         words.pop();
     }
+    // "Emergency Roof Repair NJ": the state the site works in, after what it does.
+    if english && words.len() > 1 {
+        if let Some(code) = state_code_at_end(piece) {
+            if words.last().is_some_and(|last| *last == code) {
+                words.pop();
+            }
+        }
+    }
     let first = words.first()?;
     let name = words.join(" ");
     let rejected = words.len() > MAX_WORDS
@@ -548,7 +556,6 @@ fn clean(
         || (english && words.iter().all(|w| sells_with(w)))
         || words.iter().all(|w| COLOURS.contains(&w.as_str()))
         || is_region(&name)
-        || (english && words.len() > 1 && ends_with_state_code(piece))
         || (english && words.len() > 1 && words.last().is_some_and(|w| is_road(w)))
         // "Effie Home Page": the site's front page by its name.
         || name.ends_with("home page")
@@ -559,17 +566,17 @@ fn clean(
     (!rejected).then_some(name)
 }
 
-/// "Long Island NY", "Nassau County, NY": a name that ends with a US state's code, written
-/// as one, is a place. Not the codes that are English words in capitals ("Photo ID", "Walk
-/// IN").
-fn ends_with_state_code(piece: &str) -> bool {
+/// The US state code a name ends with, written as one ("Emergency Roof Repair NJ"), in
+/// lowercase; not the codes that are English words in capitals ("Photo ID", "Walk IN").
+fn state_code_at_end(piece: &str) -> Option<String> {
     const WORDS: [&str; 6] = ["ID", "IN", "OR", "ME", "HI", "OK"];
-    piece.split_whitespace().last().is_some_and(|last| {
-        last.len() == 2
-            && last.chars().all(|c| c.is_ascii_uppercase())
-            && !WORDS.contains(&last)
-            && US_STATE_CODES.contains(&last.to_ascii_lowercase().as_str())
-    })
+    let last = piece.split_whitespace().last()?;
+    let code = last.to_ascii_lowercase();
+    let is_code = last.len() == 2
+        && last.chars().all(|c| c.is_ascii_uppercase())
+        && !WORDS.contains(&last)
+        && US_STATE_CODES.contains(&code.as_str());
+    is_code.then_some(code)
 }
 
 /// An English word that describes rather than names: a listed one, a past participle
