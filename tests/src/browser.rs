@@ -486,19 +486,20 @@ fn chromedriver_path() -> Result<PathBuf> {
     Ok(path)
 }
 
+/// Where every chromedriver writes its output.
+fn driver_log_dir() -> PathBuf {
+    workspace_root().join("target").join("chromedriver")
+}
+
 /// Where the chromedriver on `port` writes its output.
 fn driver_log(port: u16) -> PathBuf {
-    workspace_root()
-        .join("target")
-        .join("chromedriver")
-        .join(format!("chromedriver-{port}.log"))
+    driver_log_dir().join(format!("chromedriver-{port}.log"))
 }
 
 /// Starts chromedriver on a free loopback port and waits until it is ready for sessions.
 async fn start_chromedriver(binary: &Path) -> Result<(Child, u16)> {
-    let log_dir = driver_log(0);
-    let log_dir = log_dir.parent().expect("a log file's folder");
-    std::fs::create_dir_all(log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    let log_dir = driver_log_dir();
+    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
     let mut failures = Vec::new();
     for _ in 0..DRIVER_START_ATTEMPTS {
         let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?

@@ -47,9 +47,10 @@ pub(crate) fn plain_text(element: ElementRef<'_>) -> String {
     let mut text = String::new();
     let mut at_tag = false;
     for edge in element.traverse() {
+        let after_tag = std::mem::replace(&mut at_tag, !opens_text(&edge));
         match edge {
             Edge::Open(node) => match node.value() {
-                Node::Text(words) => push_text(&mut text, words, at_tag),
+                Node::Text(words) => push_text(&mut text, words, after_tag),
                 Node::Element(inner) if !INLINE.contains(&inner.name()) => text.push(' '),
                 _ => {}
             },
@@ -61,9 +62,13 @@ pub(crate) fn plain_text(element: ElementRef<'_>) -> String {
                 }
             }
         }
-        at_tag = !matches!(edge, Edge::Open(node) if node.value().is_text());
     }
     collapse_whitespace(&text)
+}
+
+/// The edge opens a text node: whatever else comes between two texts is a tag.
+fn opens_text(edge: &Edge<'_, Node>) -> bool {
+    matches!(edge, Edge::Open(node) if node.value().is_text())
 }
 
 /// Appends a text node. Authors set an inline element on a line of its own by style ("Process
@@ -104,10 +109,7 @@ pub(crate) fn main_text_blocks(root: ElementRef<'_>, blocks: &mut Vec<String>) {
     };
     let mut at_tag = false;
     for edge in root.traverse() {
-        let after_tag = std::mem::replace(
-            &mut at_tag,
-            !matches!(edge, Edge::Open(node) if node.value().is_text()),
-        );
+        let after_tag = std::mem::replace(&mut at_tag, !opens_text(&edge));
         match edge {
             Edge::Open(node) => {
                 if skipping.is_some() {

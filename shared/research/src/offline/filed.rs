@@ -2,7 +2,7 @@
 //! Flags", from the product page's breadcrumb or JSON-LD `category`, `PageContent::categories`):
 //! people search for the product with its category, "autumn fox garden flag".
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::discovery::Candidate;
 use crate::personas::primary_pages;
@@ -23,8 +23,8 @@ pub(super) fn complete_lines(offerings: &mut Vec<(String, f64)>) {
         .map(|(name, _)| name.clone())
         .collect();
     // Each shared word, and whether it comes after (true) or before the design, with the
-    // designs it joins.
-    let mut lines: HashMap<(String, bool), Vec<String>> = HashMap::new();
+    // designs it joins; in order, so that a design of two lines always takes the same one.
+    let mut lines: BTreeMap<(String, bool), Vec<String>> = BTreeMap::new();
     for (name, _) in offerings.iter() {
         if let Some((first, second)) = name.split_once(' ') {
             if second.contains(' ') {

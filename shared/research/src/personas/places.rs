@@ -365,7 +365,12 @@ fn listed_alone(page: &PageContent) -> Vec<String> {
 /// Words a site joins to "in" with a hyphen ("walk" of "Walk-In Tubs", "drive" of
 /// "drive-in"), lowercase: there "in" is part of a noun and comes before no place, even where
 /// a title drops the hyphen ("Walk In Tub Denver").
-pub(crate) fn joined_to_in<'a>(texts: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
+pub(crate) fn joined_to_in(pages: &[&PageContent]) -> HashSet<String> {
+    let texts = pages.iter().flat_map(|page| {
+        std::iter::once(page.title.as_str())
+            .chain(page.headings.iter().map(String::as_str))
+            .chain(std::iter::once(page.body_text.as_str()))
+    });
     let mut joined = HashSet::new();
     for text in texts {
         let lowercase = text.to_lowercase();
@@ -406,11 +411,7 @@ fn opens_a_noun(text: &str, tokens: &[Token], at: usize, joined: &HashSet<String
 /// Up to `limit` places of `pages`, most mentioned first.
 pub(crate) fn places(pages: &[&PageContent], language: &Language, limit: usize) -> Vec<String> {
     let list_words = ListWords::of(language);
-    let joined = joined_to_in(pages.iter().flat_map(|page| {
-        std::iter::once(page.title.as_str())
-            .chain(page.headings.iter().map(String::as_str))
-            .chain(std::iter::once(page.body_text.as_str()))
-    }));
+    let joined = joined_to_in(pages);
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut named: HashSet<String> = HashSet::new();
     let mut lists: Vec<Vec<String>> = Vec::new();

@@ -56,11 +56,7 @@ pub(crate) fn scored_offerings(
     let english = language.code() == "en";
     let common = CommonWords::of(pages, language);
     let pairs = FixedPairs::of(pages);
-    let joined = joined_to_in(pages.iter().flat_map(|page| {
-        std::iter::once(page.title.as_str())
-            .chain(page.headings.iter().map(String::as_str))
-            .chain(std::iter::once(page.body_text.as_str()))
-    }));
+    let joined = joined_to_in(pages);
     // The brand alone ("BrightBrew" of "BrightBrew Coffee", "Hinderer" of "Metzgerei
     // Hinderer") is no offering either.
     let brand = site_name.and_then(|name| {
@@ -325,10 +321,7 @@ impl<'a> CommonWords<'a> {
         (COMPOUND_TAIL..word.len().saturating_sub(COMPOUND_TAIL))
             .rev()
             .map(|start| word[start..].iter().collect::<String>())
-            .find(|tail| {
-                tail.chars().count() > COMPOUND_TAIL
-                    && (self.capitalised.contains(tail) || self.lowercase.contains(tail.as_str()))
-            })
+            .find(|tail| self.capitalised.contains(tail) || self.lowercase.contains(tail.as_str()))
     }
 
     fn opens_compound(&self, word: &str) -> bool {
